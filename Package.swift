@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Memery",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Memery", targets: ["Memery"]),
+        .executable(name: "memery", targets: ["memery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // System-library shims: module maps over pkg-config.
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb",
+                       providers: [.apt(["liblmdb-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+                       providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+
+        // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
+        .target(name: "MemeryStore", dependencies: [
+            "CLMDB", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The domain, pure Swift, no I/O.
+        .target(name: "MemeryCore"),
+        // Pixels: decode/encode (gdk-pixbuf), compose (Cairo), text (Pango).
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo"]),
+        // The facade: a Workspace joins store + core + render.
+        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
+        // The command-line tool.
+        .executableTarget(name: "memery", dependencies: [
+            "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
+        .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender"]),
+        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

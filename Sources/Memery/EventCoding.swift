@@ -1,0 +1,34 @@
+import Foundation
+import MemeryCore
+import MemeryStore
+
+/// Between the domain's events and the store's envelopes.
+enum EventCoding {
+    static func newEvent(_ event: CreationEvent) throws -> NewEvent {
+        NewEvent(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
+    }
+
+    static func domainEvent(_ stored: StoredEvent) throws -> CreationEvent {
+        do {
+            return try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
+        } catch let error as EventDecodingError {
+            throw StoreError.damaged(sequence: stored.sequence, reason: error.description)
+        }
+    }
+}
+
+extension StoredEvent {
+    /// The envelope as JSON (schemas/envelope.schema.json), payload included.
+    public func envelopeJSON() throws -> [String: Any] {
+        [
+            "seq": sequence,
+            "stream": stream.uuidString.lowercased(),
+            "version": version,
+            "type": type,
+            "schema": schemaVersion,
+            "time": timeMilliseconds,
+            "checksum": checksumHex,
+            "payload": try JSONSerialization.jsonObject(with: payload),
+        ]
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A rectangle in canvas pixels, origin top-left.
+public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x, y, w, h: Double
+
+    public init(x: Double, y: Double, w: Double, h: Double) {
+        self.x = x; self.y = y; self.w = w; self.h = h
+    }
+
+    /// Parses `X,Y,W,H`.
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+              [x, y, w, h].allSatisfy(\.isFinite) else {
+            throw DomainError.invalidBox(text)
+        }
+        self.init(x: x, y: y, w: w, h: h)
+    }
+
+    public var description: String {
+        [x, y, w, h].map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ",")
+    }
+}
+

@@ -1,0 +1,44 @@
+/// An sRGB colour with straight (not premultiplied) alpha, written as `#RRGGBB` or `#RRGGBBAA`.
+public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var red, green, blue, alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    public static let white = Color(red: 255, green: 255, blue: 255)
+    public static let black = Color(red: 0, green: 0, blue: 0)
+
+    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
+    public init(hex: String) throws {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
+        guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else {
+            throw DomainError.invalidColor(hex)
+        }
+        if digits.count == 6 {
+            self.init(red: UInt8(value >> 16 & 0xff), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
+        } else {
+            self.init(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xff),
+                      blue: UInt8(value >> 8 & 0xff), alpha: UInt8(value & 0xff))
+        }
+    }
+
+    public var hex: String {
+        func two(_ v: UInt8) -> String { let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s }
+        return "#" + two(red) + two(green) + two(blue) + (alpha == 255 ? "" : two(alpha))
+    }
+
+    public var description: String { hex }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        try self.init(hex: text)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}

@@ -1,0 +1,42 @@
+/// What a person asks of a creation. `decide` turns a command into events or refuses it.
+public enum CreationCommand: Sendable, Equatable {
+    case create(name: String)
+    case importBaseImage(BaseImage)
+    /// Adds a text layer; a nil box takes the role's default box.
+    case addText(role: TextLayer.Role, text: String, box: Box?, style: TextStyleChanges)
+    case editText(id: String, text: String?, box: Box?, style: TextStyleChanges)
+    case removeText(id: String)
+    /// Sets or replaces the top and bottom captions; nil leaves one alone, "" removes it.
+    case setCaptions(top: String?, bottom: String?)
+}
+
+/// Changes to a style: each value given replaces the one in the style.
+public struct TextStyleChanges: Sendable, Equatable {
+    public var font: String?
+    public var maxSize: Double?
+    public var fill: Color?
+    public var outline: Color?
+    public var outlineWidth: Double?
+    public var align: TextStyle.Alignment?
+    public var uppercase: Bool?
+
+    public init(font: String? = nil, maxSize: Double? = nil, fill: Color? = nil, outline: Color? = nil,
+                outlineWidth: Double? = nil, align: TextStyle.Alignment? = nil, uppercase: Bool? = nil) {
+        self.font = font; self.maxSize = maxSize; self.fill = fill; self.outline = outline
+        self.outlineWidth = outlineWidth; self.align = align; self.uppercase = uppercase
+    }
+
+    public var isEmpty: Bool { self == TextStyleChanges() }
+
+    public func applied(to style: TextStyle) -> TextStyle {
+        var s = style
+        if let font { s.font = font }
+        if let maxSize { s.maxSize = maxSize }
+        if let fill { s.fill = fill }
+        if let outline { s.outline = outline }
+        if let outlineWidth { s.outlineWidth = outlineWidth }
+        if let align { s.align = align }
+        if let uppercase { s.uppercase = uppercase }
+        return s
+    }
+}

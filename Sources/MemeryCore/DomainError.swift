@@ -1,0 +1,54 @@
+/// Why `decide` refused a command. Each message names the value and what is allowed.
+public enum DomainError: Error, Equatable, CustomStringConvertible {
+    case nameTaken(String)
+    case invalidName(String, reason: String)
+    case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
+    case invalidColor(String)
+    case invalidBox(String)
+    case boxOutsideCanvas(Box, width: Int, height: Int)
+    case emptyText
+    case noSuchLayer(String)
+    case notTextLayer(String)
+    case noSuchCreation(String)
+    case creationExists
+    case creationNotStarted
+    case baseImageAlreadySet
+    case nothingToChange
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name):
+            return "a creation named \"\(name)\" already exists"
+        case let .invalidName(name, reason):
+            return "the name \"\(name)\" cannot be used: \(reason)"
+        case let .outOfRange(field, value, range):
+            return "\(field) must be between \(Self.number(range.lowerBound)) and \(Self.number(range.upperBound)), got \(Self.number(value))"
+        case .invalidColor(let text):
+            return "\"\(text)\" is not a colour: use #RRGGBB or #RRGGBBAA, e.g. #ffffff"
+        case .invalidBox(let text):
+            return "\"\(text)\" is not a box: use X,Y,W,H in canvas pixels, e.g. 10,10,200,80"
+        case let .boxOutsideCanvas(box, width, height):
+            return "box \(box) does not overlap the \(width)x\(height) canvas"
+        case .emptyText:
+            return "the text is empty: give the words to show"
+        case .noSuchLayer(let id):
+            return "no layer \"\(id)\" in this creation: `memery show NAME` lists the layers"
+        case .notTextLayer(let id):
+            return "layer \"\(id)\" is not a text layer"
+        case .noSuchCreation(let name):
+            return "no creation named \"\(name)\": `memery list` shows the gallery"
+        case .creationExists:
+            return "this creation already exists"
+        case .creationNotStarted:
+            return "this creation does not exist yet"
+        case .baseImageAlreadySet:
+            return "this creation already has a base image"
+        case .nothingToChange:
+            return "nothing to change: give at least one new value"
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

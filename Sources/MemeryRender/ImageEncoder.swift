@@ -1,0 +1,37 @@
+import CGdkPixbuf
+import Foundation
+
+/// Encodes a raster as PNG, JPEG or WebP through gdk-pixbuf's savers.
+public enum ImageEncoder {
+    /// The encoded bytes. JPEG has no alpha, so it is flattened onto white; PNG and WebP keep it.
+    public static func encode(_ raster: Raster, as format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> Data {
+        let pixbuf = try PixelConversion.pixbuf(from: raster, opaqueOver: format == .jpeg ? (255, 255, 255) : nil)
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        var options: [(String, String)] = []
+        switch format {
+        case .png: options = [("compression", "6")]
+        case .jpeg, .webp: options = [("quality", String(min(100, max(1, quality))))]
+        }
+        return try save(pixbuf, type: format.rawValue, options: options)
+    }
+
+    private static func save(_ pixbuf: OpaquePointer, type: String, options: [(String, String)]) throws -> Data {
+        // gdk_pixbuf_save_to_bufferv takes NULL-terminated C string arrays.
+        var keys = options.map { strdup($0.0) } + [nil]
+        var values = options.map { strdup($0.1) } + [nil]
+        defer { (keys + values).forEach { free($0) } }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        var error: UnsafeMutablePointer<GError>?
+        let ok = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, &keys, &values, &error)
+        defer {
+            if let buffer { g_free(buffer) }
+            if let error { g_error_free(error) }
+        }
+        guard ok != 0, let buffer else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "no saver for \(type) is installed"
+            throw RenderError.encodeFailed(format: type, reason: reason)
+        }
+        return Data(bytes: buffer, count: Int(size))
+    }
+}

@@ -1,0 +1,94 @@
+import CGdkPixbuf
+import CPangoCairo
+
+/// Moves pixels between gdk-pixbuf (RGB or RGBA bytes, straight alpha) and Cairo
+/// (native-endian ARGB32 words, premultiplied alpha).
+enum PixelConversion {
+    static func raster(from pixbuf: OpaquePointer) throws -> Raster {
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == 3 || channels == 4,
+              let source = gdk_pixbuf_read_pixels(pixbuf) else {
+            throw RenderError.corrupt(source: "the image", format: nil, reason: "unexpected pixel layout")
+        }
+        let raster = try Raster(width: width, height: height)
+        raster.withMutablePixels { target, stride in
+            for y in 0..<height {
+                let from = source + y * rowstride
+                let to = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+                if channels == 3 {
+                    for x in 0..<width {
+                        let p = from + x * 3
+                        to[x] = 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                    }
+                } else {
+                    for x in 0..<width {
+                        let p = from + x * 4
+                        let a = UInt32(p[3])
+                        if a == 255 {
+                            to[x] = 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                        } else {
+                            to[x] = a << 24 | premultiply(p[0], a) << 16 | premultiply(p[1], a) << 8 | premultiply(p[2], a)
+                        }
+                    }
+                }
+            }
+        }
+        return raster
+    }
+
+    /// A new pixbuf holding the raster; with `opaqueOver`, alpha is flattened onto that colour.
+    static func pixbuf(from raster: Raster, opaqueOver background: (UInt8, UInt8, UInt8)? = nil) throws -> OpaquePointer {
+        let keepAlpha = background == nil && !isOpaque(raster)
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, keepAlpha ? 1 : 0, 8, Int32(raster.width), Int32(raster.height)) else {
+            throw RenderError.outOfMemory(width: raster.width, height: raster.height)
+        }
+        let channels = keepAlpha ? 4 : 3
+        let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let target = gdk_pixbuf_get_pixels(pixbuf)!
+        let (br, bg, bb) = background ?? (0, 0, 0)
+        raster.withMutablePixels { source, stride in
+            for y in 0..<raster.height {
+                let from = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                let to = target + y * rowstride
+                for x in 0..<raster.width {
+                    let v = from[x]
+                    let a = v >> 24
+                    var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
+                    let p = to + x * channels
+                    if keepAlpha {
+                        if a != 0 && a != 255 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
+                        p[0] = UInt8(r); p[1] = UInt8(g); p[2] = UInt8(b); p[3] = UInt8(a)
+                    } else {
+                        // Premultiplied colour over an opaque background: c + bg * (1 - a).
+                        let inverse = 255 - a
+                        p[0] = UInt8(r + (UInt32(br) * inverse + 127) / 255)
+                        p[1] = UInt8(g + (UInt32(bg) * inverse + 127) / 255)
+                        p[2] = UInt8(b + (UInt32(bb) * inverse + 127) / 255)
+                    }
+                }
+            }
+        }
+        return pixbuf
+    }
+
+    static func isOpaque(_ raster: Raster) -> Bool {
+        raster.withMutablePixels { source, stride in
+            for y in 0..<raster.height {
+                let row = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<raster.width where row[x] >> 24 != 255 { return false }
+            }
+            return true
+        }
+    }
+
+    @inline(__always) static func premultiply(_ c: UInt8, _ a: UInt32) -> UInt32 {
+        let t = UInt32(c) * a + 128
+        return (t + (t >> 8)) >> 8
+    }
+
+    @inline(__always) static func unpremultiply(_ c: UInt32, _ a: UInt32) -> UInt32 {
+        min(255, (c * 255 + a / 2) / a)
+    }
+}

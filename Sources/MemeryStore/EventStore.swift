@@ -1,0 +1,201 @@
+import Foundation
+
+/// The append-only event log on LMDB: a global log, a per-stream index, content-addressed
+/// blobs, unique claims and metadata. It knows streams and events, not memes.
+public final class EventStore: @unchecked Sendable {
+    /// The store format this build writes and the newest it reads.
+    public static let formatVersion = 1
+    /// A generous virtual reservation; LMDB on Linux only uses disk for written pages.
+    public static let defaultMapSize = 1 << 30
+
+    enum Name {
+        static let log = "log"          // 8-byte big-endian sequence -> EventRecord
+        static let streams = "streams"  // stream id + 8-byte version -> 8-byte sequence
+        static let blobs = "blobs"      // 32-byte SHA-256 -> bytes
+        static let claims = "claims"    // UTF-8 claim -> 16-byte stream id
+        static let meta = "meta"        // UTF-8 key -> UTF-8 value
+        static let all = [log, streams, blobs, claims, meta]
+    }
+
+    public let directory: URL
+    let env: LMDBEnvironment
+    let log, streams, blobs, claims, meta: UInt32
+
+    /// Opens the store in `directory`, creating it when absent.
+    public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
+        self.directory = directory
+        try Self.prepare(directory)
+        do {
+            env = try LMDBEnvironment(directory: directory.path, mapSize: mapSize, databaseNames: Name.all)
+        } catch let error as LMDBError {
+            throw StoreError.unusableDirectory(path: directory.path, reason: error.message)
+        }
+        log = env.database(Name.log)
+        streams = env.database(Name.streams)
+        blobs = env.database(Name.blobs)
+        claims = env.database(Name.claims)
+        meta = env.database(Name.meta)
+        try checkFormat()
+    }
+
+    private static func prepare(_ directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError.unusableDirectory(path: directory.path, reason: "it is a file, not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.unusableDirectory(path: directory.path, reason: "it cannot be created (\(error.localizedDescription))")
+        }
+    }
+
+    private func checkFormat() throws {
+        let key = Array("format".utf8)
+        let found = try env.read { txn in try txn.get(meta, key) }
+        if let found {
+            guard let version = Int(String(decoding: found, as: UTF8.self)) else {
+                throw StoreError.damaged(sequence: nil, reason: "unreadable format version")
+            }
+            if version > Self.formatVersion {
+                throw StoreError.newerFormat(found: version, supported: Self.formatVersion)
+            }
+        } else {
+            try env.write { txn in
+                try txn.put(meta, key, Array(String(Self.formatVersion).utf8), noOverwrite: true)
+            }
+        }
+    }
+
+    /// The map size now in force (it grows when a write fills it).
+    public var mapSize: Int { env.mapSize }
+
+    // MARK: Appending
+
+    /// Appends `events` to `stream` atomically, with the blobs they reference and the unique
+    /// claims they take or release. Refuses a stale `expectedVersion` (0: a new stream).
+    /// Returns once the commit is durable.
+    @discardableResult
+    public func append(to stream: UUID, expectedVersion: UInt64, events: [NewEvent],
+                       blobs newBlobs: [Data] = [], claim: [String] = [], release: [String] = [],
+                       now: Date = Date()) throws -> [StoredEvent] {
+        try env.write { txn in
+            let actual = try version(of: stream, in: txn)
+            guard actual == expectedVersion else {
+                throw StoreError.conflict(stream: stream, expected: expectedVersion, actual: actual)
+            }
+            for key in release {
+                if let owner = try txn.get(claims, Array(key.utf8)), KeyEncoding.uuid(owner) == stream {
+                    try txn.delete(claims, Array(key.utf8))
+                }
+            }
+            for key in claim {
+                if let owner = try txn.get(claims, Array(key.utf8)), let ownerID = KeyEncoding.uuid(owner), ownerID != stream {
+                    throw StoreError.claimTaken(claim: key, owner: ownerID)
+                }
+                try txn.put(claims, Array(key.utf8), KeyEncoding.uuid(stream))
+            }
+            for blob in newBlobs {
+                guard let key = BlobHash.key(BlobHash.of(blob)) else { continue }
+                try txn.put(blobs, key, Array(blob), noOverwrite: true)  // same bytes: keep the old copy
+            }
+            var sequence = try lastSequence(in: txn)
+            let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
+            var stored = [StoredEvent]()
+            for (offset, event) in events.enumerated() {
+                sequence += 1
+                var record = StoredEvent(sequence: sequence, stream: stream, version: actual + UInt64(offset) + 1,
+                                         type: event.type, schemaVersion: event.schemaVersion,
+                                         timeMilliseconds: millis, payload: event.payload, checksum: [])
+                let bytes = try EventRecord.encode(record)
+                record.checksum = EventRecord.checksum(of: bytes)
+                try txn.put(log, KeyEncoding.bigEndian(sequence), bytes, append: true)
+                try txn.put(streams, KeyEncoding.streamKey(stream, record.version), KeyEncoding.bigEndian(sequence), noOverwrite: true)
+                stored.append(record)
+            }
+            return stored
+        }
+    }
+
+    // MARK: Reading
+
+    /// The stream's current version (0 when it has no events).
+    public func version(of stream: UUID) throws -> UInt64 {
+        try env.read { txn in try version(of: stream, in: txn) }
+    }
+
+    func version(of stream: UUID, in txn: Transaction) throws -> UInt64 {
+        guard let key = try txn.lastKey(streams, atMost: KeyEncoding.streamKey(stream, .max)),
+              key.count == 24, KeyEncoding.uuid(key[0..<16]) == stream else { return 0 }
+        return KeyEncoding.uint64(Array(key[16...])) ?? 0
+    }
+
+    /// The sequence of the newest event (0 for an empty store).
+    public func lastSequence() throws -> UInt64 {
+        try env.read { txn in try lastSequence(in: txn) }
+    }
+
+    func lastSequence(in txn: Transaction) throws -> UInt64 {
+        guard let key = try txn.lastKey(log) else { return 0 }
+        return KeyEncoding.uint64(key) ?? 0
+    }
+
+    /// Every event of `stream` in version order, each checked against its checksum.
+    public func events(in stream: UUID, fromVersion: UInt64 = 1) throws -> [StoredEvent] {
+        try env.read { txn in
+            var sequences = [UInt64]()
+            let prefix = KeyEncoding.uuid(stream)
+            try txn.scan(streams, from: KeyEncoding.streamKey(stream, fromVersion)) { key, value in
+                guard key.count == 24, key.starts(with: prefix) else { return false }
+                if let sequence = KeyEncoding.uint64(value) { sequences.append(sequence) }
+                return true
+            }
+            return try sequences.map { try event(at: $0, in: txn) }
+        }
+    }
+
+    func event(at sequence: UInt64, in txn: Transaction) throws -> StoredEvent {
+        guard let bytes = try txn.get(log, KeyEncoding.bigEndian(sequence)) else {
+            throw StoreError.damaged(sequence: sequence, reason: "the stream index points at a missing event")
+        }
+        return try bytes.withUnsafeBytes { try EventRecord.decode($0, sequence: sequence) }
+    }
+
+    /// Visits the global log in order from `sequence` while `body` returns true.
+    public func forEachEvent(from sequence: UInt64 = 1, _ body: (StoredEvent) throws -> Bool) throws {
+        try env.read { txn in
+            try txn.scan(log, from: KeyEncoding.bigEndian(sequence)) { key, value in
+                guard let seq = KeyEncoding.uint64(key) else {
+                    throw StoreError.damaged(sequence: nil, reason: "a log key of \(key.count) bytes")
+                }
+                return try body(try EventRecord.decode(value, sequence: seq))
+            }
+        }
+    }
+
+    /// The global log from `sequence` on.
+    public func events(from sequence: UInt64 = 1, limit: Int = .max) throws -> [StoredEvent] {
+        var result = [StoredEvent]()
+        try forEachEvent(from: sequence) { event in
+            result.append(event)
+            return result.count < limit
+        }
+        return result
+    }
+
+    /// The bytes of a blob, or nil when absent.
+    public func blob(_ hash: String) throws -> Data? {
+        guard let key = BlobHash.key(hash) else { return nil }
+        return try env.read { txn in try txn.get(blobs, key).map { Data($0) } }
+    }
+
+    /// The stream holding a unique claim, if any.
+    public func owner(ofClaim claim: String) throws -> UUID? {
+        try env.read { txn in
+            try txn.get(claims, Array(claim.utf8)).flatMap { KeyEncoding.uuid($0) }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import CLMDB
+import Foundation
+
+/// One open LMDB environment (a store directory holding data.mdb and lock.mdb).
+///
+/// Transactions are closures, as GRDB does for SQLite. A write that fills the map is
+/// aborted, the map is grown, and the write is run again; a map grown by another process
+/// is adopted before the next transaction. Sync stays on: a returned write is durable.
+public final class LMDBEnvironment: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// Guards the map size: every transaction holds it shared, resizing holds it exclusive,
+    /// because LMDB allows mdb_env_set_mapsize only while this process has no transaction.
+    private var resizeLock = pthread_rwlock_t()
+    private var databases: [String: MDB_dbi] = [:]
+    /// How many times a write may grow the map before giving up.
+    private let maxGrowths = 40
+
+    public private(set) var mapSize: Int
+
+    /// Opens (and creates, if needed) the environment in `directory` with the named databases.
+    public init(directory: String, mapSize: Int, databaseNames: [String]) throws {
+        var env: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
+        guard let env else { throw LMDBError(code: EINVAL, operation: "mdb_env_create") }
+        handle = env
+        self.mapSize = mapSize
+        pthread_rwlock_init(&resizeLock, nil)
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(databaseNames.count + 2)), "mdb_env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
+            // NOTLS: read transactions are not tied to a thread (Swift tasks hop threads).
+            // No NOSYNC, no WRITEMAP: an acknowledged commit must be on disk.
+            try LMDBError.check(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o644), "mdb_env_open")
+            // Readers left behind by a killed process would pin old pages forever.
+            var dead: Int32 = 0
+            try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+            self.mapSize = Self.currentMapSize(env)
+            try write { txn in
+                for name in databaseNames {
+                    var dbi: MDB_dbi = 0
+                    try LMDBError.check(mdb_dbi_open(txn.handle, name, UInt32(MDB_CREATE), &dbi), "mdb_dbi_open(\(name))")
+                    databases[name] = dbi
+                }
+            }
+        } catch {
+            mdb_env_close(env)
+            pthread_rwlock_destroy(&resizeLock)
+            throw error
+        }
+    }
+
+    deinit {
+        mdb_env_close(handle)
+        pthread_rwlock_destroy(&resizeLock)
+    }
+
+    /// The handle of a database opened at init.
+    public func database(_ name: String) -> MDB_dbi {
+        guard let dbi = databases[name] else { preconditionFailure("database \(name) was not opened") }
+        return dbi
+    }
+
+    /// Runs `body` in a read-only snapshot of the store.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        let txn = try begin(flags: UInt32(MDB_RDONLY))
+        defer { mdb_txn_abort(txn); pthread_rwlock_unlock(&resizeLock) }
+        return try body(Transaction(handle: txn))
+    }
+
+    /// Runs `body` in a write transaction and commits it; `body` is run again after the map
+    /// grows, so it must have no effects outside the transaction. Returns once durable.
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var growths = 0
+        while true {
+            do {
+                return try writeOnce(body)
+            } catch let error as LMDBError where error.isMapFull && growths < maxGrowths {
+                growths += 1
+                try grow()
+            }
+        }
+    }
+
+    private func writeOnce<T>(_ body: (Transaction) throws -> T) throws -> T {
+        let txn = try begin(flags: 0)
+        defer { pthread_rwlock_unlock(&resizeLock) }
+        let result: T
+        do {
+            result = try body(Transaction(handle: txn))
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        // mdb_txn_commit frees the transaction whether or not it succeeds.
+        try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
+        return result
+    }
+
+    /// Begins a transaction holding the resize lock shared; adopts a map another process grew.
+    private func begin(flags: UInt32) throws -> OpaquePointer {
+        while true {
+            pthread_rwlock_rdlock(&resizeLock)
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, flags, &txn)
+            if rc == MDB_SUCCESS, let txn { return txn }
+            pthread_rwlock_unlock(&resizeLock)
+            guard rc == MDB_MAP_RESIZED else { throw LMDBError(code: rc, operation: "mdb_txn_begin") }
+            try setMapSize(0)  // 0 adopts the size recorded by the other process
+        }
+    }
+
+    /// Doubles the map (at least +1 MiB).
+    private func grow() throws {
+        try setMapSize(max(mapSize * 2, mapSize + 1 << 20))
+    }
+
+    private func setMapSize(_ size: Int) throws {
+        pthread_rwlock_wrlock(&resizeLock)
+        defer { pthread_rwlock_unlock(&resizeLock) }
+        try LMDBError.check(mdb_env_set_mapsize(handle, size), "mdb_env_set_mapsize")
+        mapSize = Self.currentMapSize(handle)
+    }
+
+    private static func currentMapSize(_ env: OpaquePointer) -> Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return info.me_mapsize
+    }
+}

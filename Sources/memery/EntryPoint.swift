@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the command and turns every failure into a message and an exit code:
+/// 0 success, 1 bad input, 2 usage, 3 damaged store.
+@main
+enum EntryPoint {
+    static func main() {
+        // A closed pipe must give an error, not kill the process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try MemeryCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            if let failure = Failure(error) {
+                FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+                Foundation.exit(failure.exitCode)
+            }
+            // Argument-parser's own errors: help and version succeed, the rest are usage.
+            let code = MemeryCommand.exitCode(for: error)
+            let message = MemeryCommand.fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import Memery
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Render a creation to PNG, JPEG or WebP.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let format = try outputOptions.resolvedFormat()
+        try storeOptions.open().export(name, to: outputOptions.output, format: format, quality: outputOptions.quality)
+        print(outputOptions.output)
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+struct MemeryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memery",
+        abstract: "Make memes and keep editing them: every edit is an event in a durable store.",
+        discussion: "Exit codes: 0 success, 1 bad input, 2 usage, 3 damaged store.",
+        version: "0.1.0",
+        subcommands: [
+            NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self,
+            ExportCommand.self, QuickCommand.self, HistoryCommand.self, VerifyCommand.self,
+        ])
+}

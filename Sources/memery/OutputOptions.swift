@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MemeryRender
+
+extension ExportFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        if argument.lowercased() == "jpg" { self = .jpeg } else { self.init(rawValue: argument.lowercased()) }
+    }
+}
+
+/// Where and how a picture is written: `-o FILE [--format png|jpeg|webp] [--quality 1-100]`.
+struct OutputOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The picture to write.", valueName: "file"))
+    var output: String
+
+    @Option(help: "png, jpeg or webp; by default the output file's extension decides.")
+    var format: ExportFormat?
+
+    @Option(help: "JPEG and WebP quality, 1 to 100.")
+    var quality: Int = ExportFormat.defaultQuality
+
+    func validate() throws {
+        guard ExportFormat.qualityRange.contains(quality) else {
+            throw InputError("quality must be between 1 and 100, got \(quality)")
+        }
+        _ = try resolvedFormat()
+    }
+
+    func resolvedFormat() throws -> ExportFormat {
+        if let format { return format }
+        let ext = URL(fileURLWithPath: output).pathExtension
+        guard let format = ExportFormat(pathExtension: ext) else {
+            throw InputError("cannot tell the format from \"\(output)\": name it .png, .jpg or .webp, or give --format png|jpeg|webp")
+        }
+        return format
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Memery
+
+struct QuickCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quick",
+        abstract: "From a picture to a meme in one step; keeps the creation and prints its name.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The picture.")
+    var image: String
+
+    @Option(help: "The top caption.")
+    var top: String?
+
+    @Option(help: "The bottom caption.")
+    var bottom: String?
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let format = try outputOptions.resolvedFormat()
+        let name = try storeOptions.open().quick(imageAt: image, top: top, bottom: bottom,
+                                                 output: outputOptions.output, format: format,
+                                                 quality: outputOptions.quality)
+        print(name)
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import Foundation
+import Memery
+
+/// `--store DIR`, shared by every command.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The store directory.",
+        discussion: "Defaults to $MEMERY_STORE, else $XDG_DATA_HOME/memery, else ~/.local/share/memery.",
+        valueName: "dir"))
+    var store: String?
+
+    func open() throws -> Workspace {
+        try Workspace(directory: StoreLocation.resolve(explicit: store))
+    }
+}

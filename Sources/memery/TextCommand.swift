@@ -1,0 +1,87 @@
+import ArgumentParser
+import Memery
+import MemeryCore
+
+struct TextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text",
+        abstract: "Set the top and bottom captions, or add a free text box.",
+        subcommands: [TextCaptionsCommand.self, TextAddCommand.self],
+        defaultSubcommand: TextCaptionsCommand.self)
+}
+
+struct TextCaptionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "captions",
+        abstract: "Set or replace the top and bottom captions (`memery text NAME --top ...`); an empty string removes one.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Option(help: "The top caption.")
+    var top: String?
+
+    @Option(help: "The bottom caption.")
+    var bottom: String?
+
+    func validate() throws {
+        if top == nil && bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
+    }
+
+    func run() throws {
+        let creation = try storeOptions.open().setCaptions(name, top: top, bottom: bottom)
+        for role in [TextLayer.Role.top, .bottom] {
+            if let layer = creation.caption(role) { print("\(role)\t\(layer.id)\t\(layer.text)") }
+        }
+    }
+}
+
+struct TextAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a free text box; prints its layer id.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Argument(help: "The words to show.")
+    var text: String
+
+    @Option(help: ArgumentHelp("The box in canvas pixels; by default a wide box across the middle.", valueName: "x,y,w,h"))
+    var box: String?
+
+    @Option(help: "The font family (fallback fonts fill in other scripts and emoji).")
+    var font: String?
+
+    @Option(help: ArgumentHelp("The largest size in pixels; the text shrinks to fit its box.", valueName: "pt"))
+    var size: Double?
+
+    @Option(help: ArgumentHelp("The fill colour.", valueName: "hex"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("The outline colour.", valueName: "hex"))
+    var outline: String?
+
+    @Option(help: ArgumentHelp("The outline width; by default an eighth of the size.", valueName: "px"))
+    var outlineWidth: Double?
+
+    @Option(help: "left, center or right.")
+    var align: TextStyle.Alignment?
+
+    @Flag(help: "Keep the letters as typed instead of upper case.")
+    var noCaps = false
+
+    func run() throws {
+        let changes = TextStyleChanges(
+            font: font, maxSize: size, fill: try color.map(Color.init(hex:)),
+            outline: try outline.map(Color.init(hex:)), outlineWidth: outlineWidth,
+            align: align, uppercase: noCaps ? false : nil)
+        let id = try storeOptions.open().addText(name, text, box: try box.map(Box.init(parsing:)), style: changes)
+        print(id)
+    }
+}
+
+extension TextStyle.Alignment: ExpressibleByArgument {}

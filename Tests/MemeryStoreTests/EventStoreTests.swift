@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import MemeryStore
+
+@Suite struct EventStoreTests {
+    @Test func appendedEventsReadBackInStreamAndLogOrder() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let a = UUID(), b = UUID()
+        try store.append(to: a, expectedVersion: 0, events: [event(#"{"n":1}"#), event(#"{"n":2}"#)])
+        try store.append(to: b, expectedVersion: 0, events: [event(#"{"n":3}"#)])
+        try store.append(to: a, expectedVersion: 2, events: [event(#"{"n":4}"#)])
+
+        let streamA = try store.events(in: a)
+        #expect(streamA.map(\.version) == [1, 2, 3])
+        #expect(streamA.map(\.sequence) == [1, 2, 4])
+        #expect(streamA.map { String(decoding: $0.payload, as: UTF8.self) } == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":4}"#])
+        #expect(try store.version(of: a) == 3)
+        #expect(try store.version(of: b) == 1)
+        #expect(try store.version(of: UUID()) == 0)
+        #expect(try store.lastSequence() == 4)
+        #expect(try store.events(from: 3).map(\.stream) == [b, a])
+        #expect(try store.events(in: a, fromVersion: 3).map(\.sequence) == [4])
+    }
+
+    @Test func eventsSurviveReopening() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let id = UUID()
+        do {
+            let store = try EventStore(directory: dir.url)
+            try store.append(to: id, expectedVersion: 0, events: [event(#"{"kept":true}"#)])
+        }
+        let reopened = try EventStore(directory: dir.url)
+        let events = try reopened.events(in: id)
+        #expect(events.count == 1)
+        #expect(events.first?.payload == Data(#"{"kept":true}"#.utf8))
+        #expect(events.first?.type == "Noted")
+    }
+
+    @Test func staleExpectedVersionIsRefusedWithConflict() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let id = UUID()
+        try store.append(to: id, expectedVersion: 0, events: [event("{}")])
+        #expect(throws: StoreError.conflict(stream: id, expected: 0, actual: 1)) {
+            try store.append(to: id, expectedVersion: 0, events: [event("{}")])
+        }
+        #expect(throws: StoreError.conflict(stream: id, expected: 5, actual: 1)) {
+            try store.append(to: id, expectedVersion: 5, events: [event("{}")])
+        }
+        #expect(try store.lastSequence() == 1)
+    }
+
+    @Test func blobIsStoredOnlyTogetherWithItsEvent() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let id = UUID()
+        try store.append(to: id, expectedVersion: 0, events: [event("{}")])
+        let refused = Data("picture bytes that must not land".utf8)
+        #expect(throws: StoreError.self) {
+            try store.append(to: id, expectedVersion: 0, events: [event("{}")], blobs: [refused])
+        }
+        #expect(try store.blob(BlobHash.of(refused)) == nil)
+
+        let accepted = Data("picture bytes".utf8)
+        try store.append(to: id, expectedVersion: 1, events: [event("{}")], blobs: [accepted, accepted])
+        #expect(try store.blob(BlobHash.of(accepted)) == accepted)
+        #expect(try store.verify().blobs == 1)
+    }
+
+    @Test func claimHeldByAnotherStreamIsRefused() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let first = UUID(), second = UUID()
+        try store.append(to: first, expectedVersion: 0, events: [event("{}")], claim: ["name:cat"])
+        #expect(throws: StoreError.claimTaken(claim: "name:cat", owner: first)) {
+            try store.append(to: second, expectedVersion: 0, events: [event("{}")], claim: ["name:cat"])
+        }
+        #expect(try store.version(of: second) == 0)
+        #expect(try store.owner(ofClaim: "name:cat") == first)
+        // Released by its owner, the claim can be taken.
+        try store.append(to: first, expectedVersion: 1, events: [event("{}")], release: ["name:cat"])
+        try store.append(to: second, expectedVersion: 0, events: [event("{}")], claim: ["name:cat"])
+        #expect(try store.owner(ofClaim: "name:cat") == second)
+    }
+
+    @Test func mapGrowsFromATinyMapAndKeepsEverything() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let tiny = 64 * 1024
+        let id = UUID()
+        var blobs = [Data]()
+        do {
+            let store = try EventStore(directory: dir.url, mapSize: tiny)
+            for index in 0..<40 {
+                let blob = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* (index + 7)) })
+                blobs.append(blob)
+                try store.append(to: id, expectedVersion: UInt64(index), events: [event(#"{"i":\#(index)}"#)], blobs: [blob])
+            }
+            #expect(store.mapSize > tiny)
+        }
+        let reopened = try EventStore(directory: dir.url, mapSize: tiny)
+        #expect(try reopened.events(in: id).count == 40)
+        for blob in blobs { #expect(try reopened.blob(BlobHash.of(blob)) == blob) }
+        let report = try reopened.verify()
+        #expect(report.isClean)
+        #expect(report.events == 40)
+        #expect(report.blobs == 40)
+    }
+
+    @Test func storeOfANewerFormatIsRefused() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        do {
+            let store = try EventStore(directory: dir.url)
+            try store.env.write { txn in try txn.put(store.meta, Array("format".utf8), Array("2".utf8)) }
+        }
+        #expect(throws: StoreError.newerFormat(found: 2, supported: 1)) {
+            _ = try EventStore(directory: dir.url)
+        }
+    }
+
+    @Test func storeDirectoryThatIsAFileIsRefused() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let file = dir.url.appendingPathComponent("not-a-dir")
+        try Data("x".utf8).write(to: file)
+        do {
+            _ = try EventStore(directory: file)
+            Issue.record("opening a file as a store should fail")
+        } catch let error as StoreError {
+            #expect(error.description.contains("it is a file, not a directory"))
+        }
+    }
+}
