@@ -12,14 +12,17 @@ public enum CreationEvent: Sendable, Equatable {
     public struct CreationCreated: Sendable, Equatable, Codable {
         public var id: UUID
         public var name: String
+        public init(id: UUID, name: String) { self.id = id; self.name = name }
     }
 
     public struct BaseImageImported: Sendable, Equatable, Codable {
         public var image: BaseImage
+        public init(image: BaseImage) { self.image = image }
     }
 
     public struct TextLayerAdded: Sendable, Equatable, Codable {
         public var layer: TextLayer
+        public init(layer: TextLayer) { self.layer = layer }
     }
 
     /// Only the fields given change.
@@ -28,10 +31,14 @@ public enum CreationEvent: Sendable, Equatable {
         public var text: String?
         public var box: Box?
         public var style: TextStyle?
+        public init(id: String, text: String? = nil, box: Box? = nil, style: TextStyle? = nil) {
+            self.id = id; self.text = text; self.box = box; self.style = style
+        }
     }
 
     public struct TextLayerRemoved: Sendable, Equatable, Codable {
         public var id: String
+        public init(id: String) { self.id = id }
     }
 
     /// The type name stored in the envelope.

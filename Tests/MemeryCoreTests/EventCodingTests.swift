@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import MemeryCore
+
+@Suite struct EventCodingTests {
+    static let samples: [CreationEvent] = [
+        .created(.init(id: UUID(uuidString: "6F1C2A00-0000-4000-8000-000000000001")!, name: "cat")),
+        .baseImageImported(.init(image: BaseImage(blob: String(repeating: "0f", count: 32), width: 451, height: 300,
+                                                  format: "png", sourceName: "chelsea.png"))),
+        .textLayerAdded(.init(layer: TextLayer(id: "L1", role: .top, text: "hello", box: Box(x: 1, y: 2, w: 3, h: 4),
+                                               style: .meme(canvasHeight: 300)))),
+        .textLayerEdited(.init(id: "L1", text: "bye", box: nil, style: nil)),
+        .textLayerRemoved(.init(id: "L1")),
+    ]
+
+    @Test(arguments: samples)
+    func payloadRoundTripsThroughJSON(_ event: CreationEvent) throws {
+        let payload = try event.encodedPayload()
+        let decoded = try CreationEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
+        #expect(decoded == event)
+        #expect(try decoded.encodedPayload() == payload)
+    }
+
+    @Test func unknownTypesAndNewerVersionsAreRefused() {
+        #expect(throws: EventDecodingError.unknownType("LayerTeleported")) {
+            try CreationEvent.decode(type: "LayerTeleported", schemaVersion: 1, payload: Data("{}".utf8))
+        }
+        #expect(throws: EventDecodingError.unsupportedVersion(type: "TextLayerRemoved", version: 9, newest: 1)) {
+            try CreationEvent.decode(type: "TextLayerRemoved", schemaVersion: 9, payload: Data("{}".utf8))
+        }
+        #expect(throws: EventDecodingError.self) {
+            try CreationEvent.decode(type: "TextLayerRemoved", schemaVersion: 1, payload: Data(#"{"nope":1}"#.utf8))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+import MemeryCore
+
+@Suite struct ValueParsingTests {
+    @Test func coloursParseInShortLongAndAlphaForms() throws {
+        #expect(try Color(hex: "#fff") == .white)
+        #expect(try Color(hex: "000000") == .black)
+        #expect(try Color(hex: "#11223344") == Color(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44))
+        #expect(try Color(hex: "#11223344").hex == "#11223344")
+        #expect(Color.white.hex == "#ffffff")
+    }
+
+    @Test(arguments: ["", "#12", "#ggg", "red", "#1234567"])
+    func badColoursAreRefusedWithAHint(_ text: String) {
+        #expect(throws: DomainError.invalidColor(text)) { try Color(hex: text) }
+        #expect(DomainError.invalidColor(text).description.contains("#RRGGBB"))
+    }
+
+    @Test func boxesParseFromXYWH() throws {
+        #expect(try Box(parsing: "10,20,300,40") == Box(x: 10, y: 20, w: 300, h: 40))
+        #expect(try Box(parsing: " 1.5, 2 ,3,4") == Box(x: 1.5, y: 2, w: 3, h: 4))
+        #expect(throws: DomainError.invalidBox("1,2,3")) { try Box(parsing: "1,2,3") }
+        #expect(throws: DomainError.invalidBox("a,b,c,d")) { try Box(parsing: "a,b,c,d") }
+        #expect(throws: DomainError.invalidBox("1,2,inf,4")) { try Box(parsing: "1,2,inf,4") }
+    }
+
+    @Test func galleryMakesNamesUnique() {
+        var gallery = Gallery()
+        #expect(gallery.uniqueName(from: "cat") == "cat")
+        gallery.evolve(.created(.init(id: .init(), name: "cat")))
+        gallery.evolve(.created(.init(id: .init(), name: "CAT-2")))
+        #expect(gallery.uniqueName(from: "cat") == "cat-3")
+        #expect(gallery.entry(named: " Cat ")?.name == "cat")
+    }
+}
