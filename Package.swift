@@ -38,7 +38,7 @@ let package = Package(
 
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryStore"]),
     ],
     swiftLanguageModes: [.v6]

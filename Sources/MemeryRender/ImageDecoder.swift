@@ -99,8 +99,10 @@ public struct ImageDecoder: Sendable {
         }
         if wrote == 0 || closed == 0 {
             let message = (error ?? closeError).map { String(cString: $0.pointee.message) } ?? "unknown decoder error"
-            if format == nil, error?.pointee.domain == gdk_pixbuf_error_quark(),
-               error?.pointee.code == Int32(GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue) {
+            // The loader may only give up on sniffing the type at close.
+            let first = error ?? closeError
+            if format == nil, first?.pointee.domain == gdk_pixbuf_error_quark(),
+               first?.pointee.code == Int32(GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue) {
                 throw RenderError.unsupportedFormat(source: source, known: Self.readableFormats())
             }
             throw RenderError.corrupt(source: source, format: format, reason: message)

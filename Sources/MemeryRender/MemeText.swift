@@ -82,6 +82,20 @@ enum MemeText {
         return attempt(low).fit
     }
 
+    /// How the layer's text fits its box, and how many of its characters no installed font
+    /// has (Pango would draw those as hex boxes).
+    static func measure(_ layer: TextLayer) -> (fit: Fit, unknownGlyphs: Int)? {
+        guard let raster = try? Raster(width: 1, height: 1) else { return nil }
+        return raster.draw { cr in
+            guard let layout = pango_cairo_create_layout(cr) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            configure(layout, style: layer.style)
+            pango_layout_set_text(layout, layer.style.uppercase ? layer.text.uppercased() : layer.text, -1)
+            let fit = fitting(layout, style: layer.style, box: layer.box)
+            return (fit, Int(pango_layout_get_unknown_glyphs_count(layout)))
+        }
+    }
+
     private static func widestLine(_ layout: OpaquePointer) -> Double {
         var widest: Int32 = 0
         let count = pango_layout_get_line_count(layout)
