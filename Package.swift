@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"]),
-        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryStore"]),
+        .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

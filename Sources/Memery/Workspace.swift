@@ -134,6 +134,7 @@ public final class Workspace: @unchecked Sendable {
     /// unique) and writes the picture. Returns the creation's name.
     public func quick(imageAt path: String, top: String?, bottom: String?, output: String,
                       format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> String {
+        guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var base = stem.trimmingCharacters(in: .whitespacesAndNewlines)
         if Gallery.problem(withName: base) != nil { base = "meme" }

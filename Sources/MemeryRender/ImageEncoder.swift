@@ -5,12 +5,13 @@ import Foundation
 public enum ImageEncoder {
     /// The encoded bytes. JPEG has no alpha, so it is flattened onto white; PNG and WebP keep it.
     public static func encode(_ raster: Raster, as format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> Data {
+        guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         let pixbuf = try PixelConversion.pixbuf(from: raster, opaqueOver: format == .jpeg ? (255, 255, 255) : nil)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var options: [(String, String)] = []
         switch format {
         case .png: options = [("compression", "6")]
-        case .jpeg, .webp: options = [("quality", String(min(100, max(1, quality))))]
+        case .jpeg, .webp: options = [("quality", String(quality))]
         }
         return try save(pixbuf, type: format.rawValue, options: options)
     }

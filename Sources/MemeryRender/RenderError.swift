@@ -11,6 +11,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case encodeFailed(format: String, reason: String)
     case writeFailed(path: String, reason: String)
     case outOfMemory(width: Int, height: Int)
+    case qualityOutOfRange(Int)
 
     public var description: String {
         switch self {
@@ -32,6 +33,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
             return "cannot write \(path): \(reason)"
         case let .outOfMemory(width, height):
             return "not enough memory for a \(width)x\(height) image"
+        case .qualityOutOfRange(let quality):
+            return "quality must be between \(ExportFormat.qualityRange.lowerBound) and \(ExportFormat.qualityRange.upperBound), got \(quality)"
         }
     }
 }

@@ -19,13 +19,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "JPEG and WebP quality, 1 to 100.")
     var quality: Int = ExportFormat.defaultQuality
 
-    func validate() throws {
-        guard ExportFormat.qualityRange.contains(quality) else {
-            throw InputError("quality must be between 1 and 100, got \(quality)")
-        }
-        _ = try resolvedFormat()
-    }
-
+    /// The format asked for; an unknown extension is bad input (exit 1), found in `run()`.
     func resolvedFormat() throws -> ExportFormat {
         if let format { return format }
         let ext = URL(fileURLWithPath: output).pathExtension

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@Suite struct ExportQuickTests {
+    @Test func exportWritesTheFormatTheExtensionNames() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["text", "m", "--top", "top", "--bottom", "bottom"])
+        #expect(try s.ok(["export", "m", "-o", s.path("a.png")]) == s.path("a.png"))
+        try s.ok(["export", "m", "-o", s.path("a.jpg")])
+        try s.ok(["export", "m", "-o", s.path("a.webp")])
+        try s.ok(["export", "m", "-o", s.path("forced.img"), "--format", "jpeg"])
+        #expect(magic(s.path("a.png")) == [0x89, 0x50, 0x4e, 0x47])
+        #expect(magic(s.path("a.jpg"), 2) == [0xff, 0xd8])
+        #expect(magic(s.path("a.webp")) == Array("RIFF".utf8))
+        #expect(magic(s.path("forced.img"), 2) == [0xff, 0xd8])
+        // The export can be imported again at the canvas size.
+        #expect(try s.ok(["new", "again", "--image", s.path("a.webp")]).hasPrefix("again\t"))
+        #expect(try s.ok(["show", "again"]).contains("canvas:  451x300"))
+    }
+
+    @Test func jpegQualityChangesTheFile() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["export", "m", "-o", s.path("low.jpg"), "--quality", "5"])
+        try s.ok(["export", "m", "-o", s.path("high.jpg"), "--quality", "100"])
+        let low = try FileManager.default.attributesOfItem(atPath: s.path("low.jpg"))[.size] as? Int ?? 0
+        let high = try FileManager.default.attributesOfItem(atPath: s.path("high.jpg"))[.size] as? Int ?? 0
+        #expect(low > 0 && low * 3 < high)
+    }
+
+    @Test func badExportRequestsAreRefusedClearly() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.fails(["export", "m", "-o", s.path("a.jpg"), "--quality", "0"], containing: "quality must be between 1 and 100, got 0")
+        try s.fails(["export", "m", "-o", s.path("a.jpg"), "--quality", "101"], containing: "got 101")
+        try s.fails(["export", "m", "-o", s.path("a.gif")], containing: "cannot tell the format from")
+        try s.fails(["export", "m", "-o", s.path("missing/dir/a.png")], containing: "cannot write \(s.path("missing/dir/a.png")): No such file or directory")
+        #expect(try s.run(["export", "m", "-o", s.path("a.png"), "--format", "bmp"]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: s.path("a.jpg")))
+    }
+
+    @Test func quickMakesTheMemeAndKeepsTheCreation() throws {
+        let s = try Sandbox()
+        #expect(try s.ok(["quick", Paths.example, "--top", "quick", "--bottom", "meme", "-o", s.path("q.jpg")]) == "chelsea")
+        #expect(magic(s.path("q.jpg"), 2) == [0xff, 0xd8])
+        #expect(try s.ok(["show", "chelsea"]).contains("\"quick\""))
+        // A second quick of the same file gets a name of its own; the image blob is shared.
+        #expect(try s.ok(["quick", Paths.example, "-o", s.path("q2.png")]) == "chelsea-2")
+        let counts = try s.counts()
+        #expect(counts.contains("2 streams") && counts.contains("1 blobs"), "\(counts)")
+        // And it can be edited later.
+        try s.ok(["text", "chelsea-2", "--bottom", "later"])
+        try s.ok(["export", "chelsea-2", "-o", s.path("q3.png")])
+    }
+
+    @Test func quickWithABrokenImageStoresNothing() throws {
+        let s = try Sandbox()
+        try s.ok(["quick", Paths.example, "-o", s.path("ok.png")])
+        let before = try s.counts()
+        let text = s.path("notes.png")
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: text))
+        try s.fails(["quick", text, "--top", "x", "-o", s.path("bad.png")], containing: "notes.png is not an image format the installed decoders read")
+        #expect(try s.counts() == before)
+        #expect(!FileManager.default.fileExists(atPath: s.path("bad.png")))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@Suite(.enabled(if: Paths.sharedAvailable, "../shared/testdata is absent: the edge-file imports need its images"))
+struct ImportEdgeFilesTests {
+    static let importable = [
+        "1_trns.png", "hopper.avif", "hopper.bmp", "hopper.gif", "hopper.jpg", "hopper.png", "hopper.tif",
+        "hopper.webp", "hopper_gray.jpg", "hopper_orientation_3.jpg", "hopper_orientation_6.jpg",
+        "hopper_orientation_8.jpg", "mode_16bit.png", "mode_palette_alpha.png", "pil_sample_cmyk.jpg",
+    ]
+    static let refused = [
+        "broken.png": "broken.png is a damaged PNG image",
+        "broken_data_stream.png": "broken_data_stream.png is a damaged PNG image",
+        "truncated_jpeg.jpg": "truncated_jpeg.jpg is a damaged JPEG image",
+        "decompression_bomb.gif": "decompression_bomb.gif is a damaged GIF image",
+    ]
+
+    @Test func everyEdgeFileEitherImportsOrFailsWithExitOneAndTheStoreUnchanged() throws {
+        let s = try Sandbox()
+        let all = try FileManager.default.contentsOfDirectory(atPath: Paths.shared.appendingPathComponent("edge").path).sorted()
+        #expect(Set(all) == Set(Self.importable + Self.refused.keys), "the edge folder changed: sort its files into the lists")
+        for file in all {
+            let before = try s.counts()
+            let outcome = try s.run(["new", "edge \(file)", "--image", Paths.edge(file)])
+            #expect(!outcome.signaled, "\(file): \(outcome)")
+            if let message = Self.refused[file] {
+                #expect(outcome.status == 1, "\(file): \(outcome)")
+                #expect(outcome.stderr.hasPrefix("error: \(message)"), "\(file): \(outcome)")
+                #expect(try s.counts() == before, "\(file) changed the store")
+            } else {
+                #expect(outcome.status == 0, "\(file): \(outcome)")
+                try s.ok(["export", "edge \(file)", "-o", s.path("\(file).png")])
+            }
+        }
+        #expect(try s.ok(["verify"]).hasSuffix("ok"))
+    }
+
+    @Test func decompressionBombIsRefusedWithoutALargeAllocation() throws {
+        let s = try Sandbox()
+        let bomb = s.path("bomb.png")
+        try pngDeclaring(width: 50_000, height: 50_000).write(to: URL(fileURLWithPath: bomb))
+        try s.fails(["new", "b", "--image", bomb], containing: "bomb.png declares 50000x50000 pixels (2500 megapixels), over the limit of 100 megapixels")
+        try s.fails(["new", "g", "--image", Paths.edge("decompression_bomb.gif")], containing: "damaged GIF")
+        // Both children together stayed far below the 10 GB a decoded 50000x50000 image needs.
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #expect(usage.ru_maxrss < 512 * 1024, "a child process peaked at \(usage.ru_maxrss) KiB")
+    }
+
+    @Test func pixelLimitComesFromTheEnvironment() throws {
+        let s = try Sandbox()
+        let outcome = try s.run(["new", "small", "--image", Paths.example], environment: ["MEMERY_MAX_MEGAPIXELS": "0.1"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("chelsea.png declares 451x300 pixels"))
+    }
+
+    @Test func brokenFilesMadeHereAreRefusedToo() throws {
+        let s = try Sandbox()
+        let png = try Data(contentsOf: URL(fileURLWithPath: Paths.example))
+        let cases: [(String, Data, String)] = [
+            ("zero.png", Data(), "zero.png is empty (0 bytes)"),
+            ("text.png", Data("hello\n".utf8), "text.png is not an image format"),
+            ("cut.png", png.prefix(200), "cut.png is a damaged PNG image"),
+            ("renamed.jpg", png, ""),  // a PNG named .jpg still imports: the bytes decide
+        ]
+        for (name, data, message) in cases {
+            try data.write(to: URL(fileURLWithPath: s.path(name)))
+            if message.isEmpty {
+                try s.ok(["new", name, "--image", s.path(name)])
+            } else {
+                try s.fails(["new", name, "--image", s.path(name)], containing: message)
+            }
+        }
+    }
+}
+
+/// PNG bytes whose header declares a size; the pixel data is a stub.
+func pngDeclaring(width: UInt32, height: UInt32) -> Data {
+    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xffff_ffff
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return be(UInt32(body.count)) + typed + be(crc32(typed))
+    }
+    return Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
+        + chunk("IDAT", [0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", []))
+}

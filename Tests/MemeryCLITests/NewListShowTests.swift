@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@Suite struct NewListShowTests {
+    @Test func newPrintsNameAndIdAndShowDescribesIt() throws {
+        let s = try Sandbox()
+        let line = try s.ok(["new", "Cat", "--image", Paths.example])
+        let parts = line.split(separator: "\t")
+        #expect(parts.count == 2)
+        #expect(parts.first == "Cat")
+        #expect(UUID(uuidString: String(parts.last ?? "")) != nil)
+
+        let show = try s.ok(["show", "cat"])
+        #expect(show.contains("canvas:  451x300"))
+        #expect(show.contains("events:  2"))
+        #expect(show.contains("layers:  none"))
+
+        let detail = try #require(try s.json(["show", "Cat", "--json"]) as? [String: Any])
+        #expect(detail["name"] as? String == "Cat")
+        #expect(detail["width"] as? Int == 451)
+        #expect(detail["height"] as? Int == 300)
+        #expect(detail["events"] as? Int == 2)
+        let base = try #require(detail["baseImage"] as? [String: Any])
+        #expect(base["format"] as? String == "png")
+        #expect(base["sourceName"] as? String == "chelsea.png")
+    }
+
+    @Test func duplicateNameIsRefusedIgnoringCaseAndNothingIsStored() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "Cat", "--image", Paths.example])
+        let before = try s.counts()
+        try s.fails(["new", "cAT", "--image", Paths.example], containing: "error: a creation named \"cAT\" already exists")
+        #expect(try s.counts() == before)
+    }
+
+    @Test func badNamesAndMissingFilesAreRefused() throws {
+        let s = try Sandbox()
+        try s.fails(["new", " ", "--image", Paths.example], containing: "cannot be used")
+        try s.fails(["new", "x", "--image", s.path("nope.png")], containing: "cannot read \(s.path("nope.png")): no such file")
+        try s.fails(["new", "x", "--image", s.dir.path], containing: "cannot read")
+        let run = try s.run(["new", "x"])
+        #expect(run.status == 2, "a missing --image is a usage error: \(run)")
+        #expect(run.stderr.contains("--image"))
+    }
+
+    @Test func listShowsTheGalleryAsTableAndJSON() throws {
+        let s = try Sandbox()
+        #expect(try s.ok(["list"]).contains("no creations yet"))
+        try s.ok(["new", "one", "--image", Paths.example])
+        try s.ok(["new", "two", "--image", Paths.example])
+        try s.ok(["text", "two", "--top", "hi"])
+        let lines = try s.ok(["list"]).split(separator: "\n")
+        #expect(lines == ["one\t451x300\t0 layer(s)\t2 event(s)", "two\t451x300\t1 layer(s)\t3 event(s)"])
+        let list = try #require(try s.json(["list", "--json"]) as? [[String: Any]])
+        #expect(list.map { $0["name"] as? String } == ["one", "two"])
+        #expect(list.map { $0["layers"] as? Int } == [0, 1])
+    }
+
+    @Test func unknownCreationIsAClearError() throws {
+        let s = try Sandbox()
+        try s.fails(["show", "ghost"], containing: "no creation named \"ghost\"")
+        try s.fails(["text", "ghost", "--top", "x"], containing: "no creation named \"ghost\"")
+        try s.fails(["export", "ghost", "-o", s.path("g.png")], containing: "no creation named \"ghost\"")
+        try s.fails(["history", "ghost"], containing: "no creation named \"ghost\"")
+    }
+
+    @Test func historyListsEveryEventOldestFirst() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "h", "--image", Paths.example])
+        try s.ok(["text", "h", "--top", "one", "--bottom", "two"])
+        try s.ok(["text", "h", "--top", ""])
+        let lines = try s.ok(["history", "h"]).split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].contains("CreationCreated") && lines[0].hasPrefix("#1\tv1\t"))
+        #expect(lines[1].contains("imported chelsea.png (png, 451x300)"))
+        #expect(lines[4].contains("TextLayerRemoved") && lines[4].contains("removed L1"))
+    }
+}
+
+@Suite struct StoreLocationTests {
+    @Test func storeComesFromFlagThenEnvironmentThenXDG() throws {
+        let s = try Sandbox()
+        let flag = s.path("flag"), env = s.path("env"), xdg = s.path("xdg")
+        #expect(try Sandbox.run(["new", "a", "--image", Paths.example, "--store", flag],
+                                environment: ["MEMERY_STORE": env, "XDG_DATA_HOME": xdg]).status == 0)
+        #expect(try Sandbox.run(["new", "b", "--image", Paths.example],
+                                environment: ["MEMERY_STORE": env, "XDG_DATA_HOME": xdg]).status == 0)
+        #expect(try Sandbox.run(["new", "c", "--image", Paths.example], environment: ["XDG_DATA_HOME": xdg]).status == 0)
+        #expect(try Sandbox.run(["new", "d", "--image", Paths.example], environment: ["XDG_DATA_HOME": "", "HOME": s.path("home")]).status == 0)
+        for (dir, name) in [(flag, "a"), (env, "b"), (xdg + "/memery", "c"), (s.path("home") + "/.local/share/memery", "d")] {
+            let list = try Sandbox.run(["list", "--store", dir])
+            #expect(list.stdout.hasPrefix(name + "\t"), "\(dir): \(list)")
+        }
+    }
+
+    @Test func storeThatIsAFileIsAClearError() throws {
+        let s = try Sandbox()
+        try Data("x".utf8).write(to: URL(fileURLWithPath: s.path("file")))
+        let outcome = try Sandbox.run(["list", "--store", s.path("file")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "error: cannot use store directory \(s.path("file")): it is a file, not a directory\n")
+    }
+}
+
+@Suite struct UsageTests {
+    @Test func helpSucceedsAndUsageErrorsExitTwo() throws {
+        let help = try Sandbox.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("quick"))
+        #expect(help.stdout.contains("Exit codes"))
+        #expect(try Sandbox.run(["text", "add", "--help"]).stdout.contains("--outline-width"))
+        let unknown = try Sandbox.run(["frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Unexpected argument"))
+        #expect(try Sandbox.run(["text", "x", "--align", "diagonal"]).status == 2)
+    }
+}

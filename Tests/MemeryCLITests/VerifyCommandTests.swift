@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@Suite struct VerifyCommandTests {
+    @Test func cleanStorePrintsCountsAndExitsZero() throws {
+        let s = try Sandbox()
+        try s.ok(["quick", Paths.example, "--top", "a", "--bottom", "b", "-o", s.path("q.png")])
+        #expect(try s.ok(["verify"]) == "format 1: 4 events in 1 streams, 1 blobs (240512 bytes), 1 names\nok")
+    }
+
+    @Test func flippedByteInACopyExitsThreeNamingTheFirstBadSequence() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["text", "m", "--top", "UNIQUE-MARKER-TEXT"])
+        try s.ok(["text", "m", "--bottom", "after"])
+        let copy = s.path("copy")
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: s.store + "/data.mdb"))
+        var from = bytes.startIndex
+        while let range = bytes.range(of: Data("UNIQUE-MARKER-TEXT".utf8), in: from..<bytes.endIndex) {
+            bytes[range.lowerBound + 3] ^= 0x01
+            from = range.upperBound
+        }
+        try bytes.write(to: URL(fileURLWithPath: copy + "/data.mdb"))
+        let outcome = try Sandbox.run(["verify", "--store", copy])
+        #expect(outcome.status == 3, "\(outcome)")
+        #expect(outcome.stdout.contains("damaged: sequence 3: checksum mismatch"))
+        #expect(outcome.stdout.contains("first bad sequence: 3"))
+        // Reading the damaged creation is refused with exit 3 too, never shown half-right.
+        let show = try Sandbox.run(["show", "m", "--store", copy])
+        #expect(show.status == 3, "\(show)")
+        #expect(show.stderr.contains("the store is damaged at sequence 3: checksum mismatch"))
+        // The original is untouched.
+        #expect(try s.ok(["verify"]).hasSuffix("ok"))
+    }
+}
