@@ -7,7 +7,7 @@ demo: bootstrap
 
 test: bootstrap
 	swift build --build-tests
-	swift test
+	swift test --disable-xctest
 
 bench: bootstrap
 	swift build -c release
