@@ -36,6 +36,9 @@ let package = Package(
             "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Measurements for `make bench`, beside their peers.
+        .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
+
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"]),

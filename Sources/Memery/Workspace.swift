@@ -54,6 +54,12 @@ public final class Workspace: @unchecked Sendable {
     /// transaction.
     @discardableResult
     public func create(name: String, imageAt path: String) throws -> Creation {
+        try createKeepingImage(name: name, imageAt: path).creation
+    }
+
+    /// `create`, also returning the decoded base image so that a caller who renders next
+    /// need not decode it again.
+    private func createKeepingImage(name: String, imageAt path: String) throws -> (creation: Creation, image: Raster) {
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
@@ -61,7 +67,7 @@ public final class Workspace: @unchecked Sendable {
         } catch {
             throw RenderError.unreadable(path: path, reason: Self.reason(error))
         }
-        let (_, info) = try compositor.decoder.decode(data, source: url.lastPathComponent)
+        let (raster, info) = try compositor.decoder.decode(data, source: url.lastPathComponent)
         let image = BaseImage(blob: BlobHash.of(data), width: info.width, height: info.height,
                               format: info.format, sourceName: url.lastPathComponent)
         var creation = Creation(id: UUID())
@@ -76,7 +82,7 @@ public final class Workspace: @unchecked Sendable {
         } catch StoreError.claimTaken {
             throw DomainError.nameTaken(name)  // another process took the name meanwhile
         }
-        return creation
+        return (creation, raster)
     }
 
     /// Decides `command` against the creation named `name` and appends what it causes.
@@ -140,9 +146,10 @@ public final class Workspace: @unchecked Sendable {
         if Gallery.problem(withName: base) != nil { base = "meme" }
         var name = try gallery().uniqueName(from: base)
         var creation: Creation
+        let image: Raster
         while true {
             do {
-                creation = try create(name: name, imageAt: path)
+                (creation, image) = try createKeepingImage(name: name, imageAt: path)
                 break
             } catch DomainError.nameTaken {
                 name = try gallery().uniqueName(from: base)  // lost a race for the name
@@ -150,8 +157,8 @@ public final class Workspace: @unchecked Sendable {
         }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
         if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom) }
-        let data = try ImageEncoder.encode(try render(creation), as: format, quality: quality)
-        try AtomicFile.write(data, to: URL(fileURLWithPath: output))
+        let picture = try compositor.compose(base: image, layers: creation.textLayers)
+        try AtomicFile.write(try ImageEncoder.encode(picture, as: format, quality: quality), to: URL(fileURLWithPath: output))
         return name
     }
 

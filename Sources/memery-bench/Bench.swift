@@ -1,0 +1,125 @@
+import CLMDB
+import Foundation
+import Memery
+import MemeryRender
+import MemeryStore
+
+/// Measurements for `make bench`, each beside a peer measured in the same run.
+///
+///     memery-bench make-jpeg FILE [WIDTH HEIGHT]   a photo-like test JPEG (default 4000x3000)
+///     memery-bench floor FILE RUNS                 gdk-pixbuf decode + JPEG q90 encode, the floor under `quick`
+///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
+@main
+enum Bench {
+    static func main() throws {
+        let args = CommandLine.arguments.dropFirst()
+        switch args.first {
+        case "make-jpeg":
+            let path = args.dropFirst().first ?? "bench.jpg"
+            let width = Int(args.dropFirst(2).first ?? "") ?? 4000
+            let height = Int(args.dropFirst(3).first ?? "") ?? 3000
+            try makeJPEG(path, width: width, height: height)
+        case "floor":
+            let path = args.dropFirst().first ?? "bench.jpg"
+            try floor(path, runs: Int(args.dropFirst(2).first ?? "") ?? 5)
+        case "appends":
+            let dir = args.dropFirst().first ?? "bench-store"
+            try appends(in: dir, count: Int(args.dropFirst(2).first ?? "") ?? 1000)
+        default:
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT")
+            exit(2)
+        }
+    }
+
+    /// Smooth gradients with grain, so JPEG has real work to do, as with a photograph.
+    static func makeJPEG(_ path: String, width: Int, height: Int) throws {
+        let raster = try Raster(width: width, height: height)
+        var seed: UInt32 = 12345
+        raster.withMutablePixels { pixels, stride in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    let grain = Int(seed >> 28) - 8
+                    let r = (x * 255 / width + grain).clamped, g = (y * 255 / height + grain).clamped
+                    let b = ((x + y) * 255 / (width + height) + grain * 2).clamped
+                    row[x] = 0xff00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                }
+            }
+        }
+        try AtomicFile.write(try ImageEncoder.encode(raster, as: .jpeg, quality: 92), to: URL(fileURLWithPath: path))
+        print("wrote \(path) (\(width)x\(height))")
+    }
+
+    static func floor(_ path: String, runs: Int) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var times = [Double]()
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let (raster, _) = try ImageDecoder().decode(data, source: path)
+            _ = try ImageEncoder.encode(raster, as: .jpeg, quality: 90)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        times.sort()
+        print(String(format: "floor (decode + encode JPEG q90, in-process): median %.3f s, min %.3f, max %.3f over %d runs",
+                     times[times.count / 2], times.first!, times.last!, runs))
+    }
+
+    static func appends(in dir: String, count: Int) throws {
+        let memeryDir = URL(fileURLWithPath: dir).appendingPathComponent("memery")
+        let rawDir = URL(fileURLWithPath: dir).appendingPathComponent("raw")
+        try? FileManager.default.removeItem(at: memeryDir)
+        try? FileManager.default.removeItem(at: rawDir)
+
+        let store = try EventStore(directory: memeryDir)
+        let stream = UUID()
+        let payload = Data(#"{"id":"L1","text":"an edit of typical size, a caption being typed"}"#.utf8)
+        var latencies = [Double]()
+        let memeryStart = DispatchTime.now().uptimeNanoseconds
+        for version in 0..<count {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try store.append(to: stream, expectedVersion: UInt64(version),
+                             events: [NewEvent(type: "TextLayerEdited", schemaVersion: 1, payload: payload)])
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        let memerySeconds = Double(DispatchTime.now().uptimeNanoseconds - memeryStart) / 1e9
+
+        let rawSeconds = try rawLMDBAppends(rawDir.path, count: count, valueSize: payload.count + 150)
+        latencies.sort()
+        let memeryRate = Double(count) / memerySeconds, rawRate = Double(count) / rawSeconds
+        print(String(format: "durable single-event appends: memery %.0f/s (p50 %.2f ms, p99 %.2f ms), raw LMDB put+commit %.0f/s; ratio memery/raw %.2f",
+                     memeryRate, latencies[count / 2], latencies[count * 99 / 100], rawRate, memeryRate / rawRate))
+    }
+
+    /// The ceiling: one put of a value of the same size and one synced commit per append.
+    static func rawLMDBAppends(_ path: String, count: Int, valueSize: Int) throws -> Double {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var env: OpaquePointer?
+        mdb_env_create(&env)
+        defer { mdb_env_close(env) }
+        mdb_env_set_mapsize(env, 1 << 30)
+        guard mdb_env_open(env, path, 0, 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        var value = [UInt8](repeating: 7, count: valueSize)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<count {
+            var txn: OpaquePointer?
+            mdb_txn_begin(env, nil, 0, &txn)
+            var dbi: MDB_dbi = 0
+            mdb_dbi_open(txn, nil, 0, &dbi)
+            var key = UInt64(index + 1).bigEndian
+            try withUnsafeMutableBytes(of: &key) { keyBytes in
+                try value.withUnsafeMutableBytes { valueBytes in
+                    var k = MDB_val(mv_size: 8, mv_data: keyBytes.baseAddress)
+                    var v = MDB_val(mv_size: valueBytes.count, mv_data: valueBytes.baseAddress)
+                    guard mdb_put(txn, dbi, &k, &v, UInt32(MDB_APPEND)) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                }
+            }
+            guard mdb_txn_commit(txn) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+extension Int {
+    var clamped: Int { Swift.min(255, Swift.max(0, self)) }
+}
