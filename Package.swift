@@ -41,7 +41,7 @@ let package = Package(
 
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"], exclude: ["Golden"]),
         .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -61,6 +61,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Runs `body` in a read-only snapshot of the store.
+    @discardableResult
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         let txn = try begin(flags: UInt32(MDB_RDONLY))
         defer { mdb_txn_abort(txn); pthread_rwlock_unlock(&resizeLock) }
@@ -69,6 +70,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and commits it; `body` is run again after the map
     /// grows, so it must have no effects outside the transaction. Returns once durable.
+    @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         var growths = 0
         while true {

@@ -12,7 +12,7 @@ enum Describe {
         var result = summary(creation)
         if let base = creation.baseImage {
             result["baseImage"] = ["blob": base.blob, "width": base.width, "height": base.height,
-                                   "format": base.format, "sourceName": base.sourceName ?? NSNull()]
+                                   "format": base.format, "sourceName": base.sourceName.map { $0 as Any } ?? NSNull()]
         }
         result["layers"] = creation.textLayers.map(layer)
         return result
@@ -24,7 +24,7 @@ enum Describe {
             "id": layer.id, "kind": "text", "role": layer.role.rawValue, "text": layer.text,
             "box": ["x": layer.box.x, "y": layer.box.y, "w": layer.box.w, "h": layer.box.h],
             "style": ["font": s.font, "maxSize": s.maxSize, "fill": s.fill.hex, "outline": s.outline.hex,
-                      "outlineWidth": s.outlineWidth ?? NSNull(), "align": s.align.rawValue, "uppercase": s.uppercase] as [String: Any],
+                      "outlineWidth": s.outlineWidth.map { $0 as Any } ?? NSNull(), "align": s.align.rawValue, "uppercase": s.uppercase] as [String: Any],
         ]
     }
 

@@ -27,7 +27,7 @@ struct ShowCommand: ParsableCommand {
             print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…)")
         }
         print("events:  \(creation.version)")
-        print("layers:  \(creation.textLayers.isEmpty ? "none" : "")")
+        print("layers:  \(creation.textLayers.isEmpty ? "none" : String(creation.textLayers.count))")
         for layer in creation.textLayers {
             let style = layer.style
             print("  \(layer.id)  \(layer.role)  \"\(layer.text)\"  box \(layer.box)  \(style.font) up to \(Describe.number(style.maxSize))px \(style.fill)/\(style.outline) \(style.align)\(style.uppercase ? "" : " no-caps")")

@@ -66,6 +66,15 @@ import Testing
         try expectMatchesGolden(try compositor.compose(base: base, layers: [layer]), "meme-cjk")
     }
 
+    @Test func longCJKCaptionWrapsBetweenCharacters() throws {
+        // No spaces at all: the lines must break between ideographs, not shrink to nothing.
+        let layer = caption("L1", .top, "吾輩は猫である名前はまだ無いどこで生れたかとんと見当がつかぬ何でも薄暗いじめじめした所で")
+        let measured = try #require(MemeText.measure(layer))
+        #expect(measured.unknownGlyphs == 0)
+        #expect(measured.fit.height > measured.fit.size * 1.5)  // more than one line
+        #expect(measured.fit.size > 15)
+    }
+
     @Test func emojiCaptionRendersInColour() throws {
         let layer = caption("L1", .bottom, "🎉 party 😀🔥")
         #expect(MemeText.measure(layer)?.unknownGlyphs == 0)
