@@ -39,10 +39,12 @@ let package = Package(
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
 
-        .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore"]),
+        // Paths to test data and generated inputs, shared by the test targets.
+        .target(name: "MemeryTestSupport", path: "Tests/MemeryTestSupport"),
+        .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore"], exclude: ["Golden"]),
-        .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore", "MemeryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,53 +50,53 @@ public struct Transaction {
     /// `body` returns true. The buffers point into the map and live only during the call.
     public func scan(_ dbi: MDB_dbi, from start: [UInt8]? = nil,
                      _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        var cursor: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(handle, dbi, &cursor), "mdb_cursor_open")
-        defer { mdb_cursor_close(cursor) }
-        var k = MDB_val(), v = MDB_val()
-        var rc: Int32
-        if let start {
-            rc = start.withUnsafeBytes { startBytes in
-                k = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
-                return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        try withCursor(dbi) { cursor in
+            var k = MDB_val(), v = MDB_val()
+            var rc = start.map { seek(cursor, atLeast: $0, &k, &v) } ?? mdb_cursor_get(cursor, &k, &v, MDB_FIRST)
+            while rc == MDB_SUCCESS {
+                guard try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                               UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
+                rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
             }
-        } else {
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST)
+            if rc != MDB_NOTFOUND { try LMDBError.check(rc, "mdb_cursor_get") }
         }
-        while rc == MDB_SUCCESS {
-            let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
-            let value = UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
-            guard try body(key, value) else { return }
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
-        }
-        if rc != MDB_NOTFOUND { try LMDBError.check(rc, "mdb_cursor_get") }
     }
 
     /// The greatest key in the database that is <= `key` (or the last key when `key` is nil).
     public func lastKey(_ dbi: MDB_dbi, atMost key: [UInt8]? = nil) throws -> [UInt8]? {
+        try withCursor(dbi) { cursor in
+            var k = MDB_val(), v = MDB_val()
+            var rc: Int32
+            if let key {
+                rc = seek(cursor, atLeast: key, &k, &v)
+                if rc == MDB_SUCCESS {
+                    if UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(key) { return key }
+                    rc = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
+                } else if rc == MDB_NOTFOUND {
+                    rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)  // every key is smaller
+                }
+            } else {
+                rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+            }
+            if rc == MDB_NOTFOUND { return nil }
+            try LMDBError.check(rc, "mdb_cursor_get")
+            return Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
+        }
+    }
+
+    private func withCursor<T>(_ dbi: MDB_dbi, _ body: (OpaquePointer?) throws -> T) throws -> T {
         var cursor: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(handle, dbi, &cursor), "mdb_cursor_open")
         defer { mdb_cursor_close(cursor) }
-        var k = MDB_val(), v = MDB_val()
-        var rc: Int32
-        if let key {
-            rc = key.withUnsafeBytes { keyBytes in
-                k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
-            }
-            if rc == MDB_SUCCESS {
-                let found = Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
-                if found == key { return found }
-                rc = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
-            } else if rc == MDB_NOTFOUND {
-                rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
-            }
-        } else {
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+        return try body(cursor)
+    }
+
+    /// Positions the cursor at the first key >= `key`; on success `k` and `v` point into the map.
+    private func seek(_ cursor: OpaquePointer?, atLeast key: [UInt8], _ k: inout MDB_val, _ v: inout MDB_val) -> Int32 {
+        key.withUnsafeBytes { keyBytes in
+            k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
         }
-        if rc == MDB_NOTFOUND { return nil }
-        try LMDBError.check(rc, "mdb_cursor_get")
-        return Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
     }
 
     /// How many entries the database holds.

@@ -11,17 +11,13 @@ struct QuickCommand: ParsableCommand {
     @Argument(help: "The picture.")
     var image: String
 
-    @Option(help: "The top caption.")
-    var top: String?
-
-    @Option(help: "The bottom caption.")
-    var bottom: String?
+    @OptionGroup var captions: CaptionOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let format = try outputOptions.resolvedFormat()
-        let name = try storeOptions.open().quick(imageAt: image, top: top, bottom: bottom,
+        let name = try storeOptions.open().quick(imageAt: image, top: captions.top, bottom: captions.bottom,
                                                  output: outputOptions.output, format: format,
                                                  quality: outputOptions.quality)
         print(name)

@@ -20,18 +20,14 @@ struct TextCaptionsCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: "The top caption.")
-    var top: String?
-
-    @Option(help: "The bottom caption.")
-    var bottom: String?
+    @OptionGroup var captions: CaptionOptions
 
     func validate() throws {
-        if top == nil && bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
+        if captions.top == nil && captions.bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
     }
 
     func run() throws {
-        let creation = try storeOptions.open().setCaptions(name, top: top, bottom: bottom)
+        let creation = try storeOptions.open().setCaptions(name, top: captions.top, bottom: captions.bottom)
         for role in [TextLayer.Role.top, .bottom] {
             if let layer = creation.caption(role) { print("\(role)\t\(layer.id)\t\(layer.text)") }
         }

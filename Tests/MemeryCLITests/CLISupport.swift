@@ -1,14 +1,14 @@
 import Foundation
+@_exported import MemeryTestSupport
 import Testing
 
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = root.deletingLastPathComponent().appendingPathComponent("shared/testdata/images")
-    static let sharedAvailable = FileManager.default.fileExists(atPath: shared.path)
-    static let example = root.appendingPathComponent("examples/chelsea.png").path
+    static let root = TestData.root
+    static let shared = TestData.shared
+    static let sharedAvailable = TestData.sharedAvailable
+    static let example = TestData.example().path
 
-    static func edge(_ name: String) -> String { shared.appendingPathComponent("edge/\(name)").path }
-    static func photo(_ name: String) -> String { shared.appendingPathComponent("photos/\(name)").path }
+    static func edge(_ name: String) -> String { TestData.edge(name).path }
 
     /// The `memery` binary built beside this test bundle (or `$MEMERY_BIN`).
     static let memery: String = {

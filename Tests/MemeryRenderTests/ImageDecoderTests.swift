@@ -1,4 +1,5 @@
 import Foundation
+import MemeryTestSupport
 import Testing
 @testable import MemeryRender
 
@@ -88,7 +89,7 @@ struct ImageDecoderTests {
 
 @Suite struct ImageLimitTests {
     @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
-        let bomb = pngHeader(width: 60_000, height: 60_000)
+        let bomb = pngDeclaring(width: 60_000, height: 60_000)
         #expect(throws: RenderError.tooLarge(source: "bomb.png", width: 60_000, height: 60_000, limit: 100_000_000)) {
             try ImageDecoder().decode(bomb, source: "bomb.png")
         }

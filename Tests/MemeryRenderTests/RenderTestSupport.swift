@@ -1,18 +1,14 @@
 import Foundation
+import MemeryTestSupport
 import MemeryCore
 import Testing
 @testable import MemeryRender
 
 enum Paths {
-    /// The package root, found from this file's place in Tests/MemeryRenderTests.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = root.deletingLastPathComponent().appendingPathComponent("shared/testdata/images")
-    static let sharedAvailable = FileManager.default.fileExists(atPath: shared.path)
-    static let golden = root.appendingPathComponent("Tests/MemeryRenderTests/Golden")
-
-    static func edge(_ name: String) -> URL { shared.appendingPathComponent("edge/\(name)") }
-    static func photo(_ name: String) -> URL { shared.appendingPathComponent("photos/\(name)") }
-    static func example(_ name: String) -> URL { root.appendingPathComponent("examples/\(name)") }
+    static let sharedAvailable = TestData.sharedAvailable
+    static let golden = TestData.root.appendingPathComponent("Tests/MemeryRenderTests/Golden")
+    static func edge(_ name: String) -> URL { TestData.edge(name) }
+    static func example(_ name: String) -> URL { TestData.example(name) }
 }
 
 /// How far two same-sized images are apart.
@@ -97,23 +93,3 @@ func expectMatchesGolden(_ actual: Raster, _ name: String, maxMean: Double = 2.0
     }
 }
 
-/// Minimal PNG bytes whose header declares `width` x `height` (the pixel data is a stub).
-func pngHeader(width: UInt32, height: UInt32) -> Data {
-    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
-    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + body
-        return be(UInt32(body.count)) + typed + be(crc32(typed))
-    }
-    let ihdr = be(width) + be(height) + [8, 2, 0, 0, 0]  // 8-bit RGB
-    let idat: [UInt8] = [0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
-    return Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", []))
-}
-
-private func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xffff_ffff
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
-    }
-    return ~crc
-}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `--top TEXT --bottom TEXT`, for the commands that set captions.
+struct CaptionOptions: ParsableArguments {
+    @Option(help: "The top caption; an empty string removes it.")
+    var top: String?
+
+    @Option(help: "The bottom caption; an empty string removes it.")
+    var bottom: String?
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where the tests find their inputs: the package's own files, and the team's shared test
+/// images in ../shared/testdata/images (tests that need them skip when it is absent).
+public enum TestData {
+    /// The package root, found from this file's place in Tests/MemeryTestSupport.
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let shared = root.deletingLastPathComponent().appendingPathComponent("shared/testdata/images")
+    public static let sharedAvailable = FileManager.default.fileExists(atPath: shared.path)
+
+    public static func edge(_ name: String) -> URL { shared.appendingPathComponent("edge/\(name)") }
+    public static func photo(_ name: String) -> URL { shared.appendingPathComponent("photos/\(name)") }
+    /// A picture committed under examples/, there even without ../shared.
+    public static func example(_ name: String = "chelsea.png") -> URL { root.appendingPathComponent("examples/\(name)") }
+}
+
+/// A fresh directory under the system's temporary folder, removed by `cleanup()`.
+public struct TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("memery-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func cleanup() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// PNG bytes whose header declares `width` x `height`; the pixel data is a stub. A
+/// decompression bomb in a hundred bytes.
+public func pngDeclaring(width: UInt32, height: UInt32) -> Data {
+    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xffff_ffff
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return be(UInt32(body.count)) + typed + be(crc32(typed))
+    }
+    return Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
+        + chunk("IDAT", [0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", []))
+}
