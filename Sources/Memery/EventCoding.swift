@@ -22,6 +22,7 @@ extension StoredEvent {
     public func envelopeJSON() throws -> [String: Any] {
         [
             "seq": sequence,
+            "batch": batch,
             "stream": stream.uuidString.lowercased(),
             "version": version,
             "type": type,

@@ -5,13 +5,15 @@ import Foundation
 ///
 ///     checksum (32 bytes: SHA-256 of everything after it)
 ///     header length (4 bytes, big-endian)
-///     header (JSON: seq, stream, version, type, schema, time)
+///     header (JSON: seq, batch, stream, version, type, schema, time)
 ///     payload (JSON, exactly as the domain encoded it)
 ///
 /// The checksum covers the bytes as stored, so checking it needs no re-encoding.
 enum EventRecord {
     struct Header: Codable {
         var seq: UInt64
+        /// Absent in records written before batches were recorded: each was its own batch.
+        var batch: UInt64?
         var stream: UUID
         var version: UInt64
         var type: String
@@ -22,7 +24,7 @@ enum EventRecord {
     static let checksumSize = 32
 
     static func encode(_ event: StoredEvent) throws -> [UInt8] {
-        let header = Header(seq: event.sequence, stream: event.stream, version: event.version,
+        let header = Header(seq: event.sequence, batch: event.batch, stream: event.stream, version: event.version,
                             type: event.type, schema: event.schemaVersion, time: event.timeMilliseconds)
         let headerBytes = try JSONEncoder().encode(header)
         var body = [UInt8]()
@@ -53,7 +55,7 @@ enum EventRecord {
             throw damaged("unreadable header")
         }
         guard header.seq == sequence else { throw damaged("record says sequence \(header.seq)") }
-        return StoredEvent(sequence: sequence, stream: header.stream, version: header.version,
+        return StoredEvent(sequence: sequence, batch: header.batch ?? sequence, stream: header.stream, version: header.version,
                            type: header.type, schemaVersion: header.schema, timeMilliseconds: header.time,
                            payload: Data(body[(4 + headerLength)...]), checksum: stored)
     }

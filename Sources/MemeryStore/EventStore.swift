@@ -103,11 +103,12 @@ public final class EventStore: @unchecked Sendable {
                 try txn.put(blobs, key, Array(blob), noOverwrite: true)  // same bytes: keep the old copy
             }
             var sequence = try lastSequence(in: txn)
+            let batch = sequence + 1
             let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
             var stored = [StoredEvent]()
             for (offset, event) in events.enumerated() {
                 sequence += 1
-                var record = StoredEvent(sequence: sequence, stream: stream, version: actual + UInt64(offset) + 1,
+                var record = StoredEvent(sequence: sequence, batch: batch, stream: stream, version: actual + UInt64(offset) + 1,
                                          type: event.type, schemaVersion: event.schemaVersion,
                                          timeMilliseconds: millis, payload: event.payload, checksum: [])
                 let bytes = try EventRecord.encode(record)

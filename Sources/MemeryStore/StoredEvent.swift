@@ -17,6 +17,9 @@ public struct NewEvent: Sendable, Equatable {
 public struct StoredEvent: Sendable, Equatable {
     /// Position in the global log, from 1, without gaps.
     public var sequence: UInt64
+    /// The sequence of the first event of the same `append`: events appended together
+    /// share it, so a reader can tell one edit from the next.
+    public var batch: UInt64
     public var stream: UUID
     /// Position in its stream, from 1, without gaps.
     public var version: UInt64

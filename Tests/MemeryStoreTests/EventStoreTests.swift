@@ -14,6 +14,7 @@ import Testing
         let streamA = try store.events(in: a)
         #expect(streamA.map(\.version) == [1, 2, 3])
         #expect(streamA.map(\.sequence) == [1, 2, 4])
+        #expect(streamA.map(\.batch) == [1, 1, 4], "events appended together share a batch")
         #expect(streamA.map { String(decoding: $0.payload, as: UTF8.self) } == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":4}"#])
         #expect(try store.version(of: a) == 3)
         #expect(try store.version(of: b) == 1)
