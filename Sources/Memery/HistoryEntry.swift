@@ -12,7 +12,7 @@ public struct HistoryEntry: Sendable {
         summary = Self.describe(event)
     }
 
-    static func describe(_ event: CreationEvent) -> String {
+    public static func describe(_ event: CreationEvent) -> String {
         func quoted(_ text: String) -> String {
             let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
             return "\"\(short)\""
@@ -29,6 +29,7 @@ public struct HistoryEntry: Sendable {
             if e.style != nil { parts.append("style") }
             return "edited \(e.id): " + parts.joined(separator: ", ")
         case .textLayerRemoved(let e): return "removed \(e.id)"
+        case .headMoved(let e): return "\(e.cause) to event \(e.to)"
         }
     }
 }

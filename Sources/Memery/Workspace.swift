@@ -31,20 +31,35 @@ public final class Workspace: @unchecked Sendable {
         return gallery
     }
 
-    /// The creation's current state.
+    /// The creation's current state (at the head of its history).
     public func creation(named name: String) throws -> Creation {
-        try load(name).creation
+        try history(of: name).state
     }
 
-    private func load(_ name: String) throws -> (creation: Creation, events: [StoredEvent]) {
+    /// The creation's whole history: the tree of edits, the head, and the state there.
+    public func history(of name: String) throws -> CreationHistory {
+        try load(name).history
+    }
+
+    private func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent]) {
         guard let id = try store.owner(ofClaim: Self.nameClaim(name)) else { throw DomainError.noSuchCreation(name) }
         let stored = try store.events(in: id)
-        let creation = Creation.replay(id: id, try stored.map(EventCoding.domainEvent))
-        return (creation, stored)
+        var history = CreationHistory(id: id)
+        var start = stored.startIndex
+        while start < stored.endIndex {
+            // One batch (one append) is one edit or one move of the head.
+            let batch = stored[start].batch
+            var end = start
+            while end < stored.endIndex, stored[end].batch == batch { end += 1 }
+            let events = try stored[start..<end].map(EventCoding.domainEvent)
+            history.apply(events, lastVersion: stored[end - 1].version, time: stored[end - 1].timeMilliseconds)
+            start = end
+        }
+        return (history, stored)
     }
 
-    /// The creation's events, oldest first.
-    public func history(of name: String) throws -> [HistoryEntry] {
+    /// The creation's events, oldest first, each described for people.
+    public func events(of name: String) throws -> [HistoryEntry] {
         try load(name).events.map { HistoryEntry($0, try EventCoding.domainEvent($0)) }
     }
 
@@ -71,6 +86,7 @@ public final class Workspace: @unchecked Sendable {
         let image = BaseImage(blob: BlobHash.of(data), width: info.width, height: info.height,
                               format: info.format, sourceName: url.lastPathComponent)
         var creation = Creation(id: UUID())
+        // Created and imported in one batch: the first node of the history, which undo keeps.
         var events = try creation.decide(.create(name: name), gallery: try gallery())
         events.forEach { creation = creation.evolve($0) }
         let imported = try creation.decide(.importBaseImage(image))
@@ -89,20 +105,56 @@ public final class Workspace: @unchecked Sendable {
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
     public func edit(_ name: String, _ command: CreationCommand) throws -> (creation: Creation, events: [StoredEvent]) {
+        let (history, stored) = try change(name) { try $0.decide(command) }
+        return (history.state, stored)
+    }
+
+    /// Decides with `decide` against the creation's current history and appends what it
+    /// returns as one batch; on a conflict with another process, decides again.
+    @discardableResult
+    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
         var attempt = 0
         while true {
             attempt += 1
-            let current = try load(name).creation
-            let events = try current.decide(command)
-            guard !events.isEmpty else { return (current, []) }
+            var history = try load(name).history
+            let events = try decide(history)
+            guard !events.isEmpty else { return (history, []) }
             do {
-                let stored = try store.append(to: current.id, expectedVersion: current.version,
+                let stored = try store.append(to: history.id, expectedVersion: history.streamVersion,
                                               events: events.map(EventCoding.newEvent))
-                return (events.reduce(current) { $0.evolve($1) }, stored)
+                if let last = stored.last { history.apply(events, lastVersion: last.version, time: last.timeMilliseconds) }
+                return (history, stored)
             } catch StoreError.conflict where attempt < conflictRetries {
                 continue  // someone else edited it: decide again on the new state
             }
         }
+    }
+
+    // MARK: History
+
+    /// Steps back `steps` edits (as far as the first); returns the history after.
+    @discardableResult
+    public func undo(_ name: String, steps: Int = 1) throws -> CreationHistory {
+        try change(name) { try $0.decideUndo(steps: steps) }.history
+    }
+
+    /// Steps forward along the newest branch, or branch `branch` (1 = oldest).
+    @discardableResult
+    public func redo(_ name: String, branch: Int? = nil) throws -> CreationHistory {
+        try change(name) { try $0.decideRedo(branch: branch) }.history
+    }
+
+    /// Goes back (or forward) to the state right after event `event`.
+    @discardableResult
+    public func checkout(_ name: String, event: UInt64) throws -> CreationHistory {
+        try change(name) { try $0.decideCheckout(try $0.head(afterEvent: event)) }.history
+    }
+
+    /// Goes to the state as it was at `time`; `text` is how the person wrote the time.
+    @discardableResult
+    public func checkout(_ name: String, at time: Date, text: String) throws -> CreationHistory {
+        let millis = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
+        return try change(name) { try $0.decideCheckout(try $0.head(atTime: millis, describedAs: text)) }.history
     }
 
     /// Sets or replaces the captions ("" removes one).

@@ -7,9 +7,9 @@ public struct Creation: Sendable, Equatable {
     public var baseImage: BaseImage?
     /// Bottom to top.
     public var textLayers: [TextLayer]
-    /// How many events built this state (the stream version).
+    /// How many edit events built this state (on its branch of the history).
     public var version: UInt64
-    /// Layer ids are never reused within a creation.
+    /// Layer ids are never reused along one branch of the history (branches may share one).
     public var nextLayerNumber: Int
 
     public init(id: UUID) {

@@ -8,6 +8,8 @@ public enum CreationEvent: Sendable, Equatable {
     case textLayerAdded(TextLayerAdded)
     case textLayerEdited(TextLayerEdited)
     case textLayerRemoved(TextLayerRemoved)
+    /// Undo, redo and checkout: the head of the history moves; nothing is deleted.
+    case headMoved(HeadMoved)
 
     public struct CreationCreated: Sendable, Equatable, Codable {
         public var id: UUID
@@ -41,6 +43,20 @@ public enum CreationEvent: Sendable, Equatable {
         public init(id: String) { self.id = id }
     }
 
+    public struct HeadMoved: Sendable, Equatable, Codable {
+        public enum Cause: String, Sendable, Codable { case undo, redo, checkout }
+        /// The edit now at the head, by the stream version of its last event.
+        public var to: UInt64
+        public var cause: Cause
+        public init(to: UInt64, cause: Cause) { self.to = to; self.cause = cause }
+    }
+
+    /// True for the events that move the history's head rather than edit the creation.
+    public var isHeadMove: Bool {
+        if case .headMoved = self { return true }
+        return false
+    }
+
     /// The type name stored in the envelope.
     public var type: String {
         switch self {
@@ -49,13 +65,14 @@ public enum CreationEvent: Sendable, Equatable {
         case .textLayerAdded: "TextLayerAdded"
         case .textLayerEdited: "TextLayerEdited"
         case .textLayerRemoved: "TextLayerRemoved"
+        case .headMoved: "HeadMoved"
         }
     }
 
     /// The payload version this build writes, per type.
     public static let currentVersions: [String: Int] = [
         "CreationCreated": 1, "BaseImageImported": 1, "TextLayerAdded": 1,
-        "TextLayerEdited": 1, "TextLayerRemoved": 1,
+        "TextLayerEdited": 1, "TextLayerRemoved": 1, "HeadMoved": 1,
     ]
 
     public var schemaVersion: Int { Self.currentVersions[type] ?? 1 }
@@ -70,6 +87,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .textLayerAdded(let p): return try encoder.encode(p)
         case .textLayerEdited(let p): return try encoder.encode(p)
         case .textLayerRemoved(let p): return try encoder.encode(p)
+        case .headMoved(let p): return try encoder.encode(p)
         }
     }
 
@@ -87,6 +105,7 @@ public enum CreationEvent: Sendable, Equatable {
             case "TextLayerAdded": return .textLayerAdded(try decoder.decode(TextLayerAdded.self, from: payload))
             case "TextLayerEdited": return .textLayerEdited(try decoder.decode(TextLayerEdited.self, from: payload))
             case "TextLayerRemoved": return .textLayerRemoved(try decoder.decode(TextLayerRemoved.self, from: payload))
+            case "HeadMoved": return .headMoved(try decoder.decode(HeadMoved.self, from: payload))
             default: throw EventDecodingError.unknownType(type)
             }
         } catch let error as DecodingError {

@@ -14,6 +14,11 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case creationNotStarted
     case baseImageAlreadySet
     case nothingToChange
+    case nothingToUndo
+    case nothingToRedo
+    case noSuchEvent(UInt64, last: UInt64)
+    case notYetCreated(at: String)
+    case invalidTime(String)
 
     public var description: String {
         switch self {
@@ -45,6 +50,16 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "this creation already has a base image"
         case .nothingToChange:
             return "nothing to change: give at least one new value"
+        case .nothingToUndo:
+            return "nothing to undo: this is the creation as it was first made"
+        case .nothingToRedo:
+            return "nothing to redo: no edit was undone from here (`memery history NAME` shows the branches)"
+        case let .noSuchEvent(number, last):
+            return "there is no event \(number): this creation has events 1 to \(last)"
+        case .notYetCreated(let when):
+            return "the creation did not exist yet at \(when)"
+        case .invalidTime(let text):
+            return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }
     }
 

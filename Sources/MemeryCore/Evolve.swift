@@ -1,7 +1,8 @@
 extension Creation {
-    /// Applies one event. Pure and total: events were validated when decided, so evolve
+    /// Applies one edit event. Pure and total: events were validated when decided, so evolve
     /// never refuses one (an event about a missing layer changes nothing).
     public func evolve(_ event: CreationEvent) -> Creation {
+        if event.isHeadMove { return self }  // not an edit: CreationHistory moves between states
         var next = self
         next.version += 1
         switch event {
@@ -23,6 +24,8 @@ extension Creation {
             }
         case .textLayerRemoved(let e):
             next.textLayers.removeAll { $0.id == e.id }
+        case .headMoved:
+            break
         }
         return next
     }

@@ -3,13 +3,16 @@ import MemeryCore
 
 /// The JSON shapes the CLI prints for creations.
 enum Describe {
-    static func summary(_ creation: Creation) -> [String: Any] {
-        ["name": creation.name, "id": creation.id.uuidString.lowercased(), "width": creation.width,
-         "height": creation.height, "layers": creation.textLayers.count, "events": creation.version]
+    static func summary(_ history: CreationHistory) -> [String: Any] {
+        let creation = history.state
+        return ["name": creation.name, "id": creation.id.uuidString.lowercased(), "width": creation.width,
+                "height": creation.height, "layers": creation.textLayers.count, "events": history.streamVersion,
+                "head": history.head.map { history.nodes[$0].version as Any } ?? NSNull()]
     }
 
-    static func detail(_ creation: Creation) -> [String: Any] {
-        var result = summary(creation)
+    static func detail(_ history: CreationHistory) -> [String: Any] {
+        let creation = history.state
+        var result = summary(history)
         if let base = creation.baseImage {
             result["baseImage"] = ["blob": base.blob, "width": base.width, "height": base.height,
                                    "format": base.format, "sourceName": base.sourceName.map { $0 as Any } ?? NSNull()]

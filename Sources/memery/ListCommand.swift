@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let workspace = try storeOptions.open()
-        let creations = try workspace.gallery().entries.map { try workspace.creation(named: $0.name) }
+        let creations = try workspace.gallery().entries.map { try workspace.history(of: $0.name) }
         if json {
             try printJSON(creations.map(Describe.summary))
             return
@@ -21,8 +21,9 @@ struct ListCommand: ParsableCommand {
             print("no creations yet: `memery new NAME --image FILE` makes one")
             return
         }
-        for creation in creations {
-            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.textLayers.count) layer(s)\t\(creation.version) event(s)")
+        for history in creations {
+            let creation = history.state
+            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.textLayers.count) layer(s)\t\(history.streamVersion) event(s)")
         }
     }
 }

@@ -8,6 +8,7 @@ struct MemeryCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self,
-            ExportCommand.self, QuickCommand.self, HistoryCommand.self, VerifyCommand.self,
+            ExportCommand.self, QuickCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self,
+            CheckoutCommand.self, VerifyCommand.self,
         ])
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryCore
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,9 +16,10 @@ struct ShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let creation = try storeOptions.open().creation(named: name)
+        let history = try storeOptions.open().history(of: name)
+        let creation = history.state
         if json {
-            try printJSON(Describe.detail(creation))
+            try printJSON(Describe.detail(history))
             return
         }
         print("name:    \(creation.name)")
@@ -26,7 +28,8 @@ struct ShowCommand: ParsableCommand {
         if let base = creation.baseImage {
             print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…)")
         }
-        print("events:  \(creation.version)")
+        let head = history.head.map { "v\(history.nodes[$0].version)" } ?? "-"
+        print("events:  \(history.streamVersion) (head at \(head))")
         print("layers:  \(creation.textLayers.isEmpty ? "none" : String(creation.textLayers.count))")
         for layer in creation.textLayers {
             let style = layer.style

@@ -12,7 +12,7 @@ import Testing
 
         let show = try s.ok(["show", "cat"])
         #expect(show.contains("canvas:  451x300"))
-        #expect(show.contains("events:  2"))
+        #expect(show.contains("events:  2 (head at v2)"))
         #expect(show.contains("layers:  none"))
 
         let detail = try #require(try s.json(["show", "Cat", "--json"]) as? [String: Any])
@@ -69,9 +69,9 @@ import Testing
         try s.ok(["new", "h", "--image", Paths.example])
         try s.ok(["text", "h", "--top", "one", "--bottom", "two"])
         try s.ok(["text", "h", "--top", ""])
-        let lines = try s.ok(["history", "h"]).split(separator: "\n")
+        let lines = try s.ok(["history", "h", "--events"]).split(separator: "\n")
         #expect(lines.count == 5)
-        #expect(lines[0].contains("CreationCreated") && lines[0].hasPrefix("#1\tv1\t"))
+        #expect(lines[0].contains("CreationCreated") && lines[0].hasPrefix("v1\t#1\t"))
         #expect(lines[1].contains("imported chelsea.png (png, 451x300)"))
         #expect(lines[4].contains("TextLayerRemoved") && lines[4].contains("removed L1"))
     }

@@ -26,11 +26,14 @@ import Testing
         try s.ok(["text", "first", "--bottom", ""])
         try s.ok(["text", "add", "first", "free", "--box", "1,2,300,40", "--color", "#11223344", "--outline-width", "3",
                   "--align", "right", "--no-caps", "--font", "DejaVu Sans", "--size", "12.5"])
+        try s.ok(["undo", "first", "--steps", "2"])
+        try s.ok(["redo", "first"])
+        try s.ok(["checkout", "first", "--event", "3"])
         try s.ok(["quick", Paths.example, "--top", "日本語 😀", "-o", s.path("q.png")])
         var files = [String]()
         for name in ["first", "chelsea"] {
             let file = s.path("\(name).json")
-            try Data(try s.ok(["history", name, "--json"]).utf8).write(to: URL(fileURLWithPath: file))
+            try Data(try s.ok(["history", name, "--events", "--json"]).utf8).write(to: URL(fileURLWithPath: file))
             files.append(file)
         }
         return files

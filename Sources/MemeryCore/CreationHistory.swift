@@ -1,0 +1,181 @@
+import Foundation
+
+/// A creation's whole history as a tree, and its state at the head.
+///
+/// Each edit (the events of one append) is a node whose parent is the head when it was
+/// made, so an edit after an undo starts a branch and no branch is ever lost. Undo, redo
+/// and checkout are `HeadMoved` events: the head moves, nothing is deleted. Replaying the
+/// stream into this type is the one way to rebuild a creation.
+public struct CreationHistory: Sendable {
+    public struct Node: Sendable, Equatable {
+        /// The stream version of the edit's last event: the edit's number.
+        public var version: UInt64
+        public var firstVersion: UInt64
+        public var parent: Int?
+        /// In the order they were made; the last is the one redo follows by default.
+        public var children: [Int] = []
+        /// Milliseconds since the Unix epoch.
+        public var time: Int64
+        public var events: [CreationEvent]
+        var depth: Int
+    }
+
+    /// One append in stream order: an edit (a node) or a move of the head.
+    public struct Batch: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case edit(node: Int), move(to: Int, cause: CreationEvent.HeadMoved.Cause) }
+        public var firstVersion: UInt64
+        public var lastVersion: UInt64
+        public var time: Int64
+        public var kind: Kind
+    }
+
+    public let id: UUID
+    public private(set) var nodes: [Node] = []
+    public private(set) var batches: [Batch] = []
+    /// The node whose state is shown and edited; nil before the first edit.
+    public private(set) var head: Int?
+    /// The state at the head.
+    public private(set) var state: Creation
+    /// How many events the stream holds: the version the next append expects.
+    public private(set) var streamVersion: UInt64 = 0
+    /// The first node at which the creation has a canvas; undo never goes above it.
+    public private(set) var genesis: Int?
+
+    private var nodeByVersion: [UInt64: Int] = [:]
+    /// States kept every `checkpointSpacing` levels of depth, so rebuilding the state at any
+    /// node folds at most that many edits.
+    private var checkpoints: [Int: Creation] = [:]
+    static let checkpointSpacing = 64
+
+    public init(id: UUID) {
+        self.id = id
+        state = Creation(id: id)
+    }
+
+    // MARK: Evolving
+
+    /// Applies the events of one append (`lastVersion` is the stream version of the last).
+    public mutating func apply(_ events: [CreationEvent], lastVersion: UInt64, time: Int64) {
+        guard !events.isEmpty else { return }
+        let firstVersion = lastVersion - UInt64(events.count) + 1
+        streamVersion = lastVersion
+        if events.count == 1, case .headMoved(let move) = events[0] {
+            // A move to an unknown edit changes nothing: evolve is total.
+            guard let target = nodeByVersion[move.to] else { return }
+            batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time,
+                                 kind: .move(to: target, cause: move.cause)))
+            head = target
+            state = state(at: target)
+            return
+        }
+        let parent = head
+        let depth = parent.map { nodes[$0].depth + 1 } ?? 0
+        let index = nodes.count
+        nodes.append(Node(version: lastVersion, firstVersion: firstVersion, parent: parent, time: time, events: events, depth: depth))
+        if let parent { nodes[parent].children.append(index) }
+        nodeByVersion[lastVersion] = index
+        batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time, kind: .edit(node: index)))
+        state = events.filter { !$0.isHeadMove }.reduce(state) { $0.evolve($1) }
+        head = index
+        if depth % Self.checkpointSpacing == 0 { checkpoints[index] = state }
+        if genesis == nil, state.baseImage != nil { genesis = index }
+    }
+
+    /// The creation as it was at `node`.
+    public func state(at node: Int) -> Creation {
+        var path = [Int]()
+        var current = node
+        var base: Creation
+        while true {
+            if let kept = checkpoints[current] {
+                base = kept
+                break
+            }
+            path.append(current)
+            guard let parent = nodes[current].parent else {
+                base = Creation(id: id)
+                break
+            }
+            current = parent
+        }
+        for index in path.reversed() {
+            base = nodes[index].events.filter { !$0.isHeadMove }.reduce(base) { $0.evolve($1) }
+        }
+        return base
+    }
+
+    public func node(version: UInt64) -> Int? { nodeByVersion[version] }
+
+    /// The head right after the append holding event `version` (the state as it was then).
+    public func head(afterEvent version: UInt64) throws -> Int {
+        guard version >= 1, version <= streamVersion else { throw DomainError.noSuchEvent(version, last: streamVersion) }
+        var result: Int?
+        for batch in batches where batch.firstVersion <= version { result = batch.headAfter }
+        guard let result, isComplete(result) else { throw DomainError.notYetCreated(at: "event \(version)") }
+        return result
+    }
+
+    /// The head as it was at `time` (milliseconds since the Unix epoch).
+    public func head(atTime time: Int64, describedAs description: String) throws -> Int {
+        var result: Int?
+        for batch in batches where batch.time <= time { result = batch.headAfter }
+        guard let result, isComplete(result) else { throw DomainError.notYetCreated(at: description) }
+        return result
+    }
+
+    private func isComplete(_ node: Int) -> Bool {
+        guard let genesis else { return false }
+        return node >= genesis && state(at: node).baseImage != nil
+    }
+
+    // MARK: Deciding
+
+    /// Moves the head `steps` edits towards the first (as far as it goes, but at least one).
+    public func decideUndo(steps: Int = 1) throws -> [CreationEvent] {
+        guard steps >= 1 else { throw DomainError.outOfRange(field: "steps", value: Double(steps), range: 1...1_000_000) }
+        guard var target = head else { throw DomainError.nothingToUndo }
+        var moved = 0
+        while moved < steps, target != genesis, let parent = nodes[target].parent {
+            target = parent
+            moved += 1
+        }
+        guard moved > 0 else { throw DomainError.nothingToUndo }
+        return [.headMoved(.init(to: nodes[target].version, cause: .undo))]
+    }
+
+    /// Moves the head to a child: the newest by default, or branch `branch` (1 = oldest).
+    public func decideRedo(branch: Int? = nil) throws -> [CreationEvent] {
+        guard let head, !nodes[head].children.isEmpty else { throw DomainError.nothingToRedo }
+        let children = nodes[head].children
+        let chosen: Int
+        if let branch {
+            guard (1...children.count).contains(branch) else {
+                throw DomainError.outOfRange(field: "branch", value: Double(branch), range: 1...Double(children.count))
+            }
+            chosen = children[branch - 1]
+        } else {
+            chosen = children[children.count - 1]
+        }
+        return [.headMoved(.init(to: nodes[chosen].version, cause: .redo))]
+    }
+
+    /// Moves the head to `node`; nothing when it is there already.
+    public func decideCheckout(_ node: Int) throws -> [CreationEvent] {
+        guard node != head else { return [] }
+        return [.headMoved(.init(to: nodes[node].version, cause: .checkout))]
+    }
+
+    /// Decides an edit against the state at the head.
+    public func decide(_ command: CreationCommand, gallery: Gallery = Gallery()) throws -> [CreationEvent] {
+        try state.decide(command, gallery: gallery)
+    }
+}
+
+extension CreationHistory.Batch {
+    var headAfter: Int {
+        switch kind {
+        case .edit(let node): return node
+        case .move(let to, _): return to
+        }
+    }
+}
