@@ -2,7 +2,7 @@ import Foundation
 import MemeryCore
 import MemeryStore
 
-/// One event of a creation, described for people.
+/// One stored event, described for people.
 public struct HistoryEntry: Sendable {
     public var event: StoredEvent
     public var summary: String
@@ -17,18 +17,42 @@ public struct HistoryEntry: Sendable {
             let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
             return "\"\(short)\""
         }
+        func n(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value) }
         switch event {
         case .created(let e): return "created \(quoted(e.name))"
         case .baseImageImported(let e):
             return "imported \(e.image.sourceName ?? "an image") (\(e.image.format), \(e.image.width)x\(e.image.height))"
-        case .textLayerAdded(let e): return "added \(e.layer.role) text \(e.layer.id) \(quoted(e.layer.text))"
+        case .canvasCreated(let e): return "blank \(e.width)x\(e.height) canvas (\(e.background))"
+        case .textLayerAdded(let e):
+            let text = e.layer.text
+            return "added \(text?.role.rawValue ?? "") text \(e.layer.id) \(quoted(text?.text ?? ""))"
         case .textLayerEdited(let e):
             var parts = [String]()
             if let text = e.text { parts.append("text \(quoted(text))") }
             if e.box != nil { parts.append("box") }
             if e.style != nil { parts.append("style") }
             return "edited \(e.id): " + parts.joined(separator: ", ")
-        case .textLayerRemoved(let e): return "removed \(e.id)"
+        case .imageLayerAdded(let e):
+            if case .image(let content) = e.layer.content {
+                return "added image \(e.layer.id) \(content.image.sourceName ?? content.image.blob.prefix(12) + "…") (\(content.width)x\(content.height))"
+            }
+            return "added image \(e.layer.id)"
+        case .shapeLayerAdded(let e):
+            if case .shape(let shape) = e.layer.content { return "added \(shape.kind) \(e.layer.id) (\(n(shape.width))x\(n(shape.height)))" }
+            return "added shape \(e.layer.id)"
+        case .drawingLayerAdded(let e): return "drew on a new drawing layer \(e.layer.id)"
+        case .strokeAdded(let e): return e.stroke.erase ? "erased on \(e.id)" : "drew on \(e.id)"
+        case .layerChanged(let e):
+            var parts = [String]()
+            if e.transform != nil { parts.append("placement") }
+            if let opacity = e.opacity { parts.append("opacity \(n(opacity))") }
+            if e.shape != nil { parts.append("shape") }
+            return "changed \(e.id): " + parts.joined(separator: ", ")
+        case .layerRemoved(let e): return "removed \(e.id)"
+        case .layerReordered(let e): return "moved \(e.id) to position \(e.index + 1)"
+        case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
+        case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
+        case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
         case .headMoved(let e): return "\(e.cause) to event \(e.to)"
         }
     }

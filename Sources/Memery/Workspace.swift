@@ -75,6 +75,36 @@ public final class Workspace: @unchecked Sendable {
     /// `create`, also returning the decoded base image so that a caller who renders next
     /// need not decode it again.
     private func createKeepingImage(name: String, imageAt path: String) throws -> (creation: Creation, image: Raster) {
+        let (data, image, raster) = try readImage(at: path)
+        return (try start(name, with: .importBaseImage(image), blobs: [data]), raster)
+    }
+
+    /// Makes a creation on a blank canvas.
+    @discardableResult
+    public func create(name: String, canvasWidth: Int, height: Int, background: Color) throws -> Creation {
+        try start(name, with: .createCanvas(width: canvasWidth, height: height, background: background))
+    }
+
+    /// Appends a new creation's name and canvas in one batch: the first node of its history,
+    /// which undo keeps.
+    private func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = []) throws -> Creation {
+        var creation = Creation(id: UUID())
+        var events = try creation.decide(.create(name: name), gallery: try gallery())
+        events.forEach { creation = creation.evolve($0) }
+        let made = try creation.decide(canvas)
+        made.forEach { creation = creation.evolve($0) }
+        events += made
+        do {
+            try store.append(to: creation.id, expectedVersion: 0, events: events.map(EventCoding.newEvent),
+                             blobs: blobs, claim: [Self.nameClaim(name)])
+        } catch StoreError.claimTaken {
+            throw DomainError.nameTaken(name)  // another process took the name meanwhile
+        }
+        return creation
+    }
+
+    /// Reads and decodes an image file: its bytes, what it is, and its pixels.
+    func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
@@ -85,34 +115,21 @@ public final class Workspace: @unchecked Sendable {
         let (raster, info) = try compositor.decoder.decode(data, source: url.lastPathComponent)
         let image = BaseImage(blob: BlobHash.of(data), width: info.width, height: info.height,
                               format: info.format, sourceName: url.lastPathComponent)
-        var creation = Creation(id: UUID())
-        // Created and imported in one batch: the first node of the history, which undo keeps.
-        var events = try creation.decide(.create(name: name), gallery: try gallery())
-        events.forEach { creation = creation.evolve($0) }
-        let imported = try creation.decide(.importBaseImage(image))
-        imported.forEach { creation = creation.evolve($0) }
-        events += imported
-        do {
-            try store.append(to: creation.id, expectedVersion: 0, events: events.map(EventCoding.newEvent),
-                             blobs: [data], claim: [Self.nameClaim(name)])
-        } catch StoreError.claimTaken {
-            throw DomainError.nameTaken(name)  // another process took the name meanwhile
-        }
-        return (creation, raster)
+        return (data, image, raster)
     }
 
     /// Decides `command` against the creation named `name` and appends what it causes.
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
-    public func edit(_ name: String, _ command: CreationCommand) throws -> (creation: Creation, events: [StoredEvent]) {
-        let (history, stored) = try change(name) { try $0.decide(command) }
+    public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = []) throws -> (creation: Creation, events: [StoredEvent]) {
+        let (history, stored) = try change(name, blobs: blobs) { try $0.decide(command) }
         return (history.state, stored)
     }
 
     /// Decides with `decide` against the creation's current history and appends what it
     /// returns as one batch; on a conflict with another process, decides again.
     @discardableResult
-    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
+    public func change(_ name: String, blobs: [Data] = [], _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
         var attempt = 0
         while true {
             attempt += 1
@@ -121,7 +138,7 @@ public final class Workspace: @unchecked Sendable {
             guard !events.isEmpty else { return (history, []) }
             do {
                 let stored = try store.append(to: history.id, expectedVersion: history.streamVersion,
-                                              events: events.map(EventCoding.newEvent))
+                                              events: events.map(EventCoding.newEvent), blobs: blobs)
                 if let last = stored.last { history.apply(events, lastVersion: last.version, time: last.timeMilliseconds) }
                 return (history, stored)
             } catch StoreError.conflict where attempt < conflictRetries {
@@ -169,6 +186,20 @@ public final class Workspace: @unchecked Sendable {
         return creation.textLayers.last?.id ?? ""
     }
 
+    /// Adds a sticker or photo from a file (stored with the edit); returns its layer id.
+    public func addImage(_ name: String, imageAt path: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
+                         opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
+        let (data, image, _) = try readImage(at: path)
+        let (creation, _) = try edit(name, .addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
+                                     blobs: [data])
+        return creation.layers.last?.id ?? ""
+    }
+
+    /// The topmost layer at a canvas point, or nil.
+    public func layer(_ name: String, at point: Point) throws -> Layer? {
+        try creation(named: name).topmostLayer(at: point)
+    }
+
     // MARK: Pictures
 
     public func render(_ name: String) throws -> Raster {
@@ -209,7 +240,8 @@ public final class Workspace: @unchecked Sendable {
         }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
         if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom) }
-        let picture = try compositor.compose(base: image, layers: creation.textLayers)
+        guard let base = creation.baseImage else { throw DomainError.noCanvas }
+        let picture = try compositor.compose(creation, images: [base.blob: image])
         try AtomicFile.write(try ImageEncoder.encode(picture, as: format, quality: quality), to: URL(fileURLWithPath: output))
         return name
     }

@@ -1,12 +1,30 @@
 import Foundation
 
+/// The canvas a creation is drawn on.
+public struct Canvas: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+    /// Shown where nothing covers the canvas (transparent for a photo's canvas).
+    public var background: Color
+
+    public init(width: Int, height: Int, background: Color) {
+        self.width = width; self.height = height; self.background = background
+    }
+
+    public static let sizeRange: ClosedRange<Double> = 1...20_000
+    public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+}
+
 /// A creation as the events built it: the state `decide` reads and `evolve` writes.
 public struct Creation: Sendable, Equatable {
     public var id: UUID
     public var name: String
+    public var canvas: Canvas?
     public var baseImage: BaseImage?
+    /// Where the base image sits: it moves with crops, rotations and flips of the canvas.
+    public var basePlacement: Transform
     /// Bottom to top.
-    public var textLayers: [TextLayer]
+    public var layers: [Layer]
     /// How many edit events built this state (on its branch of the history).
     public var version: UInt64
     /// Layer ids are never reused along one branch of the history (branches may share one).
@@ -15,20 +33,30 @@ public struct Creation: Sendable, Equatable {
     public init(id: UUID) {
         self.id = id
         name = ""
+        canvas = nil
         baseImage = nil
-        textLayers = []
+        basePlacement = Transform(x: 0, y: 0)
+        layers = []
         version = 0
         nextLayerNumber = 1
     }
 
     public var exists: Bool { version > 0 }
-    public var width: Int { baseImage?.width ?? 0 }
-    public var height: Int { baseImage?.height ?? 0 }
+    public var hasCanvas: Bool { canvas != nil }
+    public var width: Int { canvas?.width ?? 0 }
+    public var height: Int { canvas?.height ?? 0 }
 
-    public func textLayer(_ id: String) -> TextLayer? { textLayers.first { $0.id == id } }
-    public func caption(_ role: TextLayer.Role) -> TextLayer? { textLayers.first { $0.role == role } }
+    public func layer(_ id: String) -> Layer? { layers.first { $0.id == id } }
+    public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
+    public var textLayers: [Layer] { layers.filter { $0.text != nil } }
+    public func caption(_ role: TextContent.Role) -> Layer? { layers.first { $0.text?.role == role } }
 
-    /// Folds events into a state.
+    /// The topmost layer drawn at a canvas point, as a tap selects it.
+    public func topmostLayer(at point: Point) -> Layer? {
+        layers.last { $0.opacity > 0 && $0.contains(point) }
+    }
+
+    /// Folds edit events into a state.
     public static func replay(id: UUID, _ events: some Sequence<CreationEvent>) -> Creation {
         events.reduce(into: Creation(id: id)) { $0 = $0.evolve($1) }
     }

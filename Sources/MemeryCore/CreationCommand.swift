@@ -2,12 +2,32 @@
 public enum CreationCommand: Sendable, Equatable {
     case create(name: String)
     case importBaseImage(BaseImage)
+    /// A blank canvas instead of a base image.
+    case createCanvas(width: Int, height: Int, background: Color)
     /// Adds a text layer; a nil box takes the role's default box.
-    case addText(role: TextLayer.Role, text: String, box: Box?, style: TextStyleChanges)
+    case addText(role: TextContent.Role, text: String, box: Box?, style: TextStyleChanges)
     case editText(id: String, text: String?, box: Box?, style: TextStyleChanges)
-    case removeText(id: String)
     /// Sets or replaces the top and bottom captions; nil leaves one alone, "" removes it.
     case setCaptions(top: String?, bottom: String?)
+    /// A sticker or photo; `at` is its top-left corner before rotation (default: centred).
+    case addImage(BaseImage, at: Point?, scale: Double, rotation: Double, opacity: Double, flip: FlipAxis?)
+    case addShape(ShapeContent.Kind, box: Box, fill: Color?, alpha: Double, stroke: Color?, strokeWidth: Double)
+    /// A stroke in canvas coordinates: onto drawing layer `layer`, or a new drawing layer.
+    /// An eraser stroke with no layer erases on the topmost drawing layer.
+    case draw(points: [Point], width: Double, color: Color, erase: Bool, layer: String?)
+    case changeLayer(id: String, LayerChanges)
+    case removeLayer(id: String)
+    case moveLayer(id: String, LayerMove)
+    case crop(Box)
+    case rotate(degrees: Double)
+    case flip(FlipAxis)
+}
+
+/// Where a layer goes in the stack.
+public enum LayerMove: Sendable, Equatable {
+    case up, down, front, back
+    /// A position as `memery layer list` numbers them: 1 is the bottom.
+    case to(Int)
 }
 
 /// Changes to a style: each value given replaces the one in the style.

@@ -1,13 +1,24 @@
 import Foundation
 
 /// Everything that can happen to a creation. Each case is one event type with a JSON payload
-/// described by `schemas/<Type>.v<version>.schema.json`.
+/// described by `schemas/<Type>.v<version>.schema.json`; older payload versions are upcast
+/// when read (`EventUpcasting.swift`).
 public enum CreationEvent: Sendable, Equatable {
     case created(CreationCreated)
     case baseImageImported(BaseImageImported)
-    case textLayerAdded(TextLayerAdded)
+    case canvasCreated(CanvasCreated)
+    case textLayerAdded(LayerAdded)
     case textLayerEdited(TextLayerEdited)
-    case textLayerRemoved(TextLayerRemoved)
+    case imageLayerAdded(LayerAdded)
+    case shapeLayerAdded(LayerAdded)
+    case drawingLayerAdded(LayerAdded)
+    case strokeAdded(StrokeAdded)
+    case layerChanged(LayerChanged)
+    case layerRemoved(LayerRemoved)
+    case layerReordered(LayerReordered)
+    case canvasCropped(CanvasCropped)
+    case canvasRotated(CanvasRotated)
+    case canvasFlipped(CanvasFlipped)
     /// Undo, redo and checkout: the head of the history moves; nothing is deleted.
     case headMoved(HeadMoved)
 
@@ -22,12 +33,20 @@ public enum CreationEvent: Sendable, Equatable {
         public init(image: BaseImage) { self.image = image }
     }
 
-    public struct TextLayerAdded: Sendable, Equatable, Codable {
-        public var layer: TextLayer
-        public init(layer: TextLayer) { self.layer = layer }
+    public struct CanvasCreated: Sendable, Equatable, Codable {
+        public var width: Int
+        public var height: Int
+        public var background: Color
+        public init(width: Int, height: Int, background: Color) { self.width = width; self.height = height; self.background = background }
     }
 
-    /// Only the fields given change.
+    /// A layer on top of the others (TextLayerAdded v2, ImageLayerAdded, ShapeLayerAdded, DrawingLayerAdded).
+    public struct LayerAdded: Sendable, Equatable, Codable {
+        public var layer: Layer
+        public init(layer: Layer) { self.layer = layer }
+    }
+
+    /// Only the fields given change. A box sets the text's size and centre.
     public struct TextLayerEdited: Sendable, Equatable, Codable {
         public var id: String
         public var text: String?
@@ -38,9 +57,52 @@ public enum CreationEvent: Sendable, Equatable {
         }
     }
 
-    public struct TextLayerRemoved: Sendable, Equatable, Codable {
+    /// A stroke added to a drawing layer, in the layer's own coordinates.
+    public struct StrokeAdded: Sendable, Equatable, Codable {
+        public var id: String
+        public var stroke: Stroke
+        public init(id: String, stroke: Stroke) { self.id = id; self.stroke = stroke }
+    }
+
+    /// Only the fields given change.
+    public struct LayerChanged: Sendable, Equatable, Codable {
+        public var id: String
+        public var transform: Transform?
+        public var opacity: Double?
+        public var shape: ShapeContent?
+        public init(id: String, transform: Transform? = nil, opacity: Double? = nil, shape: ShapeContent? = nil) {
+            self.id = id; self.transform = transform; self.opacity = opacity; self.shape = shape
+        }
+    }
+
+    public struct LayerRemoved: Sendable, Equatable, Codable {
         public var id: String
         public init(id: String) { self.id = id }
+    }
+
+    /// The layer's new position, 0 being the bottom.
+    public struct LayerReordered: Sendable, Equatable, Codable {
+        public var id: String
+        public var index: Int
+        public init(id: String, index: Int) { self.id = id; self.index = index }
+    }
+
+    public struct CanvasCropped: Sendable, Equatable, Codable {
+        public var x, y, width, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+    }
+
+    /// The canvas grows to hold the turned picture; its new size is recorded.
+    public struct CanvasRotated: Sendable, Equatable, Codable {
+        public var degrees: Double
+        public var width: Int
+        public var height: Int
+        public init(degrees: Double, width: Int, height: Int) { self.degrees = degrees; self.width = width; self.height = height }
+    }
+
+    public struct CanvasFlipped: Sendable, Equatable, Codable {
+        public var axis: FlipAxis
+        public init(axis: FlipAxis) { self.axis = axis }
     }
 
     public struct HeadMoved: Sendable, Equatable, Codable {
@@ -62,18 +124,35 @@ public enum CreationEvent: Sendable, Equatable {
         switch self {
         case .created: "CreationCreated"
         case .baseImageImported: "BaseImageImported"
+        case .canvasCreated: "CanvasCreated"
         case .textLayerAdded: "TextLayerAdded"
         case .textLayerEdited: "TextLayerEdited"
-        case .textLayerRemoved: "TextLayerRemoved"
+        case .imageLayerAdded: "ImageLayerAdded"
+        case .shapeLayerAdded: "ShapeLayerAdded"
+        case .drawingLayerAdded: "DrawingLayerAdded"
+        case .strokeAdded: "StrokeAdded"
+        case .layerChanged: "LayerChanged"
+        case .layerRemoved: "LayerRemoved"
+        case .layerReordered: "LayerReordered"
+        case .canvasCropped: "CanvasCropped"
+        case .canvasRotated: "CanvasRotated"
+        case .canvasFlipped: "CanvasFlipped"
         case .headMoved: "HeadMoved"
         }
     }
 
-    /// The payload version this build writes, per type.
+    /// The payload version this build writes, per type. TextLayerRemoved is only read: a
+    /// text layer is now removed with LayerRemoved.
     public static let currentVersions: [String: Int] = [
-        "CreationCreated": 1, "BaseImageImported": 1, "TextLayerAdded": 1,
-        "TextLayerEdited": 1, "TextLayerRemoved": 1, "HeadMoved": 1,
+        "CreationCreated": 1, "BaseImageImported": 1, "CanvasCreated": 1,
+        "TextLayerAdded": 2, "TextLayerEdited": 1, "TextLayerRemoved": 1,
+        "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
+        "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
+        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "HeadMoved": 1,
     ]
+
+    /// Types that are read but no longer written.
+    public static let readOnlyTypes: Set<String> = ["TextLayerRemoved"]
 
     public var schemaVersion: Int { Self.currentVersions[type] ?? 1 }
 
@@ -84,9 +163,17 @@ public enum CreationEvent: Sendable, Equatable {
         switch self {
         case .created(let p): return try encoder.encode(p)
         case .baseImageImported(let p): return try encoder.encode(p)
-        case .textLayerAdded(let p): return try encoder.encode(p)
+        case .canvasCreated(let p): return try encoder.encode(p)
+        case .textLayerAdded(let p), .imageLayerAdded(let p), .shapeLayerAdded(let p), .drawingLayerAdded(let p):
+            return try encoder.encode(p)
         case .textLayerEdited(let p): return try encoder.encode(p)
-        case .textLayerRemoved(let p): return try encoder.encode(p)
+        case .strokeAdded(let p): return try encoder.encode(p)
+        case .layerChanged(let p): return try encoder.encode(p)
+        case .layerRemoved(let p): return try encoder.encode(p)
+        case .layerReordered(let p): return try encoder.encode(p)
+        case .canvasCropped(let p): return try encoder.encode(p)
+        case .canvasRotated(let p): return try encoder.encode(p)
+        case .canvasFlipped(let p): return try encoder.encode(p)
         case .headMoved(let p): return try encoder.encode(p)
         }
     }
@@ -98,14 +185,28 @@ public enum CreationEvent: Sendable, Equatable {
             throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: current)
         }
         let decoder = JSONDecoder()
+        func d<T: Decodable>(_ t: T.Type) throws -> T { try decoder.decode(t, from: payload) }
         do {
             switch type {
-            case "CreationCreated": return .created(try decoder.decode(CreationCreated.self, from: payload))
-            case "BaseImageImported": return .baseImageImported(try decoder.decode(BaseImageImported.self, from: payload))
-            case "TextLayerAdded": return .textLayerAdded(try decoder.decode(TextLayerAdded.self, from: payload))
-            case "TextLayerEdited": return .textLayerEdited(try decoder.decode(TextLayerEdited.self, from: payload))
-            case "TextLayerRemoved": return .textLayerRemoved(try decoder.decode(TextLayerRemoved.self, from: payload))
-            case "HeadMoved": return .headMoved(try decoder.decode(HeadMoved.self, from: payload))
+            case "CreationCreated": return .created(try d(CreationCreated.self))
+            case "BaseImageImported": return .baseImageImported(try d(BaseImageImported.self))
+            case "CanvasCreated": return .canvasCreated(try d(CanvasCreated.self))
+            case "TextLayerAdded":
+                if schemaVersion == 1 { return .textLayerAdded(try EventUpcasting.textLayerAddedV1(payload)) }
+                return .textLayerAdded(try d(LayerAdded.self))
+            case "TextLayerEdited": return .textLayerEdited(try d(TextLayerEdited.self))
+            case "TextLayerRemoved": return .layerRemoved(try d(LayerRemoved.self))  // v1 only, read as LayerRemoved
+            case "ImageLayerAdded": return .imageLayerAdded(try d(LayerAdded.self))
+            case "ShapeLayerAdded": return .shapeLayerAdded(try d(LayerAdded.self))
+            case "DrawingLayerAdded": return .drawingLayerAdded(try d(LayerAdded.self))
+            case "StrokeAdded": return .strokeAdded(try d(StrokeAdded.self))
+            case "LayerChanged": return .layerChanged(try d(LayerChanged.self))
+            case "LayerRemoved": return .layerRemoved(try d(LayerRemoved.self))
+            case "LayerReordered": return .layerReordered(try d(LayerReordered.self))
+            case "CanvasCropped": return .canvasCropped(try d(CanvasCropped.self))
+            case "CanvasRotated": return .canvasRotated(try d(CanvasRotated.self))
+            case "CanvasFlipped": return .canvasFlipped(try d(CanvasFlipped.self))
+            case "HeadMoved": return .headMoved(try d(HeadMoved.self))
             default: throw EventDecodingError.unknownType(type)
             }
         } catch let error as DecodingError {

@@ -78,7 +78,7 @@ public struct CreationHistory: Sendable {
         state = events.filter { !$0.isHeadMove }.reduce(state) { $0.evolve($1) }
         head = index
         if depth % Self.checkpointSpacing == 0 { checkpoints[index] = state }
-        if genesis == nil, state.baseImage != nil { genesis = index }
+        if genesis == nil, state.canvas != nil { genesis = index }
     }
 
     /// The creation as it was at `node`.
@@ -125,7 +125,7 @@ public struct CreationHistory: Sendable {
 
     private func isComplete(_ node: Int) -> Bool {
         guard let genesis else { return false }
-        return node >= genesis && state(at: node).baseImage != nil
+        return node >= genesis && state(at: node).canvas != nil
     }
 
     // MARK: Deciding

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Creation {
     /// Validates `command` against this state (and the gallery, for names) and returns the
     /// events it causes. Throws a `DomainError` naming the bad value; nothing is stored then.
@@ -11,8 +13,15 @@ extension Creation {
 
         case .importBaseImage(let image):
             guard exists else { throw DomainError.creationNotStarted }
-            guard baseImage == nil else { throw DomainError.baseImageAlreadySet }
+            guard canvas == nil else { throw DomainError.baseImageAlreadySet }
             return [.baseImageImported(.init(image: image))]
+
+        case let .createCanvas(width, height, background):
+            guard exists else { throw DomainError.creationNotStarted }
+            guard canvas == nil else { throw DomainError.baseImageAlreadySet }
+            try check("canvas width", Double(width), Canvas.sizeRange)
+            try check("canvas height", Double(height), Canvas.sizeRange)
+            return [.canvasCreated(.init(width: width, height: height, background: background))]
 
         case let .addText(role, text, box, changes):
             try requireCanvas()
@@ -20,41 +29,40 @@ extension Creation {
                 return try decide(.editText(id: existing.id, text: text, box: box, style: changes))
             }
             guard !text.isEmpty else { throw DomainError.emptyText }
-            let layerBox = box ?? TextLayer.captionBox(role, width: width, height: height)
+            let layerBox = box ?? TextContent.captionBox(role, width: width, height: height)
             try check(layerBox)
             let style = changes.applied(to: .meme(canvasHeight: height))
             try style.validate()
-            let layer = TextLayer(id: "L\(nextLayerNumber)", role: role, text: text, box: layerBox, style: style)
+            let content = TextContent(role: role, text: text, width: layerBox.w, height: layerBox.h, style: style)
+            let layer = Layer(id: newLayerID, content: .text(content),
+                              transform: Transform(x: layerBox.x + layerBox.w / 2, y: layerBox.y + layerBox.h / 2))
             return [.textLayerAdded(.init(layer: layer))]
 
         case let .editText(id, text, box, changes):
-            guard let layer = textLayer(id) else { throw DomainError.noSuchLayer(id) }
+            let layer = try existingLayer(id)
+            guard let content = layer.text else { throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "text") }
             if let text, text.isEmpty { throw DomainError.emptyText }
             if let box { try check(box) }
-            let style = changes.applied(to: layer.style)
+            let style = changes.applied(to: content.style)
             try style.validate()
             let edit = CreationEvent.TextLayerEdited(
                 id: id,
-                text: text == layer.text ? nil : text,
+                text: text == content.text ? nil : text,
                 box: box == layer.box ? nil : box,
-                style: style == layer.style ? nil : style)
+                style: style == content.style ? nil : style)
             guard edit.text != nil || edit.box != nil || edit.style != nil else { return [] }
             return [.textLayerEdited(edit)]
-
-        case .removeText(let id):
-            guard textLayer(id) != nil else { throw DomainError.noSuchLayer(id) }
-            return [.textLayerRemoved(.init(id: id))]
 
         case let .setCaptions(top, bottom):
             try requireCanvas()
             guard top != nil || bottom != nil else { throw DomainError.nothingToChange }
             var state = self
             var events = [CreationEvent]()
-            for (role, text) in [(TextLayer.Role.top, top), (.bottom, bottom)] {
+            for (role, text) in [(TextContent.Role.top, top), (.bottom, bottom)] {
                 guard let text else { continue }
                 let caused: [CreationEvent]
                 if text.isEmpty {
-                    caused = state.caption(role).map { [.textLayerRemoved(.init(id: $0.id))] } ?? []
+                    caused = state.caption(role).map { [.layerRemoved(.init(id: $0.id))] } ?? []
                 } else {
                     caused = try state.decide(.addText(role: role, text: text, box: nil, style: TextStyleChanges()))
                 }
@@ -62,24 +70,178 @@ extension Creation {
                 events += caused
             }
             return events
+
+        case let .addImage(image, at, scale, rotation, opacity, flip):
+            try requireCanvas()
+            try check("scale", scale, Transform.scaleRange)
+            try check("opacity", opacity, Layer.opacityRange)
+            try check("rotation", rotation, -36_000...36_000)
+            let w = Double(image.width) * scale, h = Double(image.height) * scale
+            let corner = at ?? Point(x: (Double(width) - w) / 2, y: (Double(height) - h) / 2)
+            let box = Box(x: corner.x, y: corner.y, w: w, h: h)
+            try check(box)
+            let transform = Transform(x: corner.x + w / 2, y: corner.y + h / 2, scale: scale,
+                                      rotation: Angle.normalized(rotation), flipH: flip == .h, flipV: flip == .v)
+            return [.imageLayerAdded(.init(layer: Layer(id: newLayerID, content: .image(ImageContent(image: image)),
+                                                        transform: transform, opacity: opacity)))]
+
+        case let .addShape(kind, box, fill, alpha, stroke, strokeWidth):
+            try requireCanvas()
+            try check(box)
+            try check("alpha", alpha, Layer.opacityRange)
+            try check("stroke width", strokeWidth, ShapeContent.strokeWidthRange)
+            let shape = ShapeContent(kind: kind, width: box.w, height: box.h, fill: fill, alpha: alpha,
+                                     stroke: stroke, strokeWidth: stroke == nil ? 0 : max(strokeWidth, 0))
+            return [.shapeLayerAdded(.init(layer: Layer(id: newLayerID, content: .shape(shape),
+                                                        transform: Transform(x: box.x + box.w / 2, y: box.y + box.h / 2))))]
+
+        case let .draw(points, strokeWidth, color, erase, layerID):
+            try requireCanvas()
+            guard (1...Stroke.maxPoints).contains(points.count) else {
+                throw DomainError.tooManyPoints(points.count, max: Stroke.maxPoints)
+            }
+            try check("stroke width", strokeWidth, Stroke.widthRange)
+            let target: Layer?
+            if let layerID {
+                target = try existingLayer(layerID)
+            } else {
+                target = erase ? layers.last { $0.kind == "drawing" } : nil
+                if erase && target == nil { throw DomainError.noDrawingLayer }
+            }
+            guard let target else {
+                let size = (Double(width), Double(height))
+                let stroke = Stroke(points: points, width: strokeWidth, color: color, erase: false)
+                let drawing = DrawingContent(width: size.0, height: size.1, strokes: [stroke])
+                return [.drawingLayerAdded(.init(layer: Layer(id: newLayerID, content: .drawing(drawing),
+                                                              transform: Transform(x: size.0 / 2, y: size.1 / 2))))]
+            }
+            guard case .drawing = target.content else {
+                throw DomainError.wrongLayerKind(id: target.id, kind: target.kind, wanted: "drawing")
+            }
+            let local = points.map { target.transform.localPoint($0, size: target.size) }
+            return [.strokeAdded(.init(id: target.id, stroke: Stroke(points: local, width: strokeWidth / target.transform.scale,
+                                                                     color: color, erase: erase)))]
+
+        case let .changeLayer(id, changes):
+            return try decideChanges(id, changes)
+
+        case .removeLayer(let id):
+            _ = try existingLayer(id)
+            return [.layerRemoved(.init(id: id))]
+
+        case let .moveLayer(id, move):
+            guard let from = layerIndex(id) else { throw DomainError.noSuchLayer(id) }
+            let top = layers.count - 1
+            let to: Int
+            switch move {
+            case .up: to = min(from + 1, top)
+            case .down: to = max(from - 1, 0)
+            case .front: to = top
+            case .back: to = 0
+            case .to(let position):
+                try check("position", Double(position), 1...Double(layers.count))
+                to = position - 1
+            }
+            return to == from ? [] : [.layerReordered(.init(id: id, index: to))]
+
+        case .crop(let box):
+            try requireCanvas()
+            let x = box.x.rounded(), y = box.y.rounded(), w = box.w.rounded(), h = box.h.rounded()
+            guard x >= 0, y >= 0, w >= 1, h >= 1, x + w <= Double(width), y + h <= Double(height) else {
+                throw DomainError.cropOutsideCanvas(box, width: width, height: height)
+            }
+            return [.canvasCropped(.init(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))]
+
+        case .rotate(let degrees):
+            try requireCanvas()
+            try check("rotation", degrees, -36_000...36_000)
+            let angle = Angle.normalized(degrees)
+            guard angle != 0 else { return [] }
+            let (c, s) = Angle.cosSin(angle)
+            let w = Double(width), h = Double(height)
+            // The bounding box of the turned canvas; whole pixels, exact at quarter turns.
+            let newW = Int((abs(w * c) + abs(h * s) - 1e-9).rounded(.up))
+            let newH = Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up))
+            return [.canvasRotated(.init(degrees: angle, width: newW, height: newH))]
+
+        case .flip(let axis):
+            try requireCanvas()
+            return [.canvasFlipped(.init(axis: axis))]
         }
+    }
+
+    private func decideChanges(_ id: String, _ changes: LayerChanges) throws -> [CreationEvent] {
+        let layer = try existingLayer(id)
+        guard !changes.isEmpty else { throw DomainError.nothingToChange }
+        var events = [CreationEvent]()
+        if changes.touchesText {
+            guard layer.text != nil else { throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "text") }
+            events += try decide(.editText(id: id, text: changes.text, box: changes.box, style: changes.style))
+        }
+        var change = CreationEvent.LayerChanged(id: id)
+        if changes.touchesShape {
+            guard case .shape(var shape) = layer.content else {
+                throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "shape")
+            }
+            if let fill = changes.fill { shape.fill = fill == .none ? nil : fill.color }
+            if let stroke = changes.stroke { shape.stroke = stroke == .none ? nil : stroke.color }
+            if let alpha = changes.alpha { try check("alpha", alpha, Layer.opacityRange); shape.alpha = alpha }
+            if let strokeWidth = changes.strokeWidth {
+                try check("stroke width", strokeWidth, ShapeContent.strokeWidthRange)
+                shape.strokeWidth = strokeWidth
+            }
+            let limit = Double(max(width, height)) * 4
+            if let w = changes.width { try check("width", w, 1...limit); shape.width = w }
+            if let h = changes.height { try check("height", h, 1...limit); shape.height = h }
+            if case .shape(let old) = layer.content, old != shape { change.shape = shape }
+        }
+        if changes.touchesTransform {
+            var t = layer.transform
+            if let x = changes.x { try check("x", x, -100_000...100_000); t.x = x }
+            if let y = changes.y { try check("y", y, -100_000...100_000); t.y = y }
+            if let scale = changes.scale { try check("scale", scale, Transform.scaleRange); t.scale = scale }
+            if let rotation = changes.rotation { try check("rotation", rotation, -36_000...36_000); t.rotation = Angle.normalized(rotation) }
+            if let flipH = changes.flipH { t.flipH = flipH }
+            if let flipV = changes.flipV { t.flipV = flipV }
+            if t != layer.transform { change.transform = t }
+        }
+        if let opacity = changes.opacity {
+            try check("opacity", opacity, Layer.opacityRange)
+            if opacity != layer.opacity { change.opacity = opacity }
+        }
+        if change.transform != nil || change.opacity != nil || change.shape != nil { events.append(.layerChanged(change)) }
+        return events
+    }
+
+    private var newLayerID: String { "L\(nextLayerNumber)" }
+
+    private func existingLayer(_ id: String) throws -> Layer {
+        guard let layer = layer(id) else { throw DomainError.noSuchLayer(id) }
+        return layer
     }
 
     private func requireCanvas() throws {
         guard exists else { throw DomainError.creationNotStarted }
-        guard baseImage != nil else { throw DomainError.creationNotStarted }
+        guard canvas != nil else { throw DomainError.noCanvas }
+    }
+
+    private func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws {
+        guard value.isFinite, range.contains(value) else { throw DomainError.outOfRange(field: field, value: value, range: range) }
     }
 
     private func check(_ box: Box) throws {
         let limit = Double(max(width, height)) * 4
-        guard box.w >= 1, box.w <= limit else {
-            throw DomainError.outOfRange(field: "box width", value: box.w, range: 1...limit)
-        }
-        guard box.h >= 1, box.h <= limit else {
-            throw DomainError.outOfRange(field: "box height", value: box.h, range: 1...limit)
-        }
+        try check("box width", box.w, 1...limit)
+        try check("box height", box.h, 1...limit)
         guard box.x < Double(width), box.y < Double(height), box.x + box.w > 0, box.y + box.h > 0 else {
             throw DomainError.boxOutsideCanvas(box, width: width, height: height)
         }
+    }
+}
+
+extension LayerChanges.Paint {
+    var color: Color? {
+        if case .color(let c) = self { return c }
+        return nil
     }
 }

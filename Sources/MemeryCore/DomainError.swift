@@ -8,7 +8,6 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case boxOutsideCanvas(Box, width: Int, height: Int)
     case emptyText
     case noSuchLayer(String)
-    case notTextLayer(String)
     case noSuchCreation(String)
     case creationExists
     case creationNotStarted
@@ -19,6 +18,13 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case noSuchEvent(UInt64, last: UInt64)
     case notYetCreated(at: String)
     case invalidTime(String)
+    case invalidPoint(String)
+    case invalidSetting(String, reason: String)
+    case wrongLayerKind(id: String, kind: String, wanted: String)
+    case cropOutsideCanvas(Box, width: Int, height: Int)
+    case noCanvas
+    case noDrawingLayer
+    case tooManyPoints(Int, max: Int)
 
     public var description: String {
         switch self {
@@ -38,8 +44,6 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "the text is empty: give the words to show"
         case .noSuchLayer(let id):
             return "no layer \"\(id)\" in this creation: `memery show NAME` lists the layers"
-        case .notTextLayer(let id):
-            return "layer \"\(id)\" is not a text layer"
         case .noSuchCreation(let name):
             return "no creation named \"\(name)\": `memery list` shows the gallery"
         case .creationExists:
@@ -58,6 +62,20 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "there is no event \(number): this creation has events 1 to \(last)"
         case .notYetCreated(let when):
             return "the creation did not exist yet at \(when)"
+        case .invalidPoint(let text):
+            return "\"\(text)\" is not a point: use X,Y in canvas pixels, e.g. 120,80"
+        case let .invalidSetting(pair, reason):
+            return "cannot use \"\(pair)\": \(reason)"
+        case let .wrongLayerKind(id, kind, wanted):
+            return "layer \(id) is a \(kind) layer, not \(wanted)"
+        case let .cropOutsideCanvas(box, width, height):
+            return "crop \(box) must lie inside the \(width)x\(height) canvas and be at least 1x1"
+        case .noCanvas:
+            return "this creation has no canvas yet"
+        case .noDrawingLayer:
+            return "there is no drawing layer to erase on: draw first, or give --layer ID"
+        case let .tooManyPoints(count, max):
+            return "a stroke may have 1 to \(max) points, got \(count)"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }

@@ -11,22 +11,79 @@ extension Creation {
             next.name = e.name
         case .baseImageImported(let e):
             next.baseImage = e.image
-        case .textLayerAdded(let e):
-            next.textLayers.append(e.layer)
+            next.canvas = Canvas(width: e.image.width, height: e.image.height, background: Canvas.transparent)
+            next.basePlacement = Transform(x: Double(e.image.width) / 2, y: Double(e.image.height) / 2)
+        case .canvasCreated(let e):
+            next.canvas = Canvas(width: e.width, height: e.height, background: e.background)
+        case .textLayerAdded(let e), .imageLayerAdded(let e), .shapeLayerAdded(let e), .drawingLayerAdded(let e):
+            next.layers.append(e.layer)
             if let number = Int(e.layer.id.dropFirst()), number >= next.nextLayerNumber {
                 next.nextLayerNumber = number + 1
             }
         case .textLayerEdited(let e):
-            if let index = next.textLayers.firstIndex(where: { $0.id == e.id }) {
-                if let text = e.text { next.textLayers[index].text = text }
-                if let box = e.box { next.textLayers[index].box = box }
-                if let style = e.style { next.textLayers[index].style = style }
+            next.update(e.id) { layer in
+                guard case .text(var content) = layer.content else { return }
+                if let text = e.text { content.text = text }
+                if let style = e.style { content.style = style }
+                if let box = e.box {
+                    content.width = box.w / layer.transform.scale
+                    content.height = box.h / layer.transform.scale
+                    layer.transform.x = box.x + box.w / 2
+                    layer.transform.y = box.y + box.h / 2
+                }
+                layer.content = .text(content)
             }
-        case .textLayerRemoved(let e):
-            next.textLayers.removeAll { $0.id == e.id }
+        case .strokeAdded(let e):
+            next.update(e.id) { layer in
+                guard case .drawing(var drawing) = layer.content else { return }
+                drawing.strokes.append(e.stroke)
+                layer.content = .drawing(drawing)
+            }
+        case .layerChanged(let e):
+            next.update(e.id) { layer in
+                if let transform = e.transform { layer.transform = transform }
+                if let opacity = e.opacity { layer.opacity = opacity }
+                if let shape = e.shape, case .shape = layer.content { layer.content = .shape(shape) }
+            }
+        case .layerRemoved(let e):
+            next.layers.removeAll { $0.id == e.id }
+        case .layerReordered(let e):
+            if let from = next.layerIndex(e.id) {
+                let layer = next.layers.remove(at: from)
+                next.layers.insert(layer, at: max(0, min(e.index, next.layers.count)))
+            }
+        case .canvasCropped(let e):
+            guard let canvas = next.canvas else { break }
+            next.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
+            next.moveEverything { t in
+                var t = t
+                t.x -= Double(e.x)
+                t.y -= Double(e.y)
+                return t
+            }
+        case .canvasRotated(let e):
+            guard let canvas = next.canvas else { break }
+            let from = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
+            let to = Point(x: Double(e.width) / 2, y: Double(e.height) / 2)
+            next.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
+            next.moveEverything { $0.rotated(by: e.degrees, from: from, to: to) }
+        case .canvasFlipped(let e):
+            guard let canvas = next.canvas else { break }
+            next.moveEverything { $0.flipped(e.axis, width: Double(canvas.width), height: Double(canvas.height)) }
         case .headMoved:
             break
         }
         return next
+    }
+
+    private mutating func update(_ id: String, _ change: (inout Layer) -> Void) {
+        guard let index = layerIndex(id) else { return }
+        change(&layers[index])
+    }
+
+    /// Canvas edits carry the base image and every layer along with the picture.
+    private mutating func moveEverything(_ move: (Transform) -> Transform) {
+        basePlacement = move(basePlacement)
+        for index in layers.indices { layers[index].transform = move(layers[index].transform) }
     }
 }

@@ -2,7 +2,8 @@ import CPangoCairo
 import Foundation
 import MemeryCore
 
-/// Draws a creation: the base image, then each layer bottom to top.
+/// Draws a creation: the background, the base image, then each layer bottom to top, each
+/// placed by its transform and drawn with its opacity.
 public struct Compositor: Sendable {
     public var decoder: ImageDecoder
 
@@ -10,25 +11,81 @@ public struct Compositor: Sendable {
         self.decoder = decoder
     }
 
-    /// Renders `creation`; `blob` returns the bytes stored under a hash.
+    /// Renders `creation`; `blob` returns the bytes stored under a hash. Each image is
+    /// decoded once, however many layers show it.
     public func render(_ creation: Creation, blob: (String) throws -> Data) throws -> Raster {
-        guard let base = creation.baseImage else {
-            throw RenderError.corrupt(source: "creation \"\(creation.name)\"", format: nil, reason: "it has no base image")
+        var images = [String: Raster]()
+        var needed = creation.layers.compactMap { layer -> BaseImage? in
+            if case .image(let content) = layer.content { return content.image }
+            return nil
         }
-        let (image, _) = try decoder.decode(try blob(base.blob), source: base.sourceName ?? "the base image")
-        return try compose(base: image, layers: creation.textLayers)
+        if let base = creation.baseImage { needed.insert(base, at: 0) }
+        for image in needed where images[image.blob] == nil {
+            images[image.blob] = try decoder.decode(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
+        }
+        return try compose(creation, images: images)
     }
 
-    /// Draws text layers over a decoded base image.
-    public func compose(base: Raster, layers: [TextLayer]) throws -> Raster {
-        let canvas = try Raster(width: base.width, height: base.height)
-        canvas.draw { cr in
-            cairo_set_source_surface(cr, base.surface, 0, 0)
-            cairo_paint(cr)
-            for layer in layers {
-                MemeText.draw(layer, on: cr)
+    /// Draws `creation` with already decoded images, keyed by blob hash.
+    public func compose(_ creation: Creation, images: [String: Raster]) throws -> Raster {
+        guard let canvas = creation.canvas else {
+            throw RenderError.corrupt(source: "creation \"\(creation.name)\"", format: nil, reason: "it has no canvas")
+        }
+        let picture = try Raster(width: canvas.width, height: canvas.height)
+        picture.draw { cr in
+            if canvas.background.alpha > 0 {
+                MemeText.setSource(cr, canvas.background)
+                cairo_paint(cr)
+            }
+            if let base = creation.baseImage, let raster = images[base.blob] {
+                placed(cr, creation.basePlacement, size: (Double(base.width), Double(base.height)), opacity: 1) {
+                    cairo_set_source_surface(cr, raster.surface, 0, 0)
+                    cairo_paint(cr)
+                }
+            }
+            for layer in creation.layers {
+                draw(layer, on: cr, images: images)
             }
         }
-        return canvas
+        return picture
+    }
+
+    private func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster]) {
+        let isolated = { if case .drawing = layer.content { return true } else { return false } }()
+        placed(cr, layer.transform, size: layer.size, opacity: layer.opacity, isolated: isolated) {
+            switch layer.content {
+            case .text(let text):
+                MemeText.draw(text, on: cr)
+            case .image(let content):
+                guard let raster = images[content.image.blob] else { return }
+                cairo_set_source_surface(cr, raster.surface, 0, 0)
+                cairo_paint(cr)
+            case .shape(let shape):
+                Shapes.draw(shape, on: cr)
+            case .drawing(let drawing):
+                Shapes.draw(drawing, on: cr)
+            }
+        }
+    }
+
+    /// Runs `body` in the content's own coordinates: (0, 0) to (w, h), placed by `transform`.
+    /// Below full opacity, or when `isolated` (drawings, whose eraser may only clear the
+    /// layer's own strokes), the content is drawn into a group first.
+    private func placed(_ cr: OpaquePointer, _ transform: Transform, size: (w: Double, h: Double), opacity: Double,
+                        isolated: Bool = false, _ body: () -> Void) {
+        guard opacity > 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_translate(cr, transform.x, transform.y)
+        cairo_rotate(cr, transform.rotation * .pi / 180)
+        cairo_scale(cr, transform.scale * (transform.flipH ? -1 : 1), transform.scale * (transform.flipV ? -1 : 1))
+        cairo_translate(cr, -size.w / 2, -size.h / 2)
+        let grouped = opacity < 1 || isolated
+        if grouped { cairo_push_group(cr) }
+        body()
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
     }
 }

@@ -20,15 +20,16 @@ enum MemeText {
         var height: Double
     }
 
-    static func draw(_ layer: TextLayer, on cr: OpaquePointer) {
+    /// Draws the text into its box at (0, 0) of the current (layer) coordinates.
+    static func draw(_ layer: TextContent, on cr: OpaquePointer) {
         let text = layer.style.uppercase ? layer.text.uppercased() : layer.text
         guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         configure(layout, style: layer.style)
         pango_layout_set_text(layout, text, -1)
-        let fit = fitting(layout, style: layer.style, box: layer.box)
+        let box = Box(x: 0, y: 0, w: layer.width, h: layer.height)
+        let fit = fitting(layout, style: layer.style, box: box)
 
-        let box = layer.box
         let x = box.x + fit.outline
         let y: Double
         switch layer.role {
@@ -84,14 +85,14 @@ enum MemeText {
 
     /// How the layer's text fits its box, and how many of its characters no installed font
     /// has (Pango would draw those as hex boxes).
-    static func measure(_ layer: TextLayer) -> (fit: Fit, unknownGlyphs: Int)? {
+    static func measure(_ layer: TextContent) -> (fit: Fit, unknownGlyphs: Int)? {
         guard let raster = try? Raster(width: 1, height: 1) else { return nil }
         return raster.draw { cr in
             guard let layout = pango_cairo_create_layout(cr) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             configure(layout, style: layer.style)
             pango_layout_set_text(layout, layer.style.uppercase ? layer.text.uppercased() : layer.text, -1)
-            let fit = fitting(layout, style: layer.style, box: layer.box)
+            let fit = fitting(layout, style: layer.style, box: Box(x: 0, y: 0, w: layer.width, h: layer.height))
             return (fit, Int(pango_layout_get_unknown_glyphs_count(layout)))
         }
     }

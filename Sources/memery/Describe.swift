@@ -1,38 +1,84 @@
 import Foundation
 import MemeryCore
 
-/// The JSON shapes the CLI prints for creations.
+/// The shapes the CLI prints for creations and layers, as text and as JSON.
 enum Describe {
     static func summary(_ history: CreationHistory) -> [String: Any] {
         let creation = history.state
         return ["name": creation.name, "id": creation.id.uuidString.lowercased(), "width": creation.width,
-                "height": creation.height, "layers": creation.textLayers.count, "events": history.streamVersion,
+                "height": creation.height, "layers": creation.layers.count, "events": history.streamVersion,
                 "head": history.head.map { history.nodes[$0].version as Any } ?? NSNull()]
     }
 
     static func detail(_ history: CreationHistory) -> [String: Any] {
         let creation = history.state
         var result = summary(history)
-        if let base = creation.baseImage {
-            result["baseImage"] = ["blob": base.blob, "width": base.width, "height": base.height,
-                                   "format": base.format, "sourceName": base.sourceName.map { $0 as Any } ?? NSNull()]
-        }
-        result["layers"] = creation.textLayers.map(layer)
+        if let base = creation.baseImage { result["baseImage"] = image(base) }
+        if let canvas = creation.canvas { result["background"] = canvas.background.hex }
+        result["layers"] = creation.layers.enumerated().map { layer($1, position: $0 + 1) }
         return result
     }
 
-    static func layer(_ layer: TextLayer) -> [String: Any] {
-        let s = layer.style
-        return [
-            "id": layer.id, "kind": "text", "role": layer.role.rawValue, "text": layer.text,
-            "box": ["x": layer.box.x, "y": layer.box.y, "w": layer.box.w, "h": layer.box.h],
-            "style": ["font": s.font, "maxSize": s.maxSize, "fill": s.fill.hex, "outline": s.outline.hex,
-                      "outlineWidth": s.outlineWidth.map { $0 as Any } ?? NSNull(), "align": s.align.rawValue, "uppercase": s.uppercase] as [String: Any],
+    static func image(_ base: BaseImage) -> [String: Any] {
+        ["blob": base.blob, "width": base.width, "height": base.height, "format": base.format,
+         "sourceName": base.sourceName.map { $0 as Any } ?? NSNull()]
+    }
+
+    static func optional(_ value: Any?) -> Any { value ?? NSNull() }
+
+    static func layer(_ layer: Layer, position: Int) -> [String: Any] {
+        let t = layer.transform, box = layer.box
+        var result: [String: Any] = [
+            "id": layer.id, "kind": layer.kind, "position": position, "opacity": layer.opacity,
+            "box": ["x": box.x, "y": box.y, "w": box.w, "h": box.h],
+            "transform": ["x": t.x, "y": t.y, "scale": t.scale, "rotation": t.rotation, "flipH": t.flipH, "flipV": t.flipV] as [String: Any],
         ]
+        switch layer.content {
+        case .text(let text):
+            let s = text.style
+            result["role"] = text.role.rawValue
+            result["text"] = text.text
+            result["style"] = ["font": s.font, "maxSize": s.maxSize, "fill": s.fill.hex, "outline": s.outline.hex,
+                               "outlineWidth": optional(s.outlineWidth), "align": s.align.rawValue, "uppercase": s.uppercase] as [String: Any]
+        case .image(let content):
+            result["image"] = image(content.image)
+        case .shape(let shape):
+            result["shape"] = ["kind": shape.kind.rawValue, "width": shape.width, "height": shape.height,
+                               "fill": optional(shape.fill?.hex), "alpha": shape.alpha, "stroke": optional(shape.stroke?.hex),
+                               "strokeWidth": shape.strokeWidth] as [String: Any]
+        case .drawing(let drawing):
+            result["strokes"] = drawing.strokes.count
+            result["erasures"] = drawing.strokes.filter(\.erase).count
+        }
+        return result
+    }
+
+    /// One line for a layer: position, id, kind and what it shows.
+    static func line(_ layer: Layer, position: Int) -> String {
+        let t = layer.transform
+        var placement = "at \(number(t.x)),\(number(t.y))"
+        if t.scale != 1 { placement += " scale \(number(t.scale))" }
+        if t.rotation != 0 { placement += " rotated \(number(t.rotation))°" }
+        if t.flipH { placement += " flipped h" }
+        if t.flipV { placement += " flipped v" }
+        if layer.opacity != 1 { placement += " opacity \(number(layer.opacity))" }
+        let what: String
+        switch layer.content {
+        case .text(let text):
+            let s = text.style
+            what = "text \(text.role) \"\(text.text)\" box \(layer.box) \(s.font) up to \(number(s.maxSize))px \(s.fill)/\(s.outline) \(s.align)\(s.uppercase ? "" : " no-caps")"
+        case .image(let content):
+            what = "image \(content.image.sourceName ?? String(content.image.blob.prefix(12))) \(content.width)x\(content.height)"
+        case .shape(let shape):
+            what = "\(shape.kind) \(number(shape.width))x\(number(shape.height)) fill \(shape.fill?.hex ?? "none") alpha \(number(shape.alpha)) stroke \(shape.stroke?.hex ?? "none")"
+        case .drawing(let drawing):
+            what = "drawing, \(drawing.strokes.count) stroke(s)"
+        }
+        return "  \(position)  \(layer.id)  \(what)  \(placement)"
     }
 
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.2f", value)
     }
 }
 

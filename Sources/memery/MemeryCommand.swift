@@ -7,7 +7,8 @@ struct MemeryCommand: ParsableCommand {
         discussion: "Exit codes: 0 success, 1 bad input, 2 usage, 3 damaged store.",
         version: "0.1.0",
         subcommands: [
-            NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self,
+            NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self, ImageCommand.self,
+            ShapeCommand.self, DrawCommand.self, LayerCommand.self, CropCommand.self, RotateCommand.self, FlipCommand.self,
             ExportCommand.self, QuickCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self,
             CheckoutCommand.self, VerifyCommand.self,
         ])

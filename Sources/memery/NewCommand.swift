@@ -1,9 +1,10 @@
 import ArgumentParser
 import Memery
+import MemeryCore
 
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "new", abstract: "Start a creation from a picture; prints its name and id.")
+        commandName: "new", abstract: "Start a creation from a picture or on a blank canvas; prints its name and id.")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -11,10 +12,38 @@ struct NewCommand: ParsableCommand {
     var name: String
 
     @Option(help: ArgumentHelp("The base picture: PNG, JPEG, GIF, BMP, TIFF, WebP, AVIF, ...", valueName: "file"))
-    var image: String
+    var image: String?
+
+    @Option(help: ArgumentHelp("A blank canvas of this size instead of a picture.", valueName: "WxH"))
+    var canvas: String?
+
+    @Option(help: ArgumentHelp("The blank canvas's colour.", valueName: "hex"))
+    var background = "#ffffff"
+
+    func validate() throws {
+        if (image == nil) == (canvas == nil) { throw ValidationError("give either --image FILE or --canvas WxH") }
+    }
 
     func run() throws {
-        let creation = try storeOptions.open().create(name: name, imageAt: image)
+        let workspace = try storeOptions.open()
+        let creation: Creation
+        if let image {
+            creation = try workspace.create(name: name, imageAt: image)
+        } else {
+            let (width, height) = try CanvasSize.parse(canvas ?? "")
+            creation = try workspace.create(name: name, canvasWidth: width, height: height, background: try Color(hex: background))
+        }
         print("\(creation.name)\t\(creation.id.uuidString.lowercased())")
+    }
+}
+
+enum CanvasSize {
+    /// Parses `WxH`.
+    static func parse(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x").map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1] else {
+            throw InputError("\"\(text)\" is not a canvas size: use WxH, e.g. 800x600")
+        }
+        return (w, h)
     }
 }

@@ -27,13 +27,14 @@ struct ShowCommand: ParsableCommand {
         print("canvas:  \(creation.width)x\(creation.height)")
         if let base = creation.baseImage {
             print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…)")
+        } else if let canvas = creation.canvas {
+            print("image:   none, background \(canvas.background)")
         }
         let head = history.head.map { "v\(history.nodes[$0].version)" } ?? "-"
         print("events:  \(history.streamVersion) (head at \(head))")
-        print("layers:  \(creation.textLayers.isEmpty ? "none" : String(creation.textLayers.count))")
-        for layer in creation.textLayers {
-            let style = layer.style
-            print("  \(layer.id)  \(layer.role)  \"\(layer.text)\"  box \(layer.box)  \(style.font) up to \(Describe.number(style.maxSize))px \(style.fill)/\(style.outline) \(style.align)\(style.uppercase ? "" : " no-caps")")
+        print("layers:  \(creation.layers.isEmpty ? "none" : "\(creation.layers.count), bottom first")")
+        for (index, layer) in creation.layers.enumerated() {
+            print(Describe.line(layer, position: index + 1))
         }
     }
 }

@@ -28,8 +28,8 @@ struct TextCaptionsCommand: ParsableCommand {
 
     func run() throws {
         let creation = try storeOptions.open().setCaptions(name, top: captions.top, bottom: captions.bottom)
-        for role in [TextLayer.Role.top, .bottom] {
-            if let layer = creation.caption(role) { print("\(role)\t\(layer.id)\t\(layer.text)") }
+        for role in [TextContent.Role.top, .bottom] {
+            if let layer = creation.caption(role) { print("\(role)\t\(layer.id)\t\(layer.text?.text ?? "")") }
         }
     }
 }
@@ -46,7 +46,7 @@ struct TextAddCommand: ParsableCommand {
     @Argument(help: "The words to show.")
     var text: String
 
-    @Option(help: ArgumentHelp("The box in canvas pixels; by default a wide box across the middle.", valueName: "x,y,w,h"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The box in canvas pixels; by default a wide box across the middle.", valueName: "x,y,w,h"))
     var box: String?
 
     @Option(help: "The font family (fallback fonts fill in other scripts and emoji).")
@@ -61,7 +61,7 @@ struct TextAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The outline colour.", valueName: "hex"))
     var outline: String?
 
-    @Option(help: ArgumentHelp("The outline width; by default an eighth of the size.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The outline width; by default an eighth of the size.", valueName: "px"))
     var outlineWidth: Double?
 
     @Option(help: "left, center or right.")

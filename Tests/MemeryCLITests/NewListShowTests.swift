@@ -73,7 +73,7 @@ import Testing
         #expect(lines.count == 5)
         #expect(lines[0].contains("CreationCreated") && lines[0].hasPrefix("v1\t#1\t"))
         #expect(lines[1].contains("imported chelsea.png (png, 451x300)"))
-        #expect(lines[4].contains("TextLayerRemoved") && lines[4].contains("removed L1"))
+        #expect(lines[4].contains("LayerRemoved") && lines[4].contains("removed L1"))
     }
 }
 

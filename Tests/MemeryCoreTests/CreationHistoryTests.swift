@@ -29,7 +29,7 @@ struct HistoryDriver {
     mutating func undo(_ steps: Int = 1) throws { append(try history.decideUndo(steps: steps)) }
     mutating func redo(_ branch: Int? = nil) throws { append(try history.decideRedo(branch: branch)) }
 
-    var texts: [String] { history.state.textLayers.map(\.text) }
+    var texts: [String] { history.state.texts }
 
     func replayed() -> CreationHistory {
         log.reduce(into: CreationHistory(id: history.id)) { $0.apply($1.0, lastVersion: $1.1, time: $1.2) }
@@ -89,7 +89,7 @@ struct HistoryDriver {
         try h.edit(.setCaptions(top: "two", bottom: nil))  // event 4 at +3s
         try h.undo()  // event 5 at +4s: head back at event 3
         try h.edit(.setCaptions(top: "three", bottom: nil))  // event 6 at +5s
-        func state(_ node: Int) -> [String] { h.history.state(at: node).textLayers.map(\.text) }
+        func state(_ node: Int) -> [String] { h.history.state(at: node).texts }
         #expect(state(try h.history.head(afterEvent: 4)) == ["two"])
         #expect(state(try h.history.head(afterEvent: 5)) == ["one"])
         #expect(state(try h.history.head(afterEvent: 1)) == [])  // events 1-2 are one batch
@@ -117,13 +117,13 @@ struct HistoryDriver {
                 case 4: try h.edit(.setCaptions(top: "top \(step)", bottom: rng.next() % 2 == 0 ? "" : "b\(step)"))
                 case 5:
                     if let layer = h.history.state.textLayers.randomElement(using: &rng) {
-                        try h.edit(.removeText(id: layer.id))
+                        try h.edit(.removeLayer(id: layer.id))
                     }
                 case 6: try h.undo(Int(rng.next() % 3) + 1)
                 case 7: try h.redo()
                 case 8: h.append(try h.history.decideCheckout(Int(rng.next() % UInt64(h.history.nodes.count))))
                 default:
-                    if let layer = h.history.state.textLayers.randomElement(using: &rng) {
+                    if let layer = h.history.state.layers.randomElement(using: &rng) {
                         try h.edit(.editText(id: layer.id, text: "e\(step)", box: nil, style: .init()))
                     }
                 }

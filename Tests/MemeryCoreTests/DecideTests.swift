@@ -13,6 +13,8 @@ func startedCreation(name: String = "cat") throws -> Creation {
 }
 
 extension Creation {
+    var texts: [String] { layers.compactMap { $0.text?.text } }
+
     func applying(_ command: CreationCommand) throws -> Creation {
         try decide(command).reduce(self) { $0.evolve($1) }
     }
@@ -37,8 +39,8 @@ extension Creation {
     @Test func captionsAreAddedThenReplacedThenRemoved() throws {
         var creation = try startedCreation()
         creation = try creation.applying(.setCaptions(top: "top text", bottom: "bottom text"))
-        #expect(creation.caption(.top)?.text == "top text")
-        #expect(creation.caption(.bottom)?.text == "bottom text")
+        #expect(creation.caption(.top)?.text?.text == "top text")
+        #expect(creation.caption(.bottom)?.text?.text == "bottom text")
         #expect(creation.textLayers.map(\.id) == ["L1", "L2"])
         // The default boxes hug the top and bottom edges across the width.
         let top = try #require(creation.caption(.top)).box
@@ -49,7 +51,7 @@ extension Creation {
         let replaced = try creation.decide(.setCaptions(top: "new top", bottom: nil))
         #expect(replaced == [.textLayerEdited(.init(id: "L1", text: "new top", box: nil, style: nil))])
         creation = try creation.applying(.setCaptions(top: "new top", bottom: ""))
-        #expect(creation.caption(.top)?.text == "new top")
+        #expect(creation.caption(.top)?.text?.text == "new top")
         #expect(creation.caption(.bottom) == nil)
         // A removed id is never reused.
         creation = try creation.applying(.setCaptions(top: nil, bottom: "again"))
@@ -95,7 +97,7 @@ extension Creation {
         let creation = try startedCreation().applying(.addText(
             role: .free, text: "hello", box: Box(x: 10, y: 10, w: 200, h: 50),
             style: .init(font: "DejaVu Sans", fill: try Color(hex: "#ff0000"), align: .left, uppercase: false)))
-        let layer = try #require(creation.textLayers.first)
+        let layer = try #require(creation.textLayers.first?.text)
         #expect(layer.role == .free)
         #expect(layer.style.font == "DejaVu Sans")
         #expect(layer.style.fill == Color(red: 255, green: 0, blue: 0))
@@ -108,12 +110,12 @@ extension Creation {
     @Test func editChangesOnlyTheFieldsGiven() throws {
         var creation = try startedCreation().applying(.addText(role: .free, text: "a", box: nil, style: .init()))
         creation = try creation.applying(.editText(id: "L1", text: nil, box: nil, style: .init(maxSize: 30)))
-        #expect(creation.textLayers[0].text == "a")
-        #expect(creation.textLayers[0].style.maxSize == 30)
+        #expect(creation.texts == ["a"])
+        #expect(creation.textLayers[0].text?.style.maxSize == 30)
         #expect(throws: DomainError.noSuchLayer("L9")) {
             try creation.decide(.editText(id: "L9", text: "x", box: nil, style: .init()))
         }
-        #expect(throws: DomainError.noSuchLayer("L9")) { try creation.decide(.removeText(id: "L9")) }
+        #expect(throws: DomainError.noSuchLayer("L9")) { try creation.decide(.removeLayer(id: "L9")) }
     }
 
     @Test func textNeedsACreationWithAnImage() throws {
@@ -131,7 +133,7 @@ extension Creation {
             .setCaptions(top: "a", bottom: "b"),
             .addText(role: .free, text: "c", box: nil, style: .init(maxSize: 8)),
             .editText(id: "L3", text: "d", box: nil, style: .init()),
-            .removeText(id: "L1"),
+            .removeLayer(id: "L1"),
         ]
         for command in commands {
             let events = try creation.decide(command)
@@ -140,6 +142,6 @@ extension Creation {
         }
         #expect(Creation.replay(id: creation.id, log) == creation)
         #expect(creation.version == UInt64(log.count))
-        #expect(creation.textLayers.map(\.text) == ["b", "d"])
+        #expect(creation.texts == ["b", "d"])
     }
 }

@@ -7,10 +7,12 @@ import MemeryCore
         .created(.init(id: UUID(uuidString: "6F1C2A00-0000-4000-8000-000000000001")!, name: "cat")),
         .baseImageImported(.init(image: BaseImage(blob: String(repeating: "0f", count: 32), width: 451, height: 300,
                                                   format: "png", sourceName: "chelsea.png"))),
-        .textLayerAdded(.init(layer: TextLayer(id: "L1", role: .top, text: "hello", box: Box(x: 1, y: 2, w: 3, h: 4),
-                                               style: .meme(canvasHeight: 300)))),
+        .textLayerAdded(.init(layer: Layer(id: "L1", content: .text(TextContent(role: .top, text: "hello", width: 3, height: 4,
+                                                                                 style: .meme(canvasHeight: 300))),
+                                           transform: Transform(x: 2.5, y: 4)))),
+        .canvasRotated(.init(degrees: 30, width: 10, height: 12)),
         .textLayerEdited(.init(id: "L1", text: "bye", box: nil, style: nil)),
-        .textLayerRemoved(.init(id: "L1")),
+        .layerRemoved(.init(id: "L1")),
     ]
 
     @Test(arguments: samples)

@@ -12,15 +12,31 @@ import Testing
         base = try decode(Paths.example("chelsea.png")).0
     }
 
-    func caption(_ id: String, _ role: TextLayer.Role, _ text: String, style: TextStyle? = nil) -> TextLayer {
-        TextLayer(id: id, role: role, text: text, box: TextLayer.captionBox(role, width: 451, height: 300),
-                  style: style ?? .meme(canvasHeight: 300))
+    func caption(_ id: String, _ role: TextContent.Role, _ text: String, style: TextStyle? = nil) -> Layer {
+        let box = TextContent.captionBox(role, width: 451, height: 300)
+        return Layer(id: id, content: .text(TextContent(role: role, text: text, width: box.w, height: box.h,
+                                                        style: style ?? .meme(canvasHeight: 300))),
+                     transform: Transform(x: box.x + box.w / 2, y: box.y + box.h / 2))
+    }
+
+    /// A creation on the example photo (or on a transparent canvas) with these layers.
+    func creation(_ layers: [Layer], transparent: Bool = false) -> Creation {
+        var creation = Creation(id: UUID())
+        creation.canvas = Canvas(width: 451, height: 300, background: Canvas.transparent)
+        if !transparent {
+            creation.baseImage = BaseImage(blob: "base", width: 451, height: 300, format: "png")
+            creation.basePlacement = Transform(x: 225.5, y: 150)
+        }
+        creation.layers = layers
+        return creation
+    }
+
+    func compose(_ layers: [Layer], transparent: Bool = false) throws -> Raster {
+        try compositor.compose(creation(layers, transparent: transparent), images: ["base": base])
     }
 
     @Test func topAndBottomMemeOnAPhoto() throws {
-        let meme = try compositor.compose(base: base, layers: [
-            caption("L1", .top, "when the tests pass"), caption("L2", .bottom, "on the first try"),
-        ])
+        let meme = try compose([caption("L1", .top, "when the tests pass"), caption("L2", .bottom, "on the first try")])
         try expectMatchesGolden(meme, "meme-top-bottom")
         // White fill inside a black outline in the top caption's band.
         var white = 0, black = 0
@@ -38,8 +54,7 @@ import Testing
     @Test func longCaptionWrapsAndShrinksInsideItsBox() throws {
         let long = "when you finally fix the bug at three in the morning and the fix breaks forty other tests you never knew existed"
         let layer = caption("L1", .top, long)
-        let transparent = try Raster(width: 451, height: 300)
-        let alone = try compositor.compose(base: transparent, layers: [layer])
+        let alone = try compose([layer], transparent: true)
         // Nothing drawn outside the box (a pixel of antialiasing allowed).
         let box = layer.box
         var outside = 0
@@ -52,24 +67,25 @@ import Testing
         }
         #expect(outside == 0)
 
-        let fit = try #require(MemeText.measure(layer)).fit
-        #expect(fit.size < layer.style.maxSize)
+        let text = try #require(layer.text)
+        let fit = try #require(MemeText.measure(text)).fit
+        #expect(fit.size < text.style.maxSize)
         #expect(fit.size > 10)
         #expect(fit.height > fit.size * 2)  // more than one line
 
-        try expectMatchesGolden(try compositor.compose(base: base, layers: [layer]), "meme-long-caption")
+        try expectMatchesGolden(try compose([layer]), "meme-long-caption")
     }
 
     @Test func cjkCaptionRendersAsRealGlyphs() throws {
         let layer = caption("L1", .top, "日本語のミーム 中文字幕 한국어 자막")
-        #expect(MemeText.measure(layer)?.unknownGlyphs == 0)
-        try expectMatchesGolden(try compositor.compose(base: base, layers: [layer]), "meme-cjk")
+        #expect(MemeText.measure(layer.text!)?.unknownGlyphs == 0)
+        try expectMatchesGolden(try compose([layer]), "meme-cjk")
     }
 
     @Test func longCJKCaptionWrapsBetweenCharacters() throws {
         // No spaces at all: the lines must break between ideographs, not shrink to nothing.
         let layer = caption("L1", .top, "吾輩は猫である名前はまだ無いどこで生れたかとんと見当がつかぬ何でも薄暗いじめじめした所で")
-        let measured = try #require(MemeText.measure(layer))
+        let measured = try #require(MemeText.measure(layer.text!))
         #expect(measured.unknownGlyphs == 0)
         #expect(measured.fit.height > measured.fit.size * 1.5)  // more than one line
         #expect(measured.fit.size > 15)
@@ -77,9 +93,8 @@ import Testing
 
     @Test func emojiCaptionRendersInColour() throws {
         let layer = caption("L1", .bottom, "🎉 party 😀🔥")
-        #expect(MemeText.measure(layer)?.unknownGlyphs == 0)
-        let transparent = try Raster(width: 451, height: 300)
-        let alone = try compositor.compose(base: transparent, layers: [layer])
+        #expect(MemeText.measure(layer.text!)?.unknownGlyphs == 0)
+        let alone = try compose([layer], transparent: true)
         var yellow = 0
         for y in 200..<300 {
             for x in 0..<451 {
@@ -88,11 +103,11 @@ import Testing
             }
         }
         #expect(yellow > 50)
-        try expectMatchesGolden(try compositor.compose(base: base, layers: [layer]), "meme-emoji")
+        try expectMatchesGolden(try compose([layer]), "meme-emoji")
     }
 
     @Test func textWithoutAnyFontIsReportedAsUnknownGlyphs() {
         // U+0378 is unassigned: no font has it, so the check above can fail.
-        #expect((MemeText.measure(caption("L1", .top, "\u{0378}"))?.unknownGlyphs ?? 0) > 0)
+        #expect((MemeText.measure(caption("L1", .top, "\u{0378}").text!)?.unknownGlyphs ?? 0) > 0)
     }
 }

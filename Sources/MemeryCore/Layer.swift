@@ -1,0 +1,200 @@
+import Foundation
+
+/// One layer of a creation: content in its own coordinates ([0, w] x [0, h]) placed on the
+/// canvas by a transform, drawn with an opacity.
+public struct Layer: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
+        case text(TextContent)
+        case image(ImageContent)
+        case shape(ShapeContent)
+        case drawing(DrawingContent)
+    }
+
+    public var id: String
+    public var content: Content
+    public var transform: Transform
+    /// 0 (invisible) to 1 (opaque).
+    public var opacity: Double
+
+    public init(id: String, content: Content, transform: Transform, opacity: Double = 1) {
+        self.id = id; self.content = content; self.transform = transform; self.opacity = opacity
+    }
+
+    public static let opacityRange: ClosedRange<Double> = 0...1
+
+    public var kind: String {
+        switch content {
+        case .text: "text"
+        case .image: "image"
+        case .shape: "shape"
+        case .drawing: "drawing"
+        }
+    }
+
+    /// The content's own size in pixels, before scaling.
+    public var size: (w: Double, h: Double) {
+        switch content {
+        case .text(let t): (t.width, t.height)
+        case .image(let i): (Double(i.width), Double(i.height))
+        case .shape(let s): (s.width, s.height)
+        case .drawing(let d): (d.width, d.height)
+        }
+    }
+
+    public var text: TextContent? {
+        if case .text(let t) = content { return t }
+        return nil
+    }
+
+    /// The unrotated box this layer covers on the canvas (exact when it is not rotated).
+    public var box: Box {
+        let (w, h) = size
+        let sw = w * transform.scale, sh = h * transform.scale
+        return Box(x: transform.x - sw / 2, y: transform.y - sh / 2, w: sw, h: sh)
+    }
+
+    /// Whether a canvas point falls on this layer (its shape, for ellipses; near a stroke, for drawings).
+    public func contains(_ point: Point) -> Bool {
+        let (w, h) = size
+        let local = transform.localPoint(point, size: (w, h))
+        guard local.x >= 0, local.y >= 0, local.x <= w, local.y <= h else { return false }
+        switch content {
+        case .shape(let shape) where shape.kind == .ellipse:
+            let dx = (local.x - w / 2) / (w / 2), dy = (local.y - h / 2) / (h / 2)
+            return dx * dx + dy * dy <= 1
+        case .drawing(let drawing):
+            return drawing.strokes.contains { !$0.erase && $0.passes(near: local) }
+        default:
+            return true
+        }
+    }
+}
+
+/// Words in a box: a top or bottom caption, or a free text box.
+public struct TextContent: Sendable, Hashable, Codable {
+    public enum Role: String, Sendable, Codable, CaseIterable { case top, bottom, free }
+    public var role: Role
+    public var text: String
+    /// The box the text is fitted into, in pixels.
+    public var width: Double
+    public var height: Double
+    public var style: TextStyle
+
+    public init(role: Role, text: String, width: Double, height: Double, style: TextStyle) {
+        self.role = role; self.text = text; self.width = width; self.height = height; self.style = style
+    }
+
+    /// The default box for a caption: the full width less a margin, a quarter of the height,
+    /// against the top or bottom edge.
+    public static func captionBox(_ role: Role, width: Int, height: Int) -> Box {
+        let w = Double(width), h = Double(height)
+        let marginX = (w * 0.03).rounded(), marginY = (h * 0.02).rounded()
+        let boxHeight = (h * 0.25).rounded()
+        switch role {
+        case .top: return Box(x: marginX, y: marginY, w: w - 2 * marginX, h: boxHeight)
+        case .bottom: return Box(x: marginX, y: h - marginY - boxHeight, w: w - 2 * marginX, h: boxHeight)
+        case .free: return Box(x: (w * 0.1).rounded(), y: (h * 0.375).rounded(), w: (w * 0.8).rounded(), h: boxHeight)
+        }
+    }
+}
+
+/// A sticker or photo: an image blob drawn at its own size.
+public struct ImageContent: Sendable, Hashable, Codable {
+    public var image: BaseImage
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+    public init(image: BaseImage) { self.image = image }
+}
+
+/// A rectangle or ellipse filling its box.
+public struct ShapeContent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable { case rect, ellipse }
+    public var kind: Kind
+    public var width: Double
+    public var height: Double
+    /// nil: no fill.
+    public var fill: Color?
+    /// The fill's opacity, 0 to 1, on top of the colour's own alpha.
+    public var alpha: Double
+    /// nil: no outline.
+    public var stroke: Color?
+    public var strokeWidth: Double
+
+    public init(kind: Kind, width: Double, height: Double, fill: Color? = .white, alpha: Double = 1,
+                stroke: Color? = nil, strokeWidth: Double = 0) {
+        self.kind = kind; self.width = width; self.height = height; self.fill = fill
+        self.alpha = alpha; self.stroke = stroke; self.strokeWidth = strokeWidth
+    }
+
+    public static let strokeWidthRange: ClosedRange<Double> = 0...1000
+}
+
+/// Freehand strokes; eraser strokes clear what earlier strokes of the same layer drew.
+public struct DrawingContent: Sendable, Hashable, Codable {
+    public var width: Double
+    public var height: Double
+    public var strokes: [Stroke]
+    public init(width: Double, height: Double, strokes: [Stroke]) {
+        self.width = width; self.height = height; self.strokes = strokes
+    }
+}
+
+public struct Stroke: Sendable, Hashable, Codable {
+    /// In the drawing's own coordinates.
+    public var points: [Point]
+    public var width: Double
+    public var color: Color
+    public var erase: Bool
+
+    public init(points: [Point], width: Double, color: Color, erase: Bool = false) {
+        self.points = points; self.width = width; self.color = color; self.erase = erase
+    }
+
+    public static let widthRange: ClosedRange<Double> = 0.5...1000
+    public static let maxPoints = 100_000
+
+    func passes(near point: Point) -> Bool {
+        let reach = max(width / 2, 2)
+        if points.count == 1 { return hypot(points[0].x - point.x, points[0].y - point.y) <= reach }
+        for (a, b) in zip(points, points.dropFirst()) {
+            let dx = b.x - a.x, dy = b.y - a.y
+            let length2 = dx * dx + dy * dy
+            let t = length2 == 0 ? 0 : max(0, min(1, ((point.x - a.x) * dx + (point.y - a.y) * dy) / length2))
+            if hypot(a.x + t * dx - point.x, a.y + t * dy - point.y) <= reach { return true }
+        }
+        return false
+    }
+}
+
+extension Layer: Codable {
+    enum CodingKeys: String, CodingKey { case id, kind, transform, opacity, text, image, shape, drawing }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        transform = try c.decode(Transform.self, forKey: .transform)
+        opacity = try c.decode(Double.self, forKey: .opacity)
+        switch try c.decode(String.self, forKey: .kind) {
+        case "text": content = .text(try c.decode(TextContent.self, forKey: .text))
+        case "image": content = .image(try c.decode(ImageContent.self, forKey: .image))
+        case "shape": content = .shape(try c.decode(ShapeContent.self, forKey: .shape))
+        case "drawing": content = .drawing(try c.decode(DrawingContent.self, forKey: .drawing))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown layer kind \(other)")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(transform, forKey: .transform)
+        try c.encode(opacity, forKey: .opacity)
+        switch content {
+        case .text(let t): try c.encode(t, forKey: .text)
+        case .image(let i): try c.encode(i, forKey: .image)
+        case .shape(let s): try c.encode(s, forKey: .shape)
+        case .drawing(let d): try c.encode(d, forKey: .drawing)
+        }
+    }
+}

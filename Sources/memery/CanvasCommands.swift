@@ -1,0 +1,65 @@
+import ArgumentParser
+import Memery
+import MemeryCore
+
+/// Prints the canvas size after a canvas edit.
+private func printCanvas(_ creation: Creation) { print("\(creation.width)x\(creation.height)") }
+
+struct CropCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crop", abstract: "Crop the canvas to a rectangle inside it; layers keep their place on the picture.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("The rectangle to keep.", valueName: "x,y,w,h"))
+    var box: String
+
+    func run() throws {
+        printCanvas(try storeOptions.open().edit(name, .crop(try Box(parsing: box))).creation)
+    }
+}
+
+struct RotateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate", abstract: "Rotate the canvas clockwise by any angle; it grows to fit (quarter turns are exact).")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    // allUnrecognized: so that a negative angle is read as the angle, not as an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Degrees, clockwise; negative turns the other way.", valueName: "deg"))
+    var degrees: [String] = []
+
+    func validate() throws {
+        guard degrees.count == 1 else { throw ValidationError("give one angle in degrees, e.g. 90 or -30") }
+    }
+
+    func run() throws {
+        guard let angle = Double(degrees[0]), angle.isFinite else {
+            throw InputError("\"\(degrees[0])\" is not an angle: give degrees, e.g. 90 or -30")
+        }
+        printCanvas(try storeOptions.open().edit(name, .rotate(degrees: angle)).creation)
+    }
+}
+
+struct FlipCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flip", abstract: "Mirror the canvas: h (left-right) or v (top-bottom).")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Argument(help: "h or v.")
+    var axis: FlipAxis
+
+    func run() throws {
+        printCanvas(try storeOptions.open().edit(name, .flip(axis)).creation)
+    }
+}

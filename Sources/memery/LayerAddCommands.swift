@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Memery
+import MemeryCore
+
+extension FlipAxis: ExpressibleByArgument {}
+
+struct ImageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image", abstract: "Add stickers and photos as layers.", subcommands: [ImageAddCommand.self])
+}
+
+struct ImageAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a picture as a layer; prints its layer id.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Argument(help: "The picture to add.")
+    var file: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
+    var at: String?
+
+    @Option(help: "A scale factor, 0.01 to 100.")
+    var scale = 1.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees, clockwise; negative turns the other way.", valueName: "deg"))
+    var rotate = 0.0
+
+    @Option(help: "0 (invisible) to 1 (opaque).")
+    var opacity = 1.0
+
+    @Option(help: "Mirror it: h or v.")
+    var flip: FlipAxis?
+
+    func run() throws {
+        let id = try storeOptions.open().addImage(name, imageAt: file, at: try at.map(Point.init(parsing:)),
+                                                  scale: scale, rotation: rotate, opacity: opacity, flip: flip)
+        print(id)
+    }
+}
+
+struct ShapeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shape", abstract: "Add rectangles and ellipses as layers.", subcommands: [ShapeAddCommand.self])
+}
+
+struct ShapeAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a rectangle or an ellipse; prints its layer id.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("A rectangle in canvas pixels.", valueName: "x,y,w,h"))
+    var rect: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("An ellipse filling this box.", valueName: "x,y,w,h"))
+    var ellipse: String?
+
+    @Option(help: ArgumentHelp("The fill colour, or none.", valueName: "hex"))
+    var fill = "#ffffff"
+
+    @Option(help: "The fill's opacity, 0 to 1.")
+    var alpha = 1.0
+
+    @Option(help: ArgumentHelp("An outline colour (default: no outline).", valueName: "hex"))
+    var stroke: String?
+
+    @Option(help: ArgumentHelp("The outline's width.", valueName: "px"))
+    var strokeWidth = 2.0
+
+    func validate() throws {
+        if (rect == nil) == (ellipse == nil) { throw ValidationError("give either --rect X,Y,W,H or --ellipse X,Y,W,H") }
+    }
+
+    func run() throws {
+        let kind: ShapeContent.Kind = rect != nil ? .rect : .ellipse
+        let box = try Box(parsing: rect ?? ellipse ?? "")
+        let fillColor = fill.lowercased() == "none" ? nil : try Color(hex: fill)
+        let (creation, _) = try storeOptions.open().edit(name, .addShape(
+            kind, box: box, fill: fillColor, alpha: alpha, stroke: try stroke.map(Color.init(hex:)), strokeWidth: strokeWidth))
+        print(creation.layers.last?.id ?? "")
+    }
+}
+
+struct DrawCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draw",
+        abstract: "Draw a freehand stroke; prints the drawing layer's id.",
+        discussion: "Without --layer a new drawing layer is made. --erase clears what earlier strokes of that drawing layer drew under it (by default the topmost drawing layer).")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's points in canvas pixels.", valueName: "\"x,y x,y ...\""))
+    var points: String
+
+    @Option(help: ArgumentHelp("The stroke's colour.", valueName: "hex"))
+    var color = "#000000"
+
+    @Option(help: ArgumentHelp("The stroke's width.", valueName: "px"))
+    var width = 6.0
+
+    @Flag(help: "Erase instead of drawing.")
+    var erase = false
+
+    @Option(help: ArgumentHelp("The drawing layer to add to.", valueName: "id"))
+    var layer: String?
+
+    func run() throws {
+        let parsed = try points.split(whereSeparator: \.isWhitespace).map { try Point(parsing: String($0)) }
+        let creation = try storeOptions.open().edit(name, .draw(
+            points: parsed, width: width, color: try Color(hex: color), erase: erase, layer: layer)).creation
+        // The layer drawn on: the one named, the topmost drawing for an eraser, else the new one.
+        print(layer ?? (erase ? creation.layers.last { $0.kind == "drawing" }?.id : creation.layers.last?.id) ?? "")
+    }
+}
