@@ -21,16 +21,6 @@ public final class Workspace: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// Every creation, in the order they were made.
-    public func gallery() throws -> Gallery {
-        var gallery = Gallery()
-        try store.forEachEvent { stored in
-            if stored.type == "CreationCreated" { gallery.evolve(try EventCoding.domainEvent(stored)) }
-            return true
-        }
-        return gallery
-    }
-
     /// The creation's current state (at the head of its history).
     public func creation(named name: String) throws -> Creation {
         try history(of: name).state
@@ -41,10 +31,10 @@ public final class Workspace: @unchecked Sendable {
         try load(name).history
     }
 
-    private func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent]) {
-        guard let id = try store.owner(ofClaim: Self.nameClaim(name)) else { throw DomainError.noSuchCreation(name) }
-        let stored = try store.events(in: id)
-        var history = CreationHistory(id: id)
+    private func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
+        let entry = try entry(named: name)
+        let stored = try store.events(in: entry.id)
+        var history = CreationHistory(id: entry.id)
         var start = stored.startIndex
         while start < stored.endIndex {
             // One batch (one append) is one edit or one move of the head.
@@ -55,7 +45,8 @@ public final class Workspace: @unchecked Sendable {
             history.apply(events, lastVersion: stored[end - 1].version, time: stored[end - 1].timeMilliseconds)
             start = end
         }
-        return (history, stored)
+        history.name = entry.name  // the gallery's name: renames live there
+        return (history, stored, entry.trashed)
     }
 
     /// The creation's events, oldest first, each described for people.
@@ -88,19 +79,30 @@ public final class Workspace: @unchecked Sendable {
     /// Appends a new creation's name and canvas in one batch: the first node of its history,
     /// which undo keeps.
     private func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = []) throws -> Creation {
-        var creation = Creation(id: UUID())
-        var events = try creation.decide(.create(name: name), gallery: try gallery())
-        events.forEach { creation = creation.evolve($0) }
-        let made = try creation.decide(canvas)
-        made.forEach { creation = creation.evolve($0) }
-        events += made
-        do {
-            try store.append(to: creation.id, expectedVersion: 0, events: events.map(EventCoding.newEvent),
-                             blobs: blobs, claim: [Self.nameClaim(name)])
-        } catch StoreError.claimTaken {
-            throw DomainError.nameTaken(name)  // another process took the name meanwhile
+        var attempt = 0
+        while true {
+            attempt += 1
+            let (gallery, galleryVersion) = try loadGallery()
+            var creation = Creation(id: UUID())
+            var events = try creation.decide(.create(name: name), gallery: gallery)
+            events.forEach { creation = creation.evolve($0) }
+            let made = try creation.decide(canvas)
+            made.forEach { creation = creation.evolve($0) }
+            events += made
+            do {
+                // The creation's first edit and its gallery entry land together.
+                try store.append([
+                    EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try events.map(EventCoding.newEvent)),
+                    EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: galleryVersion,
+                                           events: [try Self.newEvent(.added(.init(id: creation.id, name: name)))]),
+                ], blobs: blobs, claim: [Self.nameClaim(name)])
+                return creation
+            } catch StoreError.claimTaken {
+                throw DomainError.nameTaken(name)  // another process took the name meanwhile
+            } catch StoreError.conflict where attempt < 5 {
+                continue  // another process changed the gallery: decide again
+            }
         }
-        return creation
     }
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
@@ -133,7 +135,9 @@ public final class Workspace: @unchecked Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            var history = try load(name).history
+            let loaded = try load(name)
+            guard !loaded.trashed else { throw DomainError.inTrash(name) }
+            var history = loaded.history
             let events = try decide(history)
             guard !events.isEmpty else { return (history, []) }
             do {

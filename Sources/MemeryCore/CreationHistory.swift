@@ -40,6 +40,8 @@ public struct CreationHistory: Sendable {
     public private(set) var streamVersion: UInt64 = 0
     /// The first node at which the creation has a canvas; undo never goes above it.
     public private(set) var genesis: Int?
+    /// The creation's name as the gallery knows it (renames live there, not in the history).
+    public var name: String? { didSet { if let name { state.name = name } } }
 
     private var nodeByVersion: [UInt64: Int] = [:]
     /// States kept every `checkpointSpacing` levels of depth, so rebuilding the state at any
@@ -66,6 +68,7 @@ public struct CreationHistory: Sendable {
                                  kind: .move(to: target, cause: move.cause)))
             head = target
             state = state(at: target)
+            if let name { state.name = name }
             return
         }
         let parent = head
@@ -76,6 +79,7 @@ public struct CreationHistory: Sendable {
         nodeByVersion[lastVersion] = index
         batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time, kind: .edit(node: index)))
         state = events.filter { !$0.isHeadMove }.reduce(state) { $0.evolve($1) }
+        if let name { state.name = name }
         head = index
         if depth % Self.checkpointSpacing == 0 { checkpoints[index] = state }
         if genesis == nil, state.canvas != nil { genesis = index }

@@ -25,6 +25,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case noCanvas
     case noDrawingLayer
     case tooManyPoints(Int, max: Int)
+    case alreadyTrashed(String)
+    case notTrashed(String)
+    case inTrash(String)
 
     public var description: String {
         switch self {
@@ -76,6 +79,12 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "there is no drawing layer to erase on: draw first, or give --layer ID"
         case let .tooManyPoints(count, max):
             return "a stroke may have 1 to \(max) points, got \(count)"
+        case .alreadyTrashed(let name):
+            return "\"\(name)\" is already in the trash: `memery restore \(name)` brings it back"
+        case .notTrashed(let name):
+            return "\"\(name)\" is not in the trash"
+        case .inTrash(let name):
+            return "\"\(name)\" is in the trash: `memery restore \(name)` first"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }

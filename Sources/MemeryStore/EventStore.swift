@@ -14,12 +14,15 @@ public final class EventStore: @unchecked Sendable {
         static let blobs = "blobs"      // 32-byte SHA-256 -> bytes
         static let claims = "claims"    // UTF-8 claim -> 16-byte stream id
         static let meta = "meta"        // UTF-8 key -> UTF-8 value
-        static let all = [log, streams, blobs, claims, meta]
+        static let blobRefs = "blobrefs"  // 32-byte SHA-256 + 16-byte stream id -> nothing
+        static let all = [log, streams, blobs, claims, meta, blobRefs]
     }
 
     public let directory: URL
     let env: LMDBEnvironment
     let log, streams, blobs, claims, meta: UInt32
+    /// Which streams use which blob.
+    let blobReferences: UInt32
 
     /// Opens the store in `directory`, creating it when absent.
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
@@ -35,6 +38,7 @@ public final class EventStore: @unchecked Sendable {
         blobs = env.database(Name.blobs)
         claims = env.database(Name.claims)
         meta = env.database(Name.meta)
+        blobReferences = env.database(Name.blobRefs)
         try checkFormat()
     }
 
@@ -75,50 +79,89 @@ public final class EventStore: @unchecked Sendable {
 
     // MARK: Appending
 
+    /// Events for one stream within an append.
+    public struct StreamWrite: Sendable {
+        public var stream: UUID
+        /// The stream's version the caller decided against (0: a new stream).
+        public var expectedVersion: UInt64
+        public var events: [NewEvent]
+        public init(stream: UUID, expectedVersion: UInt64, events: [NewEvent]) {
+            self.stream = stream; self.expectedVersion = expectedVersion; self.events = events
+        }
+    }
+
     /// Appends `events` to `stream` atomically, with the blobs they reference and the unique
     /// claims they take or release. Refuses a stale `expectedVersion` (0: a new stream).
     /// Returns once the commit is durable.
     @discardableResult
     public func append(to stream: UUID, expectedVersion: UInt64, events: [NewEvent],
-                       blobs newBlobs: [Data] = [], claim: [String] = [], release: [String] = [],
+                       blobs newBlobs: [Data] = [], blobRefs: [String] = [], claim: [String] = [], release: [String] = [],
                        now: Date = Date()) throws -> [StoredEvent] {
-        try env.write { txn in
-            let actual = try version(of: stream, in: txn)
-            guard actual == expectedVersion else {
-                throw StoreError.conflict(stream: stream, expected: expectedVersion, actual: actual)
+        try append([StreamWrite(stream: stream, expectedVersion: expectedVersion, events: events)],
+                   blobs: newBlobs, blobRefs: blobRefs, claim: claim, release: release, now: now)
+    }
+
+    /// Appends to several streams in one transaction, all or nothing: every stream's expected
+    /// version is checked first. The blobs written (and the existing ones named in
+    /// `blobRefs`) are referenced by, and the claims held for, `owner` (by default the first
+    /// stream); a blob is kept while any stream references it. Events of one call share a batch.
+    @discardableResult
+    public func append(_ writes: [StreamWrite], blobs newBlobs: [Data] = [], blobRefs: [String] = [],
+                       claim: [String] = [], release: [String] = [], owner: UUID? = nil, now: Date = Date()) throws -> [StoredEvent] {
+        guard let owner = owner ?? writes.first?.stream else { return [] }
+        return try env.write { txn in
+            try append(writes, blobs: newBlobs, blobRefs: blobRefs, claim: claim, release: release, owner: owner, now: now, in: txn)
+        }
+    }
+
+    func append(_ writes: [StreamWrite], blobs newBlobs: [Data], blobRefs: [String], claim: [String], release: [String],
+                owner: UUID, now: Date, in txn: Transaction) throws -> [StoredEvent] {
+        var versions = [UInt64]()
+        for write in writes {
+            let actual = try version(of: write.stream, in: txn)
+            guard actual == write.expectedVersion else {
+                throw StoreError.conflict(stream: write.stream, expected: write.expectedVersion, actual: actual)
             }
-            for key in release {
-                if let owner = try txn.get(claims, Array(key.utf8)), KeyEncoding.uuid(owner) == stream {
-                    try txn.delete(claims, Array(key.utf8))
-                }
+            versions.append(actual)
+        }
+        for key in release {
+            if let holder = try txn.get(claims, Array(key.utf8)), KeyEncoding.uuid(holder) == owner {
+                try txn.delete(claims, Array(key.utf8))
             }
-            for key in claim {
-                if let owner = try txn.get(claims, Array(key.utf8)), let ownerID = KeyEncoding.uuid(owner), ownerID != stream {
-                    throw StoreError.claimTaken(claim: key, owner: ownerID)
-                }
-                try txn.put(claims, Array(key.utf8), KeyEncoding.uuid(stream))
+        }
+        for key in claim {
+            if let holder = try txn.get(claims, Array(key.utf8)), let holderID = KeyEncoding.uuid(holder), holderID != owner {
+                throw StoreError.claimTaken(claim: key, owner: holderID)
             }
-            for blob in newBlobs {
-                guard let key = BlobHash.key(BlobHash.of(blob)) else { continue }
-                try txn.put(blobs, key, Array(blob), noOverwrite: true)  // same bytes: keep the old copy
-            }
-            var sequence = try lastSequence(in: txn)
-            let batch = sequence + 1
-            let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
-            var stored = [StoredEvent]()
-            for (offset, event) in events.enumerated() {
+            try txn.put(claims, Array(key.utf8), KeyEncoding.uuid(owner))
+        }
+        for blob in newBlobs {
+            guard let key = BlobHash.key(BlobHash.of(blob)) else { continue }
+            try txn.put(blobs, key, Array(blob), noOverwrite: true)  // same bytes: keep the old copy
+            try txn.put(blobReferences, key + KeyEncoding.uuid(owner), [])
+        }
+        for hash in blobRefs {
+            guard let key = BlobHash.key(hash), try txn.get(blobs, key) != nil else { throw StoreError.missingBlob(hash: hash) }
+            try txn.put(blobReferences, key + KeyEncoding.uuid(owner), [])
+        }
+        var sequence = try lastSequence(in: txn)
+        let batch = sequence + 1
+        let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        var stored = [StoredEvent]()
+        for (write, actual) in zip(writes, versions) {
+            for (offset, event) in write.events.enumerated() {
                 sequence += 1
-                var record = StoredEvent(sequence: sequence, batch: batch, stream: stream, version: actual + UInt64(offset) + 1,
+                var record = StoredEvent(sequence: sequence, batch: batch, stream: write.stream, version: actual + UInt64(offset) + 1,
                                          type: event.type, schemaVersion: event.schemaVersion,
                                          timeMilliseconds: millis, payload: event.payload, checksum: [])
                 let bytes = try EventRecord.encode(record)
                 record.checksum = EventRecord.checksum(of: bytes)
                 try txn.put(log, KeyEncoding.bigEndian(sequence), bytes, append: true)
-                try txn.put(streams, KeyEncoding.streamKey(stream, record.version), KeyEncoding.bigEndian(sequence), noOverwrite: true)
+                try txn.put(streams, KeyEncoding.streamKey(write.stream, record.version), KeyEncoding.bigEndian(sequence), noOverwrite: true)
                 stored.append(record)
             }
-            return stored
         }
+        return stored
     }
 
     // MARK: Reading

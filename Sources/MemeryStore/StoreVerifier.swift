@@ -13,6 +13,8 @@ public struct VerifyReport: Sendable, Equatable {
     }
 
     public var events = 0
+    /// Tombstones of purged events: their place in the log, nothing else.
+    public var purged = 0
     public var streams = 0
     public var blobs = 0
     public var blobBytes = 0
@@ -51,10 +53,15 @@ extension EventStore {
                         throw error
                     }
                     let indexed = try txn.get(streams, KeyEncoding.streamKey(event.stream, event.version))
-                    guard indexed.flatMap(KeyEncoding.uint64) == sequence else {
-                        try fail(sequence, "the stream index does not point at this event")
+                    if event.isPurged {
+                        guard indexed == nil else { try fail(sequence, "a purged event is still indexed") }
+                        report.purged += 1
+                    } else {
+                        guard indexed.flatMap(KeyEncoding.uint64) == sequence else {
+                            try fail(sequence, "the stream index does not point at this event")
+                        }
+                        report.events += 1
                     }
-                    report.events += 1
                     expected += 1
                     return true
                 }
@@ -81,13 +88,26 @@ extension EventStore {
                     }
                     return true
                 }
-                // Blobs: the key is the hash of the bytes.
+                // Blobs: the key is the hash of the bytes, and some stream uses it.
                 try txn.scan(blobs) { key, value in
                     guard Array(SHA256.hash(data: value)).elementsEqual(key) else {
                         try fail(nil, "blob \(BlobHash.hex(key)) does not match its hash")
                     }
+                    var used = false
+                    try txn.scan(blobReferences, from: Array(key)) { ref, _ in
+                        used = ref.count == 48 && ref.starts(with: key)
+                        return false
+                    }
+                    guard used else { try fail(nil, "blob \(BlobHash.hex(key)) is referenced by no stream") }
                     report.blobs += 1
                     report.blobBytes += value.count
+                    return true
+                }
+                // Blob references: each names a stored blob.
+                try txn.scan(blobReferences) { key, _ in
+                    guard key.count == 48, try txn.get(blobs, Array(key[0..<32])) != nil else {
+                        try fail(nil, "a blob reference names a missing blob \(BlobHash.hex(UnsafeRawBufferPointer(rebasing: key[0..<min(32, key.count)])))")
+                    }
                     return true
                 }
                 // Claims: every owner is a stream with events.

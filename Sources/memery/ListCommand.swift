@@ -10,20 +10,29 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Flag(help: "Only the favourites.")
+    var favorites = false
+
     func run() throws {
         let workspace = try storeOptions.open()
-        let creations = try workspace.gallery().entries.map { try workspace.history(of: $0.name) }
+        let gallery = try workspace.gallery()
+        let shown = favorites ? gallery.favourites : gallery.entries
+        let creations = try shown.map { (entry: $0, history: try workspace.history(of: $0.name)) }
         if json {
-            try printJSON(creations.map(Describe.summary))
+            try printJSON(creations.map { item in
+                var summary = Describe.summary(item.history)
+                summary["favorite"] = item.entry.favorite
+                return summary
+            })
             return
         }
         if creations.isEmpty {
-            print("no creations yet: `memery new NAME --image FILE` makes one")
+            print(favorites ? "no favourites yet: `memery favorite NAME` marks one" : "no creations yet: `memery new NAME --image FILE` makes one")
             return
         }
-        for history in creations {
+        for (entry, history) in creations {
             let creation = history.state
-            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.textLayers.count) layer(s)\t\(history.streamVersion) event(s)")
+            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(history.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
         }
     }
 }

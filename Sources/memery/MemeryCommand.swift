@@ -10,6 +10,8 @@ struct MemeryCommand: ParsableCommand {
             NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self, ImageCommand.self,
             ShapeCommand.self, DrawCommand.self, LayerCommand.self, CropCommand.self, RotateCommand.self, FlipCommand.self,
             ExportCommand.self, QuickCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self,
-            CheckoutCommand.self, VerifyCommand.self,
+            CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
+            PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,
+            LogCommand.self, VerifyCommand.self,
         ])
 }

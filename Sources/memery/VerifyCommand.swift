@@ -10,7 +10,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let report = try storeOptions.open().verify()
-        print("format \(report.formatVersion): \(report.events) events in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.claims) names")
+        let purged = report.purged > 0 ? " (and \(report.purged) purged)" : ""
+        print("format \(report.formatVersion): \(report.events) events\(purged) in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.claims) names")
         if let problem = report.problem {
             print("damaged: \(problem)")
             if let sequence = problem.sequence { print("first bad sequence: \(sequence)") }

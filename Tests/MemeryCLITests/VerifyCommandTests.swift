@@ -5,7 +5,7 @@ import Testing
     @Test func cleanStorePrintsCountsAndExitsZero() throws {
         let s = try Sandbox()
         try s.ok(["quick", Paths.example, "--top", "a", "--bottom", "b", "-o", s.path("q.png")])
-        #expect(try s.ok(["verify"]) == "format 1: 4 events in 1 streams, 1 blobs (240512 bytes), 1 names\nok")
+        #expect(try s.ok(["verify"]) == "format 1: 5 events in 2 streams, 1 blobs (240512 bytes), 1 names\nok")
     }
 
     @Test func flippedByteInACopyExitsThreeNamingTheFirstBadSequence() throws {
@@ -24,12 +24,12 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: copy + "/data.mdb"))
         let outcome = try Sandbox.run(["verify", "--store", copy])
         #expect(outcome.status == 3, "\(outcome)")
-        #expect(outcome.stdout.contains("damaged: sequence 3: checksum mismatch"))
-        #expect(outcome.stdout.contains("first bad sequence: 3"))
+        #expect(outcome.stdout.contains("damaged: sequence 4: checksum mismatch"))
+        #expect(outcome.stdout.contains("first bad sequence: 4"))
         // Reading the damaged creation is refused with exit 3 too, never shown half-right.
         let show = try Sandbox.run(["show", "m", "--store", copy])
         #expect(show.status == 3, "\(show)")
-        #expect(show.stderr.contains("the store is damaged at sequence 3: checksum mismatch"))
+        #expect(show.stderr.contains("the store is damaged at sequence 4: checksum mismatch"))
         // The original is untouched.
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
     }

@@ -23,7 +23,7 @@ extension Creation {
 @Suite struct DecideTests {
     @Test func duplicateNameIsRefusedIgnoringCase() throws {
         var gallery = Gallery()
-        gallery.evolve(.created(.init(id: UUID(), name: "Drake")))
+        gallery.evolve(.added(.init(id: UUID(), name: "Drake")))
         #expect(throws: DomainError.nameTaken("drake")) {
             try Creation(id: UUID()).decide(.create(name: "drake"), gallery: gallery)
         }

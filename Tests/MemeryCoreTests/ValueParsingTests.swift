@@ -24,12 +24,4 @@ import MemeryCore
         #expect(throws: DomainError.invalidBox("1,2,inf,4")) { try Box(parsing: "1,2,inf,4") }
     }
 
-    @Test func galleryMakesNamesUnique() {
-        var gallery = Gallery()
-        #expect(gallery.uniqueName(from: "cat") == "cat")
-        gallery.evolve(.created(.init(id: .init(), name: "cat")))
-        gallery.evolve(.created(.init(id: .init(), name: "CAT-2")))
-        #expect(gallery.uniqueName(from: "cat") == "cat-3")
-        #expect(gallery.entry(named: " Cat ")?.name == "cat")
-    }
 }

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Memery
+import MemeryCore
+
+struct RenameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a creation (names stay unique, ignoring case).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Argument(help: "Its new name.") var newName: String
+
+    func run() throws {
+        try storeOptions.open().rename(name, to: newName)
+        print(newName)
+    }
+}
+
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Move a creation to the trash; `memery restore` brings it back.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+
+    func run() throws {
+        try storeOptions.open().trash(name)
+    }
+}
+
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring a creation back from the trash.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+
+    func run() throws {
+        try storeOptions.open().restore(name)
+    }
+}
+
+struct TrashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "trash", abstract: "List the creations in the trash.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let trash = try storeOptions.open().gallery().trash
+        if json {
+            try printJSON(trash.map { ["name": $0.name, "id": $0.id.uuidString.lowercased()] })
+        } else if trash.isEmpty {
+            print("the trash is empty")
+        } else {
+            trash.forEach { print($0.name) }
+        }
+    }
+}
+
+struct PurgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Remove a creation for good: its whole history, its name, and the images nothing else uses.",
+        discussion: "This cannot be undone. It is the one command that takes data out of the store.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Flag(help: "Confirm: this cannot be undone.") var yes = false
+
+    func validate() throws {
+        if !yes { throw ValidationError("purging cannot be undone: add --yes to confirm") }
+    }
+
+    func run() throws {
+        let report = try storeOptions.open().purge(name)
+        print("purged \"\(name)\": \(report.events) events, \(report.blobs) images (\(report.blobBytes) bytes)")
+    }
+}
+
+struct FavoriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark a creation as a favourite.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+
+    func run() throws { try storeOptions.open().setFavorite(name, true) }
+}
+
+struct UnfavoriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unfavorite", abstract: "Unmark a favourite.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+
+    func run() throws { try storeOptions.open().setFavorite(name, false) }
+}
+
+struct MoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Put a creation at a position in the gallery (1 first, as `memery list` shows them).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Option(help: "The position, 1 first.") var to: Int
+
+    func run() throws { try storeOptions.open().move(name, to: to) }
+}
+
+struct RandomCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "random", abstract: "Print the name of a creation picked at random.")
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        // Uniform over the gallery: a new process has no "current" creation to avoid.
+        guard let pick = try storeOptions.open().gallery().entries.randomElement() else { throw InputError("the gallery is empty: `memery new NAME --image FILE` makes a creation") }
+        print(pick.name)
+    }
+}
