@@ -23,6 +23,7 @@ public struct HistoryEntry: Sendable {
         case .baseImageImported(let e):
             return "imported \(e.image.sourceName ?? "an image") (\(e.image.format), \(e.image.width)x\(e.image.height))"
         case .canvasCreated(let e): return "blank \(e.width)x\(e.height) canvas (\(e.background))"
+        case .startedFromTemplate(let e): return "started from template \(quoted(e.template)) (\(e.canvas.width)x\(e.canvas.height))"
         case .textLayerAdded(let e):
             let text = e.layer.text
             return "added \(text?.role.rawValue ?? "") text \(e.layer.id) \(quoted(text?.text ?? ""))"

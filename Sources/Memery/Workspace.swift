@@ -78,7 +78,7 @@ public final class Workspace: @unchecked Sendable {
 
     /// Appends a new creation's name and canvas in one batch: the first node of its history,
     /// which undo keeps.
-    private func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = []) throws -> Creation {
+    func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> Creation {
         var attempt = 0
         while true {
             attempt += 1
@@ -95,7 +95,7 @@ public final class Workspace: @unchecked Sendable {
                     EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try events.map(EventCoding.newEvent)),
                     EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: galleryVersion,
                                            events: [try Self.newEvent(.added(.init(id: creation.id, name: name)))]),
-                ], blobs: blobs, claim: [Self.nameClaim(name)])
+                ], blobs: blobs, blobRefs: blobRefs, claim: [Self.nameClaim(name)])
                 return creation
             } catch StoreError.claimTaken {
                 throw DomainError.nameTaken(name)  // another process took the name meanwhile
@@ -123,15 +123,16 @@ public final class Workspace: @unchecked Sendable {
     /// Decides `command` against the creation named `name` and appends what it causes.
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
-    public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = []) throws -> (creation: Creation, events: [StoredEvent]) {
-        let (history, stored) = try change(name, blobs: blobs) { try $0.decide(command) }
+    public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> (creation: Creation, events: [StoredEvent]) {
+        let (history, stored) = try change(name, blobs: blobs, blobRefs: blobRefs) { try $0.decide(command) }
         return (history.state, stored)
     }
 
     /// Decides with `decide` against the creation's current history and appends what it
     /// returns as one batch; on a conflict with another process, decides again.
     @discardableResult
-    public func change(_ name: String, blobs: [Data] = [], _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
+    public func change(_ name: String, blobs: [Data] = [], blobRefs: [String] = [],
+                       _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
         var attempt = 0
         while true {
             attempt += 1
@@ -142,7 +143,7 @@ public final class Workspace: @unchecked Sendable {
             guard !events.isEmpty else { return (history, []) }
             do {
                 let stored = try store.append(to: history.id, expectedVersion: history.streamVersion,
-                                              events: events.map(EventCoding.newEvent), blobs: blobs)
+                                              events: events.map(EventCoding.newEvent), blobs: blobs, blobRefs: blobRefs)
                 if let last = stored.last { history.apply(events, lastVersion: last.version, time: last.timeMilliseconds) }
                 return (history, stored)
             } catch StoreError.conflict where attempt < conflictRetries {

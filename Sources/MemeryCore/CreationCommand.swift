@@ -4,6 +4,8 @@ public enum CreationCommand: Sendable, Equatable {
     case importBaseImage(BaseImage)
     /// A blank canvas instead of a base image.
     case createCanvas(width: Int, height: Int, background: Color)
+    /// The canvas, base image and text boxes of a template.
+    case startFromTemplate(Templates.Template)
     /// Adds a text layer; a nil box takes the role's default box.
     case addText(role: TextContent.Role, text: String, box: Box?, style: TextStyleChanges)
     case editText(id: String, text: String?, box: Box?, style: TextStyleChanges)

@@ -7,6 +7,7 @@ public enum CreationEvent: Sendable, Equatable {
     case created(CreationCreated)
     case baseImageImported(BaseImageImported)
     case canvasCreated(CanvasCreated)
+    case startedFromTemplate(StartedFromTemplate)
     case textLayerAdded(LayerAdded)
     case textLayerEdited(TextLayerEdited)
     case imageLayerAdded(LayerAdded)
@@ -38,6 +39,18 @@ public enum CreationEvent: Sendable, Equatable {
         public var height: Int
         public var background: Color
         public init(width: Int, height: Int, background: Color) { self.width = width; self.height = height; self.background = background }
+    }
+
+    /// A creation's canvas and base image taken from a template (its text boxes follow as
+    /// TextLayerAdded events in the same batch).
+    public struct StartedFromTemplate: Sendable, Equatable, Codable {
+        public var template: String
+        public var canvas: Canvas
+        public var baseImage: BaseImage?
+        public var basePlacement: Transform
+        public init(template: String, canvas: Canvas, baseImage: BaseImage?, basePlacement: Transform) {
+            self.template = template; self.canvas = canvas; self.baseImage = baseImage; self.basePlacement = basePlacement
+        }
     }
 
     /// A layer on top of the others (TextLayerAdded v2, ImageLayerAdded, ShapeLayerAdded, DrawingLayerAdded).
@@ -125,6 +138,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .created: "CreationCreated"
         case .baseImageImported: "BaseImageImported"
         case .canvasCreated: "CanvasCreated"
+        case .startedFromTemplate: "StartedFromTemplate"
         case .textLayerAdded: "TextLayerAdded"
         case .textLayerEdited: "TextLayerEdited"
         case .imageLayerAdded: "ImageLayerAdded"
@@ -144,7 +158,7 @@ public enum CreationEvent: Sendable, Equatable {
     /// The payload version this build writes, per type. TextLayerRemoved is only read: a
     /// text layer is now removed with LayerRemoved.
     public static let currentVersions: [String: Int] = [
-        "CreationCreated": 1, "BaseImageImported": 1, "CanvasCreated": 1,
+        "CreationCreated": 1, "BaseImageImported": 1, "CanvasCreated": 1, "StartedFromTemplate": 1,
         "TextLayerAdded": 2, "TextLayerEdited": 1, "TextLayerRemoved": 1,
         "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
         "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
@@ -164,6 +178,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .created(let p): return try encoder.encode(p)
         case .baseImageImported(let p): return try encoder.encode(p)
         case .canvasCreated(let p): return try encoder.encode(p)
+        case .startedFromTemplate(let p): return try encoder.encode(p)
         case .textLayerAdded(let p), .imageLayerAdded(let p), .shapeLayerAdded(let p), .drawingLayerAdded(let p):
             return try encoder.encode(p)
         case .textLayerEdited(let p): return try encoder.encode(p)
@@ -191,6 +206,7 @@ public enum CreationEvent: Sendable, Equatable {
             case "CreationCreated": return .created(try d(CreationCreated.self))
             case "BaseImageImported": return .baseImageImported(try d(BaseImageImported.self))
             case "CanvasCreated": return .canvasCreated(try d(CanvasCreated.self))
+            case "StartedFromTemplate": return .startedFromTemplate(try d(StartedFromTemplate.self))
             case "TextLayerAdded":
                 if schemaVersion == 1 { return .textLayerAdded(try EventUpcasting.textLayerAddedV1(payload)) }
                 return .textLayerAdded(try d(LayerAdded.self))

@@ -23,6 +23,18 @@ extension Creation {
             try check("canvas height", Double(height), Canvas.sizeRange)
             return [.canvasCreated(.init(width: width, height: height, background: background))]
 
+        case .startFromTemplate(let template):
+            guard exists else { throw DomainError.creationNotStarted }
+            guard canvas == nil else { throw DomainError.baseImageAlreadySet }
+            var events: [CreationEvent] = [.startedFromTemplate(.init(
+                template: template.name, canvas: template.canvas, baseImage: template.baseImage, basePlacement: template.basePlacement))]
+            for (offset, layer) in template.layers.enumerated() where layer.text != nil {
+                var copy = layer
+                copy.id = "L\(nextLayerNumber + offset)"
+                events.append(.textLayerAdded(.init(layer: copy)))
+            }
+            return events
+
         case let .addText(role, text, box, changes):
             try requireCanvas()
             if role != .free, let existing = caption(role) {

@@ -28,6 +28,11 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case alreadyTrashed(String)
     case notTrashed(String)
     case inTrash(String)
+    case noSuchGarageImage(String)
+    case alreadyInGarage(String)
+    case garageNameTaken(String)
+    case noSuchTemplate(String)
+    case templateNameTaken(String)
 
     public var description: String {
         switch self {
@@ -85,6 +90,16 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "\"\(name)\" is not in the trash"
         case .inTrash(let name):
             return "\"\(name)\" is in the trash: `memery restore \(name)` first"
+        case .noSuchGarageImage(let reference):
+            return "no image \"\(reference)\" in the garage: `memery garage list` shows them"
+        case .alreadyInGarage(let name):
+            return "this image is already in the garage as \"\(name)\""
+        case .garageNameTaken(let name):
+            return "the garage already has an image named \"\(name)\""
+        case .noSuchTemplate(let name):
+            return "no template named \"\(name)\": `memery template list` shows them"
+        case .templateNameTaken(let name):
+            return "a template named \"\(name)\" already exists"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }

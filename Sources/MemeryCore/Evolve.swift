@@ -15,6 +15,10 @@ extension Creation {
             next.basePlacement = Transform(x: Double(e.image.width) / 2, y: Double(e.image.height) / 2)
         case .canvasCreated(let e):
             next.canvas = Canvas(width: e.width, height: e.height, background: e.background)
+        case .startedFromTemplate(let e):
+            next.canvas = e.canvas
+            next.baseImage = e.baseImage
+            next.basePlacement = e.basePlacement
         case .textLayerAdded(let e), .imageLayerAdded(let e), .shapeLayerAdded(let e), .drawingLayerAdded(let e):
             next.layers.append(e.layer)
             if let number = Int(e.layer.id.dropFirst()), number >= next.nextLayerNumber {

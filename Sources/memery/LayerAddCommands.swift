@@ -20,7 +20,10 @@ struct ImageAddCommand: ParsableCommand {
     var name: String
 
     @Argument(help: "The picture to add.")
-    var file: String
+    var file: String?
+
+    @Option(help: ArgumentHelp("A garage image instead of a file, by name or the start of its hash.", valueName: "image"))
+    var garage: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
     var at: String?
@@ -37,10 +40,18 @@ struct ImageAddCommand: ParsableCommand {
     @Option(help: "Mirror it: h or v.")
     var flip: FlipAxis?
 
+    func validate() throws {
+        if (file == nil) == (garage == nil) { throw ValidationError("give either a FILE or --garage IMAGE") }
+    }
+
     func run() throws {
-        let id = try storeOptions.open().addImage(name, imageAt: file, at: try at.map(Point.init(parsing:)),
-                                                  scale: scale, rotation: rotate, opacity: opacity, flip: flip)
-        print(id)
+        let workspace = try storeOptions.open()
+        let point = try at.map(Point.init(parsing:))
+        if let garage {
+            print(try workspace.addImage(name, garageImage: garage, at: point, scale: scale, rotation: rotate, opacity: opacity, flip: flip))
+        } else {
+            print(try workspace.addImage(name, imageAt: file ?? "", at: point, scale: scale, rotation: rotate, opacity: opacity, flip: flip))
+        }
     }
 }
 

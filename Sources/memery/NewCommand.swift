@@ -14,6 +14,12 @@ struct NewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The base picture: PNG, JPEG, GIF, BMP, TIFF, WebP, AVIF, ...", valueName: "file"))
     var image: String?
 
+    @Option(help: ArgumentHelp("A garage image, by name or the start of its hash.", valueName: "image"))
+    var garage: String?
+
+    @Option(help: ArgumentHelp("A template: its canvas, base image and text boxes.", valueName: "name"))
+    var template: String?
+
     @Option(help: ArgumentHelp("A blank canvas of this size instead of a picture.", valueName: "WxH"))
     var canvas: String?
 
@@ -21,7 +27,9 @@ struct NewCommand: ParsableCommand {
     var background = "#ffffff"
 
     func validate() throws {
-        if (image == nil) == (canvas == nil) { throw ValidationError("give either --image FILE or --canvas WxH") }
+        if [image, garage, template, canvas].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of --image FILE, --garage IMAGE, --template T or --canvas WxH")
+        }
     }
 
     func run() throws {
@@ -29,6 +37,10 @@ struct NewCommand: ParsableCommand {
         let creation: Creation
         if let image {
             creation = try workspace.create(name: name, imageAt: image)
+        } else if let garage {
+            creation = try workspace.create(name: name, garageImage: garage)
+        } else if let template {
+            creation = try workspace.create(name: name, template: template)
         } else {
             let (width, height) = try CanvasSize.parse(canvas ?? "")
             creation = try workspace.create(name: name, canvasWidth: width, height: height, background: try Color(hex: background))

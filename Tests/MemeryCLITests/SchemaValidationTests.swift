@@ -51,6 +51,11 @@ import Testing
         try s.ok(["restore", "blank"])
         try s.ok(["new", "doomed", "--canvas", "8x8"])
         try s.ok(["purge", "doomed", "--yes"])
+        try s.ok(["garage", "add", Paths.example, "--name", "cat", "--tag", "animal"])
+        try s.ok(["template", "save", "first", "tpl"])
+        try s.ok(["new", "from-template", "--template", "tpl"])
+        try s.ok(["new", "from-garage", "--garage", "cat"])
+        try s.ok(["garage", "remove", "cat"])
         let history = s.path("first.json"), log = s.path("log.json")
         try Data(try s.ok(["history", "first", "--events", "--json"]).utf8).write(to: URL(fileURLWithPath: history))
         try Data(try s.ok(["log", "--json"]).utf8).write(to: URL(fileURLWithPath: log))
@@ -64,7 +69,7 @@ import Testing
             let envelopes = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]] ?? []
             return envelopes.compactMap { $0["type"] as? String }
         }
-        #expect(Set(types) == Set(CreationEvent.currentVersions.keys).subtracting(CreationEvent.readOnlyTypes).union(GalleryEvent.types),
+        #expect(Set(types) == Set(CreationEvent.currentVersions.keys).subtracting(CreationEvent.readOnlyTypes).union(GalleryEvent.types).union(Garage.Event.types).union([Templates.savedType]),
                 "some event type was not produced")
         let outcome = try validate(files)
         #expect(outcome.status == 0, "\(outcome.stdout)")

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Imported images kept by content — the same bytes are stored once — with a name and
+/// tags, to start creations from or to add as layers. Its events live in its own stream.
+public struct Garage: Sendable, Equatable {
+    public struct Item: Sendable, Equatable, Codable {
+        public var image: BaseImage
+        public var name: String
+        public var tags: [String]
+    }
+
+    public enum Event: Sendable, Equatable {
+        case added(Item)
+        /// The entry leaves the garage; its bytes stay, as every edit that used them may need them.
+        case removed(blob: String)
+
+        public var type: String {
+            switch self {
+            case .added: "GarageImageAdded"
+            case .removed: "GarageImageRemoved"
+            }
+        }
+
+        public static let types: Set<String> = ["GarageImageAdded", "GarageImageRemoved"]
+
+        private struct Removed: Codable { var blob: String }
+
+        public func encodedPayload() throws -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            switch self {
+            case .added(let item): return try encoder.encode(item)
+            case .removed(let blob): return try encoder.encode(Removed(blob: blob))
+            }
+        }
+
+        public static func decode(type: String, schemaVersion: Int, payload: Data) throws -> Event {
+            guard types.contains(type) else { throw EventDecodingError.unknownType(type) }
+            guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
+            do {
+                if type == "GarageImageAdded" { return .added(try JSONDecoder().decode(Item.self, from: payload)) }
+                return .removed(blob: try JSONDecoder().decode(Removed.self, from: payload).blob)
+            } catch {
+                throw EventDecodingError.malformed(type: type, detail: String(describing: error))
+            }
+        }
+    }
+
+    public private(set) var items: [Item] = []
+
+    public init() {}
+
+    public mutating func evolve(_ event: Event) {
+        switch event {
+        case .added(let item): if self.item(blob: item.image.blob) == nil { items.append(item) }
+        case .removed(let blob): items.removeAll { $0.image.blob == blob }
+        }
+    }
+
+    public func item(blob: String) -> Item? { items.first { $0.image.blob == blob } }
+
+    /// An image by name (ignoring case) or by the start of its hash (8 characters or more).
+    public func find(_ reference: String) throws -> Item {
+        let key = reference.lowercased()
+        if let item = items.first(where: { $0.name.lowercased() == key }) { return item }
+        if key.count >= 8 {
+            let matches = items.filter { $0.image.blob.hasPrefix(key) }
+            if matches.count == 1 { return matches[0] }
+        }
+        throw DomainError.noSuchGarageImage(reference)
+    }
+
+    /// Images whose name or a tag contains `query`, ignoring case; all of them for "".
+    public func search(_ query: String) -> [Item] {
+        let q = query.lowercased()
+        guard !q.isEmpty else { return items }
+        return items.filter { $0.name.lowercased().contains(q) || $0.tags.contains { $0.lowercased().contains(q) } }
+    }
+
+    public func decideAdd(_ image: BaseImage, name: String?, tags: [String]) throws -> [Event] {
+        if let existing = item(blob: image.blob) { throw DomainError.alreadyInGarage(existing.name) }
+        let base = name ?? image.sourceName.map { ($0 as NSString).deletingPathExtension } ?? "image"
+        if let reason = Gallery.problem(withName: base) { throw DomainError.invalidName(base, reason: reason) }
+        var chosen = base
+        if name != nil {
+            if items.contains(where: { $0.name.lowercased() == base.lowercased() }) { throw DomainError.garageNameTaken(base) }
+        } else {
+            var n = 2
+            while items.contains(where: { $0.name.lowercased() == chosen.lowercased() }) { chosen = "\(base)-\(n)"; n += 1 }
+        }
+        let cleanTags = tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return [.added(Item(image: image, name: chosen, tags: cleanTags))]
+    }
+
+    public func decideRemove(_ reference: String) throws -> [Event] {
+        [.removed(blob: try find(reference).image.blob)]
+    }
+}
+
+/// Saved starting points: a creation's canvas, base image and text boxes with their styles.
+public struct Templates: Sendable, Equatable {
+    public struct Template: Sendable, Equatable, Codable {
+        public var name: String
+        public var canvas: Canvas
+        public var baseImage: BaseImage?
+        public var basePlacement: Transform
+        /// Text layers, with their boxes, styles and words (new captions replace the words).
+        public var layers: [Layer]
+    }
+
+    public static let savedType = "TemplateSaved"
+
+    public private(set) var all: [Template] = []
+
+    public init() {}
+
+    public mutating func evolve(_ template: Template) {
+        all.removeAll { $0.name.lowercased() == template.name.lowercased() }
+        all.append(template)
+    }
+
+    public func find(_ name: String) throws -> Template {
+        guard let template = all.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw DomainError.noSuchTemplate(name)
+        }
+        return template
+    }
+
+    /// A template of `creation`: its canvas, base image and text layers.
+    public func decideSave(_ creation: Creation, as name: String) throws -> Template {
+        if let reason = Gallery.problem(withName: name) { throw DomainError.invalidName(name, reason: reason) }
+        if all.contains(where: { $0.name.lowercased() == name.lowercased() }) { throw DomainError.templateNameTaken(name) }
+        guard let canvas = creation.canvas else { throw DomainError.noCanvas }
+        return Template(name: name, canvas: canvas, baseImage: creation.baseImage, basePlacement: creation.basePlacement,
+                        layers: creation.textLayers)
+    }
+
+    public static func encode(_ template: Template) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(template)
+    }
+
+    public static func decode(schemaVersion: Int, payload: Data) throws -> Template {
+        guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: savedType, version: schemaVersion, newest: 1) }
+        do { return try JSONDecoder().decode(Template.self, from: payload) } catch {
+            throw EventDecodingError.malformed(type: savedType, detail: String(describing: error))
+        }
+    }
+}
