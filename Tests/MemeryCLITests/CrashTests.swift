@@ -10,10 +10,12 @@ import Testing
         try s.ok(["new", "crash", "--image", Paths.example])
         let wanted = Int(ProcessInfo.processInfo.environment["MEMERY_CRASH_KILLS"] ?? "") ?? 100
 
-        // How long one edit takes here, to aim the kills across a process's whole life.
+        // How long one edit takes here, to aim the kills across a process's whole life. The
+        // estimate adapts: it shrinks when a process finished before its kill (the machine
+        // may be busy with other tests) and grows when kills keep landing.
         let started = Date()
         try s.ok(["text", "add", "crash", "warm-up"])
-        let lifetime = max(0.005, Date().timeIntervalSince(started))
+        var lifetime = max(0.005, Date().timeIntervalSince(started))
 
         var acknowledged = ["warm-up"]
         var kills = 0, attempts = 0
@@ -37,8 +39,10 @@ import Testing
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal {
                 kills += 1
+                lifetime *= 1.03
             } else {
                 #expect(process.terminationStatus == 0, "an unkilled edit failed: \(text)")
+                lifetime = max(0.002, lifetime * 0.8)
             }
             // Acknowledged: the layer id was printed, which happens only after the commit.
             if printed.hasPrefix("L") { acknowledged.append(text) }
