@@ -63,10 +63,7 @@ extension Workspace {
     /// Adds a garage image as a layer; returns its layer id.
     public func addImage(_ name: String, garageImage reference: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
-        let item = try garage().find(reference)
-        let (creation, _) = try edit(name, .addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
-                                     blobRefs: [item.image.blob])
-        return creation.layers.last?.id ?? ""
+        try session(name).addImage(garageImage: reference, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
     }
 
     // MARK: Templates

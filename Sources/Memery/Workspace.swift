@@ -9,8 +9,6 @@ import MemeryStore
 public final class Workspace: @unchecked Sendable {
     public let store: EventStore
     public let compositor: Compositor
-    /// Tries per edit when another process appends to the same creation meanwhile.
-    private let conflictRetries = 5
 
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize, decoder: ImageDecoder = .fromEnvironment()) throws {
         store = try EventStore(directory: directory, mapSize: mapSize)
@@ -31,7 +29,7 @@ public final class Workspace: @unchecked Sendable {
         try load(name).history
     }
 
-    private func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
+    func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
         let entry = try entry(named: name)
         let stored = try store.events(in: entry.id)
         var history = CreationHistory(id: entry.id)
@@ -133,23 +131,21 @@ public final class Workspace: @unchecked Sendable {
     @discardableResult
     public func change(_ name: String, blobs: [Data] = [], blobRefs: [String] = [],
                        _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let loaded = try load(name)
-            guard !loaded.trashed else { throw DomainError.inTrash(name) }
-            var history = loaded.history
-            let events = try decide(history)
-            guard !events.isEmpty else { return (history, []) }
-            do {
-                let stored = try store.append(to: history.id, expectedVersion: history.streamVersion,
-                                              events: events.map(EventCoding.newEvent), blobs: blobs, blobRefs: blobRefs)
-                if let last = stored.last { history.apply(events, lastVersion: last.version, time: last.timeMilliseconds) }
-                return (history, stored)
-            } catch StoreError.conflict where attempt < conflictRetries {
-                continue  // someone else edited it: decide again on the new state
-            }
-        }
+        let session = try session(name)
+        let stored = try session.change(blobs: blobs, blobRefs: blobRefs, decide)
+        return (session.history, stored)
+    }
+
+    /// Holds a creation open for a series of edits.
+    public func session(_ name: String) throws -> CreationSession {
+        try CreationSession(workspace: self, name: name)
+    }
+
+    /// The creation's history for editing: refused while it is in the trash.
+    func historyForEditing(_ name: String) throws -> CreationHistory {
+        let loaded = try load(name)
+        guard !loaded.trashed else { throw DomainError.inTrash(name) }
+        return loaded.history
     }
 
     // MARK: History
@@ -175,8 +171,7 @@ public final class Workspace: @unchecked Sendable {
     /// Goes to the state as it was at `time`; `text` is how the person wrote the time.
     @discardableResult
     public func checkout(_ name: String, at time: Date, text: String) throws -> CreationHistory {
-        let millis = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
-        return try change(name) { try $0.decideCheckout(try $0.head(atTime: millis, describedAs: text)) }.history
+        try change(name) { try $0.decideCheckout(try CreationSession.head($0, at: time, text: text)) }.history
     }
 
     /// Sets or replaces the captions ("" removes one).
@@ -194,10 +189,7 @@ public final class Workspace: @unchecked Sendable {
     /// Adds a sticker or photo from a file (stored with the edit); returns its layer id.
     public func addImage(_ name: String, imageAt path: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
-        let (data, image, _) = try readImage(at: path)
-        let (creation, _) = try edit(name, .addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
-                                     blobs: [data])
-        return creation.layers.last?.id ?? ""
+        try session(name).addImage(imageAt: path, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
     }
 
     /// The topmost layer at a canvas point, or nil.

@@ -75,7 +75,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case let .invalidSetting(pair, reason):
             return "cannot use \"\(pair)\": \(reason)"
         case let .wrongLayerKind(id, kind, wanted):
-            return "layer \(id) is a \(kind) layer, not \(wanted)"
+            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "layer \(id) is \(article) \(kind) layer, not \(wanted)"
         case let .cropOutsideCanvas(box, width, height):
             return "crop \(box) must lie inside the \(width)x\(height) canvas and be at least 1x1"
         case .noCanvas:
