@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore", "MemeryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

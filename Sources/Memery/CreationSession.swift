@@ -2,63 +2,92 @@ import Foundation
 import MemeryCore
 import MemeryStore
 
-/// One creation held open for a series of edits, as `memery apply` makes them: the history
-/// stays in memory, so an edit costs one decide and one durable append instead of a replay.
-/// When another process edits the creation meanwhile, the append conflicts and the session
-/// reloads and decides again.
+/// One creation held open for a series of edits, as `memery apply` makes them. The state
+/// at the head stays in memory, so an edit costs one decide and one durable append; the
+/// whole history tree is read only when undo, redo or checkout need it. When another
+/// process edits the creation meanwhile, the append conflicts and the session reloads.
 public final class CreationSession {
     public let workspace: Workspace
     public let name: String
-    public private(set) var history: CreationHistory
+    public private(set) var head: CreationHead
+    /// The whole tree, once something needed it.
+    private var tree: CreationHistory?
     /// Tries per edit when another process appends to the same creation meanwhile.
     private let conflictRetries = 5
 
     init(workspace: Workspace, name: String) throws {
         self.workspace = workspace
         self.name = name
-        history = try workspace.historyForEditing(name)
+        head = try workspace.headForEditing(name)
     }
 
-    /// Decides against the history in memory and appends the events as one batch; returns
-    /// them once durable (none when nothing changed).
+    public var state: Creation { head.state }
+    public var id: UUID { head.state.id }
+
+    /// The whole history tree (read once, then kept up to date).
+    public func history() throws -> CreationHistory {
+        if let tree { return tree }
+        let loaded = try workspace.history(of: name)
+        tree = loaded
+        return loaded
+    }
+
+    /// Decides an edit against the state at the head and appends it as one batch; returns
+    /// the events once durable (none when nothing changed).
     @discardableResult
-    public func change(blobs: [Data] = [], blobRefs: [String] = [],
-                       _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> [StoredEvent] {
-        var attempt = 0
+    public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
+        try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }
+    }
+
+    /// Decides with the whole history tree (undo, redo, checkout) and appends the result.
+    @discardableResult
+    public func changeHistory(_ decide: (CreationHistory) throws -> [CreationEvent]) throws -> [StoredEvent] {
+        try retrying { try append(try decide(try history())) }
+    }
+
+    private func retrying(_ attempt: () throws -> [StoredEvent]) throws -> [StoredEvent] {
+        var tries = 0
         while true {
-            attempt += 1
-            let events = try decide(history)
-            guard !events.isEmpty else { return [] }
+            tries += 1
             do {
-                let stored = try workspace.store.append(to: history.id, expectedVersion: history.streamVersion,
-                                                        events: events.map(EventCoding.newEvent), blobs: blobs, blobRefs: blobRefs)
-                if let last = stored.last { history.apply(events, lastVersion: last.version, time: last.timeMilliseconds) }
-                return stored
-            } catch StoreError.conflict where attempt < conflictRetries {
-                history = try workspace.historyForEditing(name)  // someone else edited it: decide again on the new state
+                return try attempt()
+            } catch StoreError.conflict where tries < conflictRetries {
+                // Someone else edited it: start again from the store.
+                head = try workspace.headForEditing(name)
+                tree = nil
             }
         }
     }
 
-    @discardableResult
-    public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
-        try change(blobs: blobs, blobRefs: blobRefs) { try $0.decide(command) }
+    private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
+        guard !events.isEmpty else { return [] }
+        let stored = try workspace.store.append(to: id, expectedVersion: head.streamVersion,
+                                                events: events.map(EventCoding.newEvent), blobs: blobs, blobRefs: blobRefs)
+        guard let last = stored.last else { return stored }
+        tree?.apply(events, lastVersion: last.version, time: last.timeMilliseconds)
+        if !head.apply(events, lastVersion: last.version) {
+            // A move of the head: the tree, loaded to decide it, knows where the head is now.
+            if let tree { head = CreationHead(tree) }
+            head.state.name = name
+        }
+        workspace.snapshotIfDue(head)
+        return stored
     }
 
     @discardableResult
-    public func undo(steps: Int = 1) throws -> [StoredEvent] { try change { try $0.decideUndo(steps: steps) } }
+    public func undo(steps: Int = 1) throws -> [StoredEvent] { try changeHistory { try $0.decideUndo(steps: steps) } }
 
     @discardableResult
-    public func redo(branch: Int? = nil) throws -> [StoredEvent] { try change { try $0.decideRedo(branch: branch) } }
+    public func redo(branch: Int? = nil) throws -> [StoredEvent] { try changeHistory { try $0.decideRedo(branch: branch) } }
 
     @discardableResult
     public func checkout(event: UInt64) throws -> [StoredEvent] {
-        try change { try $0.decideCheckout(try $0.head(afterEvent: event)) }
+        try changeHistory { try $0.decideCheckout(try $0.head(afterEvent: event)) }
     }
 
     @discardableResult
     public func checkout(at time: Date, text: String) throws -> [StoredEvent] {
-        try change { try $0.decideCheckout(try Self.head($0, at: time, text: text)) }
+        try changeHistory { try $0.decideCheckout(try Self.head($0, at: time, text: text)) }
     }
 
     static func head(_ history: CreationHistory, at time: Date, text: String) throws -> Int {
@@ -70,7 +99,7 @@ public final class CreationSession {
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let (data, image, _) = try workspace.readImage(at: path)
         try edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
-        return history.state.layers.last?.id ?? ""
+        return state.layers.last?.id ?? ""
     }
 
     /// Adds a garage image as a layer; returns the layer id.
@@ -78,6 +107,6 @@ public final class CreationSession {
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let item = try workspace.garage().find(reference)
         try edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobRefs: [item.image.blob])
-        return history.state.layers.last?.id ?? ""
+        return state.layers.last?.id ?? ""
     }
 }

@@ -21,7 +21,12 @@ public final class Workspace: @unchecked Sendable {
 
     /// The creation's current state (at the head of its history).
     public func creation(named name: String) throws -> Creation {
-        try history(of: name).state
+        try head(of: name).state
+    }
+
+    /// The creation at the head of its history: the last snapshot and the events after it.
+    public func head(of name: String) throws -> CreationHead {
+        try openHead(name).head
     }
 
     /// The creation's whole history: the tree of edits, the head, and the state there.
@@ -29,19 +34,55 @@ public final class Workspace: @unchecked Sendable {
         try load(name).history
     }
 
+    /// Snapshots are written every this many events.
+    static let snapshotInterval: UInt64 = 100
+
+    func openHead(_ name: String) throws -> (head: CreationHead, entry: Gallery.Entry) {
+        let entry = try entry(named: name)
+        var head = CreationHead(id: entry.id)
+        if let snapshot = try store.snapshot(entry.id), snapshot.format == CreationHead.snapshotFormat,
+           let cached = CreationHead.decoded(snapshot.data), cached.streamVersion == snapshot.version, cached.state.id == entry.id {
+            head = cached
+        }
+        let since = head.streamVersion
+        for batch in Self.batches(try store.events(in: entry.id, fromVersion: since + 1)) {
+            guard let last = batch.last, head.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version) else {
+                head = CreationHead(try load(name).history)  // a move of the head: only the tree can follow it
+                break
+            }
+        }
+        head.state.name = entry.name  // the gallery's name: renames live there
+        if head.streamVersion - since >= Self.snapshotInterval { snapshotIfDue(head, force: true) }
+        return (head, entry)
+    }
+
+    /// Keeps the creation's snapshot near its head. A snapshot is a cache: failing to write
+    /// one loses nothing, so errors are ignored.
+    func snapshotIfDue(_ head: CreationHead, force: Bool = false) {
+        guard force || head.streamVersion % Self.snapshotInterval == 0, let data = try? head.encoded() else { return }
+        try? store.putSnapshot(head.state.id, version: head.streamVersion, format: CreationHead.snapshotFormat, data: data)
+    }
+
+    /// Stored events grouped by batch: one batch is one edit or one move of the head.
+    static func batches(_ stored: [StoredEvent]) -> [ArraySlice<StoredEvent>] {
+        var result = [ArraySlice<StoredEvent>]()
+        var start = stored.startIndex
+        while start < stored.endIndex {
+            var end = start
+            while end < stored.endIndex, stored[end].batch == stored[start].batch { end += 1 }
+            result.append(stored[start..<end])
+            start = end
+        }
+        return result
+    }
+
     func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
         let entry = try entry(named: name)
         let stored = try store.events(in: entry.id)
         var history = CreationHistory(id: entry.id)
-        var start = stored.startIndex
-        while start < stored.endIndex {
-            // One batch (one append) is one edit or one move of the head.
-            let batch = stored[start].batch
-            var end = start
-            while end < stored.endIndex, stored[end].batch == batch { end += 1 }
-            let events = try stored[start..<end].map(EventCoding.domainEvent)
-            history.apply(events, lastVersion: stored[end - 1].version, time: stored[end - 1].timeMilliseconds)
-            start = end
+        for batch in Self.batches(stored) {
+            guard let last = batch.last else { continue }
+            history.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version, time: last.timeMilliseconds)
         }
         history.name = entry.name  // the gallery's name: renames live there
         return (history, stored, entry.trashed)
@@ -122,18 +163,18 @@ public final class Workspace: @unchecked Sendable {
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
     public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> (creation: Creation, events: [StoredEvent]) {
-        let (history, stored) = try change(name, blobs: blobs, blobRefs: blobRefs) { try $0.decide(command) }
-        return (history.state, stored)
+        let session = try session(name)
+        let stored = try session.edit(command, blobs: blobs, blobRefs: blobRefs)
+        return (session.state, stored)
     }
 
-    /// Decides with `decide` against the creation's current history and appends what it
+    /// Decides with `decide` against the creation's whole history and appends what it
     /// returns as one batch; on a conflict with another process, decides again.
     @discardableResult
-    public func change(_ name: String, blobs: [Data] = [], blobRefs: [String] = [],
-                       _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
+    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
         let session = try session(name)
-        let stored = try session.change(blobs: blobs, blobRefs: blobRefs, decide)
-        return (session.history, stored)
+        let stored = try session.changeHistory(decide)
+        return (try session.history(), stored)
     }
 
     /// Holds a creation open for a series of edits.
@@ -141,11 +182,11 @@ public final class Workspace: @unchecked Sendable {
         try CreationSession(workspace: self, name: name)
     }
 
-    /// The creation's history for editing: refused while it is in the trash.
-    func historyForEditing(_ name: String) throws -> CreationHistory {
-        let loaded = try load(name)
-        guard !loaded.trashed else { throw DomainError.inTrash(name) }
-        return loaded.history
+    /// The creation's head for editing: refused while it is in the trash.
+    func headForEditing(_ name: String) throws -> CreationHead {
+        let (head, entry) = try openHead(name)
+        guard !entry.trashed else { throw DomainError.inTrash(name) }
+        return head
     }
 
     // MARK: History

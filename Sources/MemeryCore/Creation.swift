@@ -16,7 +16,7 @@ public struct Canvas: Sendable, Hashable, Codable {
 }
 
 /// A creation as the events built it: the state `decide` reads and `evolve` writes.
-public struct Creation: Sendable, Equatable {
+public struct Creation: Sendable, Equatable, Codable {
     public var id: UUID
     public var name: String
     public var canvas: Canvas?

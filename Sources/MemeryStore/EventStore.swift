@@ -15,7 +15,8 @@ public final class EventStore: @unchecked Sendable {
         static let claims = "claims"    // UTF-8 claim -> 16-byte stream id
         static let meta = "meta"        // UTF-8 key -> UTF-8 value
         static let blobRefs = "blobrefs"  // 32-byte SHA-256 + 16-byte stream id -> nothing
-        static let all = [log, streams, blobs, claims, meta, blobRefs]
+        static let snapshots = "snapshots"  // 16-byte stream id -> version (8) + format (4) + bytes
+        static let all = [log, streams, blobs, claims, meta, blobRefs, snapshots]
     }
 
     public let directory: URL
@@ -23,6 +24,7 @@ public final class EventStore: @unchecked Sendable {
     let log, streams, blobs, claims, meta: UInt32
     /// Which streams use which blob.
     let blobReferences: UInt32
+    let snapshots: UInt32
 
     /// Opens the store in `directory`, creating it when absent.
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
@@ -39,6 +41,7 @@ public final class EventStore: @unchecked Sendable {
         claims = env.database(Name.claims)
         meta = env.database(Name.meta)
         blobReferences = env.database(Name.blobRefs)
+        snapshots = env.database(Name.snapshots)
         try checkFormat()
     }
 

@@ -48,6 +48,7 @@ extension EventStore {
                 return true
             }
             for claim in heldClaims { try txn.delete(claims, claim) }
+            try txn.delete(snapshots, prefix)
 
             var referenced = [[UInt8]]()
             try txn.scan(blobReferences) { key, _ in

@@ -3,16 +3,16 @@ import MemeryCore
 
 /// The shapes the CLI prints for creations and layers, as text and as JSON.
 enum Describe {
-    static func summary(_ history: CreationHistory) -> [String: Any] {
-        let creation = history.state
+    static func summary(_ head: CreationHead) -> [String: Any] {
+        let creation = head.state
         return ["name": creation.name, "id": creation.id.uuidString.lowercased(), "width": creation.width,
-                "height": creation.height, "layers": creation.layers.count, "events": history.streamVersion,
-                "head": history.head.map { history.nodes[$0].version as Any } ?? NSNull()]
+                "height": creation.height, "layers": creation.layers.count, "events": head.streamVersion,
+                "head": head.headVersion.map { $0 as Any } ?? NSNull()]
     }
 
-    static func detail(_ history: CreationHistory) -> [String: Any] {
-        let creation = history.state
-        var result = summary(history)
+    static func detail(_ head: CreationHead) -> [String: Any] {
+        let creation = head.state
+        var result = summary(head)
         if let base = creation.baseImage { result["baseImage"] = image(base) }
         if let canvas = creation.canvas { result["background"] = canvas.background.hex }
         result["layers"] = creation.layers.enumerated().map { layer($1, position: $0 + 1) }

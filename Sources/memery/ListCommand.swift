@@ -17,10 +17,10 @@ struct ListCommand: ParsableCommand {
         let workspace = try storeOptions.open()
         let gallery = try workspace.gallery()
         let shown = favorites ? gallery.favourites : gallery.entries
-        let creations = try shown.map { (entry: $0, history: try workspace.history(of: $0.name)) }
+        let creations = try shown.map { (entry: $0, head: try workspace.head(of: $0.name)) }
         if json {
             try printJSON(creations.map { item in
-                var summary = Describe.summary(item.history)
+                var summary = Describe.summary(item.head)
                 summary["favorite"] = item.entry.favorite
                 return summary
             })
@@ -30,9 +30,9 @@ struct ListCommand: ParsableCommand {
             print(favorites ? "no favourites yet: `memery favorite NAME` marks one" : "no creations yet: `memery new NAME --image FILE` makes one")
             return
         }
-        for (entry, history) in creations {
-            let creation = history.state
-            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(history.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
+        for (entry, head) in creations {
+            let creation = head.state
+            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(head.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
         }
     }
 }

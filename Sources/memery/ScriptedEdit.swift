@@ -99,7 +99,7 @@ struct ScriptedEdit {
                                          align: align, uppercase: try bool("caps"))
             let events = try session.edit(.addText(role: .free, text: try required(string("text"), "text"),
                                                    box: try string("box").map(Box.init(parsing:)), style: style))
-            return (events, events.isEmpty ? nil : session.history.state.layers.last?.id)
+            return (events, events.isEmpty ? nil : session.state.layers.last?.id)
         case "image add":
             try only(["file", "garage", "at", "scale", "rotate", "opacity", "flip"])
             let at = try string("at").map(Point.init(parsing:))
@@ -109,14 +109,14 @@ struct ScriptedEdit {
                 flip = parsed
             }
             let scale = try number("scale") ?? 1, rotation = try number("rotate") ?? 0, opacity = try number("opacity") ?? 1
-            let before = session.history.streamVersion
+            let before = session.head.streamVersion
             let id: String
             switch (try string("file"), try string("garage")) {
             case let (file?, nil): id = try session.addImage(imageAt: file, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
             case let (nil, garage?): id = try session.addImage(garageImage: garage, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
             default: throw InputError("\"image add\" needs either \"file\" or \"garage\"")
             }
-            return (try session.workspace.store.events(in: session.history.id, fromVersion: before + 1), id)
+            return (try session.workspace.store.events(in: session.id, fromVersion: before + 1), id)
         case "shape add":
             try only(["rect", "ellipse", "fill", "alpha", "stroke", "stroke-width"])
             let (kind, box): (ShapeContent.Kind, String)
@@ -129,14 +129,14 @@ struct ScriptedEdit {
             let fill = fillText.lowercased() == "none" ? nil : try Color(hex: fillText)
             let events = try session.edit(.addShape(kind, box: try Box(parsing: box), fill: fill, alpha: try number("alpha") ?? 1,
                                                     stroke: try color("stroke"), strokeWidth: try number("stroke-width") ?? 2))
-            return (events, session.history.state.layers.last?.id)
+            return (events, session.state.layers.last?.id)
         case "draw":
             try only(["points", "color", "width", "erase", "layer"])
             let points = try required(string("points"), "points").split(whereSeparator: \.isWhitespace).map { try Point(parsing: String($0)) }
             let erase = try bool("erase") ?? false, layer = try string("layer")
             let events = try session.edit(.draw(points: points, width: try number("width") ?? 6, color: try color("color") ?? .black,
                                                 erase: erase, layer: layer))
-            let state = session.history.state
+            let state = session.state
             return (events, layer ?? (erase ? state.layers.last { $0.kind == "drawing" }?.id : state.layers.last?.id))
         case "layer set":
             try only(["id", "set"])

@@ -16,10 +16,10 @@ struct ShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let history = try storeOptions.open().history(of: name)
-        let creation = history.state
+        let head = try storeOptions.open().head(of: name)
+        let creation = head.state
         if json {
-            try printJSON(Describe.detail(history))
+            try printJSON(Describe.detail(head))
             return
         }
         print("name:    \(creation.name)")
@@ -30,8 +30,7 @@ struct ShowCommand: ParsableCommand {
         } else if let canvas = creation.canvas {
             print("image:   none, background \(canvas.background)")
         }
-        let head = history.head.map { "v\(history.nodes[$0].version)" } ?? "-"
-        print("events:  \(history.streamVersion) (head at \(head))")
+        print("events:  \(head.streamVersion) (head at \(head.headVersion.map { "v\($0)" } ?? "-"))")
         print("layers:  \(creation.layers.isEmpty ? "none" : "\(creation.layers.count), bottom first")")
         for (index, layer) in creation.layers.enumerated() {
             print(Describe.line(layer, position: index + 1))

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A cached fold of a stream up to a version. Never the truth: a reader folds the events
+/// after it, and ignores a snapshot of another format (or one past the stream's end).
+public struct Snapshot: Sendable, Equatable {
+    public var version: UInt64
+    public var format: Int
+    public var data: Data
+}
+
+extension EventStore {
+    /// Replaces the stream's snapshot. Written in its own transaction, after the edit it
+    /// follows was acknowledged: losing one costs a longer fold, never an edit.
+    public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data) throws {
+        try env.write { txn in
+            let value = KeyEncoding.bigEndian(version) + withUnsafeBytes(of: UInt32(format).bigEndian) { Array($0) } + Array(data)
+            try txn.put(snapshots, KeyEncoding.uuid(stream), value)
+        }
+    }
+
+    /// The stream's snapshot, if it has one that is not past the stream's end.
+    public func snapshot(_ stream: UUID) throws -> Snapshot? {
+        try env.read { txn in
+            guard let value = try txn.get(snapshots, KeyEncoding.uuid(stream)), value.count >= 12,
+                  let version = KeyEncoding.uint64(Array(value[0..<8])) else { return nil }
+            let format = Int(value[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            guard version <= (try self.version(of: stream, in: txn)) else { return nil }
+            return Snapshot(version: version, format: format, data: Data(value[12...]))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Memery
+import MemeryCore
+import MemeryStore
+import MemeryTestSupport
+import Testing
+
+/// Snapshots are a cache: opening from snapshot + tail must equal a full replay.
+@Suite struct SnapshotTests {
+    func workspace() throws -> (Workspace, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
+        return (try Workspace(directory: dir.url), dir)
+    }
+
+    /// Random edits, undos, redos and checkouts through a session; at every step the head
+    /// opened from the store (snapshot + tail) equals the head of the full replay.
+    @Test(arguments: [11, 12, 13])
+    func snapshotPlusTailEqualsFullReplay(seed: UInt64) throws {
+        let (workspace, dir) = try workspace(); defer { dir.cleanup() }
+        try workspace.create(name: "s", canvasWidth: 200, height: 100, background: .white)
+        var rng = SeededGenerator(seed: seed)
+        let session = try workspace.session("s")
+        for step in 0..<350 {
+            do {
+                switch rng.next() % 8 {
+                case 0...3: try session.edit(.addText(role: .free, text: "t\(step)", box: nil, style: .init()))
+                case 4:
+                    if let layer = session.state.layers.randomElement(using: &rng) { try session.edit(.removeLayer(id: layer.id)) }
+                case 5: try session.undo(steps: Int(rng.next() % 3) + 1)
+                case 6: try session.redo()
+                default: try session.edit(.rotate(degrees: 90))
+                }
+            } catch is DomainError {}
+            if step % 25 == 0 {
+                let opened = try workspace.head(of: "s")
+                let replayed = CreationHead(try workspace.history(of: "s"))
+                #expect(opened == replayed, "step \(step)")
+            }
+        }
+        #expect(try workspace.store.snapshot(session.id) != nil, "a long history has a snapshot")
+        #expect(try workspace.head(of: "s") == CreationHead(try workspace.history(of: "s")))
+    }
+
+    @Test func aSnapshotIsWrittenAndUsedAndItsTailFolded() throws {
+        let (workspace, dir) = try workspace(); defer { dir.cleanup() }
+        try workspace.create(name: "s", canvasWidth: 50, height: 50, background: .white)
+        let session = try workspace.session("s")
+        for n in 0..<250 { try session.edit(.setCaptions(top: "edit \(n)", bottom: nil)) }
+        let snapshot = try #require(try workspace.store.snapshot(session.id))
+        #expect(snapshot.version == 200 && snapshot.format == CreationHead.snapshotFormat)
+        let cached = try #require(CreationHead.decoded(snapshot.data))
+        #expect(cached.state.caption(.top)?.text?.text == "edit 197", "events 1-2 made the creation; edit n is event n + 3")
+        #expect(try workspace.creation(named: "s").caption(.top)?.text?.text == "edit 249", "the tail after the snapshot is folded")
+    }
+
+    @Test func aSnapshotOfAnotherFormatOrPastTheEndIsIgnored() throws {
+        let (workspace, dir) = try workspace(); defer { dir.cleanup() }
+        let creation = try workspace.create(name: "s", canvasWidth: 50, height: 50, background: .white)
+        try workspace.setCaptions("s", top: "truth", bottom: nil)
+        var wrong = try workspace.head(of: "s")
+        wrong.state.layers = []
+        // Another format: ignored.
+        try workspace.store.putSnapshot(creation.id, version: wrong.streamVersion, format: 99, data: try wrong.encoded())
+        #expect(try workspace.creation(named: "s").caption(.top)?.text?.text == "truth")
+        // Past the stream's end: ignored.
+        try workspace.store.putSnapshot(creation.id, version: 999, format: CreationHead.snapshotFormat, data: try wrong.encoded())
+        #expect(try workspace.creation(named: "s").caption(.top)?.text?.text == "truth")
+        // Garbage: ignored.
+        try workspace.store.putSnapshot(creation.id, version: wrong.streamVersion, format: CreationHead.snapshotFormat, data: Data("{".utf8))
+        #expect(try workspace.creation(named: "s").caption(.top)?.text?.text == "truth")
+    }
+
+    @Test func purgeRemovesTheSnapshotToo() throws {
+        let (workspace, dir) = try workspace(); defer { dir.cleanup() }
+        let creation = try workspace.create(name: "s", canvasWidth: 50, height: 50, background: .white)
+        let session = try workspace.session("s")
+        for n in 0..<120 { try session.edit(.setCaptions(top: "e\(n)", bottom: nil)) }
+        #expect(try workspace.store.snapshot(creation.id) != nil)
+        _ = try workspace.purge("s")
+        #expect(try workspace.store.snapshot(creation.id) == nil)
+        #expect(try workspace.verify().isClean)
+    }
+}
+
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
