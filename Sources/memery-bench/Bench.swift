@@ -9,6 +9,8 @@ import MemeryStore
 ///     memery-bench make-jpeg FILE [WIDTH HEIGHT]   a photo-like test JPEG (default 4000x3000)
 ///     memery-bench floor FILE RUNS                 gdk-pixbuf decode + JPEG q90 encode, the floor under `quick`
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
+///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000
+///     memery-bench replay DIR COUNT                read, check, decode and fold COUNT events
 @main
 enum Bench {
     static func main() throws {
@@ -25,8 +27,12 @@ enum Bench {
         case "appends":
             let dir = args.dropFirst().first ?? "bench-store"
             try appends(in: dir, count: Int(args.dropFirst(2).first ?? "") ?? 1000)
+        case "history":
+            try HistoryBench.run(in: args.dropFirst().first ?? "bench-history")
+        case "replay":
+            try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT")
             exit(2)
         }
     }
