@@ -42,7 +42,7 @@ let package = Package(
         // Paths to test data and generated inputs, shared by the test targets.
         .target(name: "MemeryTestSupport", path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
-        .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore"]),
+        .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore", "MemeryTestSupport"]),

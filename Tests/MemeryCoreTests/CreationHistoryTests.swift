@@ -1,5 +1,6 @@
 import Foundation
 import MemeryCore
+import MemeryTestSupport
 import Testing
 
 /// Applies decided events to a history as one append, the way the store numbers them.
@@ -107,7 +108,7 @@ struct HistoryDriver {
     /// edits on the path from the root, and replaying the log rebuilds the same history.
     @Test(arguments: [1, 2, 3, 4, 5])
     func randomSessionsMatchAPathFoldAndAReplay(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var h = try HistoryDriver()
         for step in 0..<400 {
             let roll = rng.next() % 10
@@ -156,15 +157,3 @@ struct HistoryDriver {
     }
 }
 
-/// A small seeded generator, so a failing random session can be run again.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import MemeryCore
+import MemeryTestSupport
 import Testing
 
 @Suite struct GalleryTests {
@@ -30,7 +31,7 @@ import Testing
 
     @Test func randomPicksAnotherCreationWhenThereIsOne() {
         var g = gallery(["a", "b", "c"])
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<50 {
             let before = g.current?.id
             let pick = g.random(using: &rng)

@@ -45,3 +45,16 @@ public func pngDeclaring(width: UInt32, height: UInt32) -> Data {
     return Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
         + chunk("IDAT", [0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", []))
 }
+
+/// A small seeded generator (SplitMix64), so a failing random test can be run again.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
