@@ -37,8 +37,16 @@ public final class Workspace: @unchecked Sendable {
     /// Snapshots are written every this many events.
     static let snapshotInterval: UInt64 = 100
 
+    /// The head of a creation the gallery already named (listing many need not look each up).
+    public func head(of entry: Gallery.Entry) throws -> CreationHead {
+        try openHead(entry).head
+    }
+
     func openHead(_ name: String) throws -> (head: CreationHead, entry: Gallery.Entry) {
-        let entry = try entry(named: name)
+        try openHead(try entry(named: name))
+    }
+
+    func openHead(_ entry: Gallery.Entry) throws -> (head: CreationHead, entry: Gallery.Entry) {
         var head = CreationHead(id: entry.id)
         if let snapshot = try store.snapshot(entry.id), snapshot.format == CreationHead.snapshotFormat,
            let cached = CreationHead.decoded(snapshot.data), cached.streamVersion == snapshot.version, cached.state.id == entry.id {
@@ -47,7 +55,7 @@ public final class Workspace: @unchecked Sendable {
         let since = head.streamVersion
         for batch in Self.batches(try store.events(in: entry.id, fromVersion: since + 1)) {
             guard let last = batch.last, head.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version) else {
-                head = CreationHead(try load(name).history)  // a move of the head: only the tree can follow it
+                head = CreationHead(try load(entry.name).history)  // a move of the head: only the tree can follow it
                 break
             }
         }

@@ -17,7 +17,7 @@ struct ListCommand: ParsableCommand {
         let workspace = try storeOptions.open()
         let gallery = try workspace.gallery()
         let shown = favorites ? gallery.favourites : gallery.entries
-        let creations = try shown.map { (entry: $0, head: try workspace.head(of: $0.name)) }
+        let creations = try shown.map { (entry: $0, head: try workspace.head(of: $0)) }
         if json {
             try printJSON(creations.map { item in
                 var summary = Describe.summary(item.head)
