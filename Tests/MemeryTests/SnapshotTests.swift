@@ -82,3 +82,31 @@ import Testing
     }
 }
 
+
+@Suite struct HistoryTreeTextTests {
+    /// Edit, undo, edit: each round forks the tree one level deeper. Drawing a tree tens of
+    /// thousands of forks deep must not overflow the stack.
+    @Test func aVeryDeeplyBranchedHistoryIsDrawn() throws {
+        var history = CreationHistory(id: UUID())
+        var creation = Creation(id: history.id)
+        var genesis = try creation.decide(.create(name: "deep"))
+        genesis.forEach { creation = creation.evolve($0) }
+        genesis += try creation.decide(.createCanvas(width: 10, height: 10, background: .white))
+        var version = UInt64(genesis.count)
+        history.apply(genesis, lastVersion: version, time: 0)
+        func append(_ events: [CreationEvent]) {
+            version += UInt64(events.count)
+            history.apply(events, lastVersion: version, time: Int64(version))
+        }
+        let depth = 10_000
+        for n in 0..<depth {
+            append(try history.decide(.setCaptions(top: "a\(n)", bottom: nil)))
+            append(try history.decideUndo())
+            append(try history.decide(.setCaptions(top: "b\(n)", bottom: nil)))
+        }
+        let lines = HistoryTreeText.lines(history)
+        #expect(lines.count == 1 + depth * 4, "each level: two branch labels and two edits")
+        #expect(lines.last?.hasSuffix("← head") == true)
+        #expect(lines.last?.hasPrefix(String(repeating: "  ", count: HistoryTreeText.maxIndent) + "v") == true, "the indent stops growing")
+    }
+}
