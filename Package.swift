@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Memery", targets: ["Memery"]),
         .executable(name: "memery", targets: ["memery"]),
+        // The built-in filters, a plugin like any other: libmemery-builtins.so beside memery.
+        .library(name: "memery-builtins", type: .dynamic, targets: ["MemeryBuiltinFilters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +23,11 @@ let package = Package(
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
+        // The plugin C ABI: memery_filter.h is the only file plugin authors need.
+        .target(name: "MemeryPluginABI"),
+        .target(name: "MemeryBuiltinFilters", dependencies: ["MemeryPluginABI"], path: "Plugins/builtins",
+                linkerSettings: [.linkedLibrary("m")]),
+
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         .target(name: "MemeryStore", dependencies: [
             "CLMDB", .product(name: "Crypto", package: "swift-crypto"),
@@ -28,7 +35,7 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "MemeryPluginABI"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
         // The command-line tool.
@@ -43,9 +50,9 @@ let package = Package(
         .target(name: "MemeryTestSupport", path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"]),
-        .testTarget(name: "MemeryCLITests", dependencies: ["MemeryCore", "MemeryTestSupport"]),
+        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

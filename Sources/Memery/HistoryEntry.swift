@@ -55,6 +55,9 @@ public struct HistoryEntry: Sendable {
         case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
         case .headMoved(let e): return "\(e.cause) to event \(e.to)"
+        case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.id))"
+        case .filterParamsChanged(let e): return "changed \(e.id)'s parameters"
+        case .filterRemoved(let e): return "removed filter \(e.id)"
         }
     }
 }

@@ -248,20 +248,21 @@ public final class Workspace: @unchecked Sendable {
 
     // MARK: Pictures
 
-    public func render(_ name: String) throws -> Raster {
-        try render(try creation(named: name))
+    public func render(_ name: String, skipMissingFilters: Bool = false) throws -> Raster {
+        try render(try creation(named: name), skipMissingFilters: skipMissingFilters)
     }
 
-    public func render(_ creation: Creation) throws -> Raster {
-        try compositor.render(creation) { hash in
+    public func render(_ creation: Creation, skipMissingFilters: Bool = false) throws -> Raster {
+        try compositor.render(creation, skipMissingFilters: skipMissingFilters) { hash in
             guard let data = try store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
             return data
         }
     }
 
     /// Renders and writes the creation; the file is replaced whole or not at all.
-    public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws {
-        let data = try ImageEncoder.encode(try render(name), as: format, quality: quality)
+    public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
+                       skipMissingFilters: Bool = false) throws {
+        let data = try ImageEncoder.encode(try render(name, skipMissingFilters: skipMissingFilters), as: format, quality: quality)
         try AtomicFile.write(data, to: URL(fileURLWithPath: path))
     }
 

@@ -29,6 +29,9 @@ public struct Creation: Sendable, Equatable, Codable {
     public var version: UInt64
     /// Layer ids are never reused along one branch of the history (branches may share one).
     public var nextLayerNumber: Int
+    /// Filters on the base, layers and canvas, in the order they were added.
+    public var filters: [AppliedFilter] = []
+    public var nextFilterNumber = 1
 
     public init(id: UUID) {
         self.id = id
@@ -47,6 +50,7 @@ public struct Creation: Sendable, Equatable, Codable {
     public var height: Int { canvas?.height ?? 0 }
 
     public func layer(_ id: String) -> Layer? { layers.first { $0.id == id } }
+    public func filters(on target: FilterTarget) -> [AppliedFilter] { filters.filter { $0.target == target } }
     public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
     public var textLayers: [Layer] { layers.filter { $0.text != nil } }
     public func caption(_ role: TextContent.Role) -> Layer? { layers.first { $0.text?.role == role } }

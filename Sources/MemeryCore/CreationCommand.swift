@@ -23,6 +23,11 @@ public enum CreationCommand: Sendable, Equatable {
     case crop(Box)
     case rotate(degrees: Double)
     case flip(FlipAxis)
+    /// Adds a filter; the parameters were checked against the plugin's declaration by the host.
+    case applyFilter(filter: String, target: FilterTarget, paramVersion: Int, params: [String: FilterValue])
+    /// Replaces the parameters of the filter at a position (1 first, as `show` lists them).
+    case setFilterParams(position: Int, paramVersion: Int, params: [String: FilterValue])
+    case removeFilter(position: Int)
 }
 
 /// Where a layer goes in the stack.

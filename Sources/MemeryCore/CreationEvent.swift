@@ -20,6 +20,9 @@ public enum CreationEvent: Sendable, Equatable {
     case canvasCropped(CanvasCropped)
     case canvasRotated(CanvasRotated)
     case canvasFlipped(CanvasFlipped)
+    case filterApplied(FilterApplied)
+    case filterParamsChanged(FilterParamsChanged)
+    case filterRemoved(FilterRemoved)
     /// Undo, redo and checkout: the head of the history moves; nothing is deleted.
     case headMoved(HeadMoved)
 
@@ -118,6 +121,26 @@ public enum CreationEvent: Sendable, Equatable {
         public init(axis: FlipAxis) { self.axis = axis }
     }
 
+    public struct FilterApplied: Sendable, Equatable, Codable {
+        public var filter: AppliedFilter
+        public init(filter: AppliedFilter) { self.filter = filter }
+    }
+
+    /// The filter's whole parameter set after the change, with the version it was written for.
+    public struct FilterParamsChanged: Sendable, Equatable, Codable {
+        public var id: String
+        public var paramVersion: Int
+        public var params: [String: FilterValue]
+        public init(id: String, paramVersion: Int, params: [String: FilterValue]) {
+            self.id = id; self.paramVersion = paramVersion; self.params = params
+        }
+    }
+
+    public struct FilterRemoved: Sendable, Equatable, Codable {
+        public var id: String
+        public init(id: String) { self.id = id }
+    }
+
     public struct HeadMoved: Sendable, Equatable, Codable {
         public enum Cause: String, Sendable, Codable { case undo, redo, checkout }
         /// The edit now at the head, by the stream version of its last event.
@@ -151,6 +174,9 @@ public enum CreationEvent: Sendable, Equatable {
         case .canvasCropped: "CanvasCropped"
         case .canvasRotated: "CanvasRotated"
         case .canvasFlipped: "CanvasFlipped"
+        case .filterApplied: "FilterApplied"
+        case .filterParamsChanged: "FilterParamsChanged"
+        case .filterRemoved: "FilterRemoved"
         case .headMoved: "HeadMoved"
         }
     }
@@ -163,6 +189,7 @@ public enum CreationEvent: Sendable, Equatable {
         "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
         "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
         "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "HeadMoved": 1,
+        "FilterApplied": 1, "FilterParamsChanged": 1, "FilterRemoved": 1,
     ]
 
     /// Types that are read but no longer written.
@@ -189,6 +216,9 @@ public enum CreationEvent: Sendable, Equatable {
         case .canvasCropped(let p): return try encoder.encode(p)
         case .canvasRotated(let p): return try encoder.encode(p)
         case .canvasFlipped(let p): return try encoder.encode(p)
+        case .filterApplied(let p): return try encoder.encode(p)
+        case .filterParamsChanged(let p): return try encoder.encode(p)
+        case .filterRemoved(let p): return try encoder.encode(p)
         case .headMoved(let p): return try encoder.encode(p)
         }
     }
@@ -222,6 +252,9 @@ public enum CreationEvent: Sendable, Equatable {
             case "CanvasCropped": return .canvasCropped(try d(CanvasCropped.self))
             case "CanvasRotated": return .canvasRotated(try d(CanvasRotated.self))
             case "CanvasFlipped": return .canvasFlipped(try d(CanvasFlipped.self))
+            case "FilterApplied": return .filterApplied(try d(FilterApplied.self))
+            case "FilterParamsChanged": return .filterParamsChanged(try d(FilterParamsChanged.self))
+            case "FilterRemoved": return .filterRemoved(try d(FilterRemoved.self))
             case "HeadMoved": return .headMoved(try d(HeadMoved.self))
             default: throw EventDecodingError.unknownType(type)
             }

@@ -179,6 +179,24 @@ extension Creation {
         case .flip(let axis):
             try requireCanvas()
             return [.canvasFlipped(.init(axis: axis))]
+
+        case let .applyFilter(filter, target, paramVersion, params):
+            try requireCanvas()
+            switch target {
+            case .base: guard baseImage != nil else { throw DomainError.noBaseImage }
+            case .layer(let id): _ = try existingLayer(id)
+            case .canvas: break
+            }
+            return [.filterApplied(.init(filter: AppliedFilter(id: "F\(nextFilterNumber)", filter: filter, target: target,
+                                                             paramVersion: paramVersion, params: params)))]
+
+        case let .setFilterParams(position, paramVersion, params):
+            let applied = try existingFilter(position)
+            guard applied.params != params || applied.paramVersion != paramVersion else { return [] }
+            return [.filterParamsChanged(.init(id: applied.id, paramVersion: paramVersion, params: params))]
+
+        case .removeFilter(let position):
+            return [.filterRemoved(.init(id: try existingFilter(position).id))]
         }
     }
 
@@ -226,6 +244,15 @@ extension Creation {
     }
 
     private var newLayerID: String { "L\(nextLayerNumber)" }
+
+    /// The filter at a position as `show` lists them, 1 first.
+    public func existingFilter(_ position: Int) throws -> AppliedFilter {
+        guard filters.indices.contains(position - 1) else {
+            if filters.isEmpty { throw DomainError.noFilters }
+            throw DomainError.outOfRange(field: "filter position", value: Double(position), range: 1...Double(filters.count))
+        }
+        return filters[position - 1]
+    }
 
     private func existingLayer(_ id: String) throws -> Layer {
         guard let layer = layer(id) else { throw DomainError.noSuchLayer(id) }

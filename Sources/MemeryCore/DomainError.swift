@@ -33,6 +33,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case garageNameTaken(String)
     case noSuchTemplate(String)
     case templateNameTaken(String)
+    case noBaseImage
+    case noFilters
 
     public var description: String {
         switch self {
@@ -101,12 +103,16 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "no template named \"\(name)\": `memery template list` shows them"
         case .templateNameTaken(let name):
             return "a template named \"\(name)\" already exists"
+        case .noBaseImage:
+            return "this creation has no base image (it started on a blank canvas): filter the canvas instead"
+        case .noFilters:
+            return "this creation has no filters: `memery filter apply NAME ID` adds one"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }
     }
 
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

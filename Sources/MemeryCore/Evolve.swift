@@ -51,6 +51,17 @@ extension Creation {
             }
         case .layerRemoved(let e):
             next.layers.removeAll { $0.id == e.id }
+            next.filters.removeAll { $0.target == .layer(e.id) }
+        case .filterApplied(let e):
+            next.filters.append(e.filter)
+            if let number = Int(e.filter.id.dropFirst()), number >= next.nextFilterNumber { next.nextFilterNumber = number + 1 }
+        case .filterParamsChanged(let e):
+            if let index = next.filters.firstIndex(where: { $0.id == e.id }) {
+                next.filters[index].params = e.params
+                next.filters[index].paramVersion = e.paramVersion
+            }
+        case .filterRemoved(let e):
+            next.filters.removeAll { $0.id == e.id }
         case .layerReordered(let e):
             if let from = next.layerIndex(e.id) {
                 let layer = next.layers.remove(at: from)

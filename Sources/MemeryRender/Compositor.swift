@@ -6,14 +6,16 @@ import MemeryCore
 /// placed by its transform and drawn with its opacity.
 public struct Compositor: Sendable {
     public var decoder: ImageDecoder
+    public var filters: FilterHost
 
-    public init(decoder: ImageDecoder = .fromEnvironment()) {
+    public init(decoder: ImageDecoder = .fromEnvironment(), filters: FilterHost = .shared) {
         self.decoder = decoder
+        self.filters = filters
     }
 
     /// Renders `creation`; `blob` returns the bytes stored under a hash. Each image is
     /// decoded once, however many layers show it.
-    public func render(_ creation: Creation, blob: (String) throws -> Data) throws -> Raster {
+    public func render(_ creation: Creation, skipMissingFilters: Bool = false, blob: (String) throws -> Data) throws -> Raster {
         var images = [String: Raster]()
         var needed = creation.layers.compactMap { layer -> BaseImage? in
             if case .image(let content) = layer.content { return content.image }
@@ -23,13 +25,35 @@ public struct Compositor: Sendable {
         for image in needed where images[image.blob] == nil {
             images[image.blob] = try decoder.decode(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
         }
-        return try compose(creation, images: images)
+        return try compose(creation, images: images, skipMissingFilters: skipMissingFilters)
     }
 
-    /// Draws `creation` with already decoded images, keyed by blob hash.
-    public func compose(_ creation: Creation, images: [String: Raster]) throws -> Raster {
+    /// The filters `creation` uses that no installed plugin provides.
+    public func missingFilters(_ creation: Creation) -> [String] {
+        Array(Set(creation.filters.map(\.filter).filter { filters.filter($0) == nil })).sorted()
+    }
+
+    /// Draws `creation` with already decoded images, keyed by blob hash. Filters apply to the
+    /// base image, to each layer as drawn, and to the whole picture, in the order added.
+    public func compose(_ creation: Creation, images: [String: Raster], skipMissingFilters: Bool = false) throws -> Raster {
         guard let canvas = creation.canvas else {
             throw RenderError.corrupt(source: "creation \"\(creation.name)\"", format: nil, reason: "it has no canvas")
+        }
+        let missing = missingFilters(creation)
+        if !missing.isEmpty && !skipMissingFilters { throw FilterError.missing(missing) }
+        func filtered(_ raster: Raster, _ target: FilterTarget) throws -> Raster {
+            try creation.filters(on: target).reduce(raster) { image, applied in
+                filters.filter(applied.filter) == nil ? image : try filters.apply(applied.filter, params: applied.params, to: image)
+            }
+        }
+        var baseImage: Raster?
+        if let base = creation.baseImage, let raster = images[base.blob] { baseImage = try filtered(raster, .base) }
+        // Layers with filters are drawn alone first, so their filters see only them.
+        var layerImages = [String: Raster]()
+        for layer in creation.layers where !creation.filters(on: .layer(layer.id)).isEmpty {
+            let alone = try Raster(width: canvas.width, height: canvas.height)
+            alone.draw { cr in draw(layer, on: cr, images: images) }
+            layerImages[layer.id] = try filtered(alone, .layer(layer.id))
         }
         let picture = try Raster(width: canvas.width, height: canvas.height)
         picture.draw { cr in
@@ -37,17 +61,22 @@ public struct Compositor: Sendable {
                 MemeText.setSource(cr, canvas.background)
                 cairo_paint(cr)
             }
-            if let base = creation.baseImage, let raster = images[base.blob] {
+            if let base = creation.baseImage, let raster = baseImage {
                 placed(cr, creation.basePlacement, size: (Double(base.width), Double(base.height)), opacity: 1) {
                     cairo_set_source_surface(cr, raster.surface, 0, 0)
                     cairo_paint(cr)
                 }
             }
             for layer in creation.layers {
-                draw(layer, on: cr, images: images)
+                if let image = layerImages[layer.id] {
+                    cairo_set_source_surface(cr, image.surface, 0, 0)
+                    cairo_paint(cr)
+                } else {
+                    draw(layer, on: cr, images: images)
+                }
             }
         }
-        return picture
+        return try filtered(picture, .canvas)
     }
 
     private func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster]) {

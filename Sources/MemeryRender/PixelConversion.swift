@@ -92,3 +92,68 @@ enum PixelConversion {
         min(255, (c * 255 + a / 2) / a)
     }
 }
+
+extension PixelConversion {
+    /// The raster's pixels as tightly packed R, G, B, A bytes with straight alpha.
+    static func straightRGBA(_ raster: Raster) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: raster.width * raster.height * 4)
+        raster.withMutablePixels { source, stride in
+            for y in 0..<raster.height {
+                let row = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<raster.width {
+                    let v = row[x], a = v >> 24
+                    var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
+                    if a != 0 && a != 255 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
+                    let i = (y * raster.width + x) * 4
+                    bytes[i] = UInt8(r); bytes[i + 1] = UInt8(g); bytes[i + 2] = UInt8(b); bytes[i + 3] = UInt8(a)
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// The raster's pixels as tightly packed Cairo words (B, G, R, A bytes, premultiplied).
+    static func premultipliedBGRA(_ raster: Raster) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: raster.width * raster.height * 4)
+        raster.withMutablePixels { source, stride in
+            bytes.withUnsafeMutableBytes { target in
+                for y in 0..<raster.height {
+                    (target.baseAddress! + y * raster.width * 4).copyMemory(from: source + y * stride, byteCount: raster.width * 4)
+                }
+            }
+        }
+        return bytes
+    }
+
+    static func raster(straightRGBA bytes: [UInt8], width: Int, height: Int) throws -> Raster {
+        let raster = try Raster(width: width, height: height)
+        raster.withMutablePixels { target, stride in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let a = UInt32(bytes[i + 3])
+                    row[x] = a << 24 | premultiply(bytes[i], a) << 16 | premultiply(bytes[i + 1], a) << 8 | premultiply(bytes[i + 2], a)
+                }
+            }
+        }
+        return raster
+    }
+
+    /// Premultiplied words back into a raster; a colour above its alpha (a plugin's garbage)
+    /// is clamped so Cairo never sees an invalid pixel.
+    static func raster(premultipliedBGRA bytes: [UInt8], width: Int, height: Int) throws -> Raster {
+        let raster = try Raster(width: width, height: height)
+        raster.withMutablePixels { target, stride in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let a = bytes[i + 3]
+                    row[x] = UInt32(a) << 24 | UInt32(min(bytes[i + 2], a)) << 16 | UInt32(min(bytes[i + 1], a)) << 8 | UInt32(min(bytes[i], a))
+                }
+            }
+        }
+        return raster
+    }
+}

@@ -16,6 +16,10 @@ enum Describe {
         if let base = creation.baseImage { result["baseImage"] = image(base) }
         if let canvas = creation.canvas { result["background"] = canvas.background.hex }
         result["layers"] = creation.layers.enumerated().map { layer($1, position: $0 + 1) }
+        result["filters"] = creation.filters.enumerated().map { index, applied -> [String: Any] in
+            ["position": index + 1, "id": applied.id, "filter": applied.filter, "target": applied.target.description,
+             "paramVersion": applied.paramVersion, "params": applied.params.mapValues { $0.description }]
+        }
         return result
     }
 

@@ -13,9 +13,13 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @Flag(help: "Export even if some of the creation's filters are not installed, leaving those out.")
+    var skipMissingFilters = false
+
     func run() throws {
         let format = try outputOptions.resolvedFormat()
-        try storeOptions.open().export(name, to: outputOptions.output, format: format, quality: outputOptions.quality)
+        try storeOptions.open().export(name, to: outputOptions.output, format: format, quality: outputOptions.quality,
+                                       skipMissingFilters: skipMissingFilters)
         print(outputOptions.output)
     }
 }

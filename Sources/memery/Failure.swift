@@ -26,6 +26,8 @@ struct Failure {
             self.init(message: error.description, exitCode: Self.badInput)
         case let error as RenderError:
             self.init(message: error.description, exitCode: Self.badInput)
+        case let error as FilterError:
+            self.init(message: error.description, exitCode: Self.badInput)
         case let error as StoreError:
             switch error {
             case .damaged, .missingBlob, .newerFormat:

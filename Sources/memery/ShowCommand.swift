@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Memery
 import MemeryCore
+import MemeryRender
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,6 +35,14 @@ struct ShowCommand: ParsableCommand {
         print("layers:  \(creation.layers.isEmpty ? "none" : "\(creation.layers.count), bottom first")")
         for (index, layer) in creation.layers.enumerated() {
             print(Describe.line(layer, position: index + 1))
+        }
+        if !creation.filters.isEmpty {
+            print("filters: \(creation.filters.count), in the order they apply")
+            for (index, applied) in creation.filters.enumerated() {
+                let missing = FilterHost.shared.filter(applied.filter) == nil ? "  (not installed)" : ""
+                let params = applied.params.keys.sorted().map { "\($0)=\(applied.params[$0]!)" }.joined(separator: " ")
+                print("  \(index + 1)  \(applied.id)  \(applied.filter) on \(applied.target)  \(params)\(missing)")
+            }
         }
     }
 }

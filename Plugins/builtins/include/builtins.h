@@ -1,0 +1,43 @@
+/* The built-in filters: what each file defines, and the helpers they share. */
+#ifndef MEMERY_BUILTINS_H
+#define MEMERY_BUILTINS_H
+
+#include "memery_filter.h"
+
+extern const memery_filter builtin_grayscale;
+extern const memery_filter builtin_sepia;
+extern const memery_filter builtin_invert;
+extern const memery_filter builtin_brightness_contrast;
+extern const memery_filter builtin_saturation;
+extern const memery_filter builtin_gaussian_blur;
+extern const memery_filter builtin_sharpen;
+extern const memery_filter builtin_pixelate;
+extern const memery_filter builtin_vignette;
+extern const memery_filter builtin_deep_fry;
+
+/* All built-ins take straight-alpha RGBA. */
+#define BUILTIN_FORMATS MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8)
+
+/* A number parameter. */
+#define NUMBER_PARAM(ID, NAME, DESCRIPTION, UNIT, MIN, MAX, DEFAULT) \
+    { sizeof(memery_param), ID, NAME, DESCRIPTION, MEMERY_PARAM_NUMBER, UNIT, MIN, MAX, { .number = DEFAULT }, 0, 0 }
+
+static inline uint8_t clamp_byte(double v) {
+    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
+}
+
+static inline uint8_t *pixel_at(const memery_image *image, uint32_t x, uint32_t y) {
+    return image->pixels + (size_t)y * image->stride + (size_t)x * 4;
+}
+
+/* Applies a per-pixel colour function to every pixel; alpha is copied. */
+typedef void (*builtin_color_fn)(const uint8_t *in, uint8_t *out, const memery_value *values);
+memery_status builtin_map_pixels(const memery_host *host, const memery_image *input, const memery_image *output,
+                                 const memery_value *values, builtin_color_fn fn);
+
+/* A gaussian-like blur of input into output by three box blurs (constant time per pixel
+   whatever the radius), on premultiplied colour so transparent edges do not darken. */
+memery_status builtin_blur(const memery_host *host, const memery_image *input, const memery_image *output,
+                           double radius, char *message, size_t message_size);
+
+#endif

@@ -1,0 +1,37 @@
+import Foundation
+import MemeryCore
+import MemeryRender
+import MemeryStore
+
+/// Filters in creations: parameters are checked against the plugin's declaration before
+/// anything is stored, and stored whole (defaults filled in) with the plugin's parameter
+/// version, so a later plugin changing a default does not change a saved picture.
+extension Workspace {
+    public var filterHost: FilterHost { compositor.filters }
+
+    /// Adds a filter on the base image (the canvas, for a blank one), a layer, or the whole
+    /// canvas; `settings` are `PARAM=VALUE`. Returns the filter's position in the creation.
+    @discardableResult
+    public func applyFilter(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
+        guard let descriptor = filterHost.filter(id) else { throw FilterError.unknownFilter(id) }
+        let defaults = Dictionary(uniqueKeysWithValues: descriptor.params.map { ($0.id, $0.defaultValue) })
+        let params = try filterHost.parse(settings, for: id, over: defaults)
+        let session = try session(name)
+        let target: FilterTarget = layer.map { .layer($0) } ?? (canvas || session.state.baseImage == nil ? .canvas : .base)
+        try session.edit(.applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params))
+        return session.state.filters.count
+    }
+
+    /// Changes parameters of the filter at `position` (1 first, as `show` lists them).
+    public func setFilterParams(_ name: String, position: Int, settings: [String]) throws {
+        let session = try session(name)
+        let applied = try session.state.existingFilter(position)
+        guard let descriptor = filterHost.filter(applied.filter) else { throw FilterError.missing([applied.filter]) }
+        let params = try filterHost.parse(settings, for: applied.filter, over: applied.params)
+        try session.edit(.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params))
+    }
+
+    public func removeFilter(_ name: String, position: Int) throws {
+        try session(name).edit(.removeFilter(position: position))
+    }
+}

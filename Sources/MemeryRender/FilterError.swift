@@ -1,0 +1,30 @@
+/// What can go wrong with filters, each naming the filter and what to do.
+public enum FilterError: Error, Equatable, CustomStringConvertible {
+    case unknownFilter(String)
+    case unknownParam(filter: String, param: String, known: [String])
+    case invalidValue(filter: String, param: String, value: String, expected: String)
+    case outOfRange(filter: String, param: String, value: Double, min: Double, max: Double)
+    case failed(filter: String, status: Int32, message: String)
+    /// The creation uses filters no installed plugin provides.
+    case missing([String])
+
+    public var description: String {
+        switch self {
+        case .unknownFilter(let id):
+            return "no filter \"\(id)\" is installed: `memery filter list` shows the filters there are"
+        case let .unknownParam(filter, param, known):
+            let list = known.isEmpty ? "it takes none" : "it takes: " + known.joined(separator: ", ")
+            return "filter \(filter) has no parameter \"\(param)\"; \(list)"
+        case let .invalidValue(filter, param, value, expected):
+            return "\(filter) \(param) must be \(expected), got \"\(value)\""
+        case let .outOfRange(filter, param, value, min, max):
+            func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+            return "\(filter) \(param) must be between \(n(min)) and \(n(max)), got \(n(value))"
+        case let .failed(filter, status, message):
+            let reason = message.isEmpty ? "it gave no reason" : message
+            return "filter \(filter) failed (status \(status)): \(reason); the creation is unchanged"
+        case .missing(let ids):
+            return "this creation uses filters that are not installed: \(ids.joined(separator: ", ")); install their plugins, or export with --skip-missing-filters"
+        }
+    }
+}

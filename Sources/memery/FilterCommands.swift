@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Memery
+import MemeryCore
+import MemeryRender
+
+struct FilterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter", abstract: "List filters and apply them to a creation's base image, layers or canvas.",
+        subcommands: [FilterListCommand.self, FilterInfoCommand.self, FilterApplyCommand.self, FilterSetCommand.self, FilterRemoveCommand.self])
+}
+
+enum FilterText {
+    static func json(_ f: FilterDescriptor) -> [String: Any] {
+        ["id": f.id, "name": f.name, "description": f.description.map { $0 as Any } ?? NSNull(), "origin": f.origin.rawValue,
+         "paramVersion": f.paramVersion, "deterministic": f.deterministic,
+         "params": f.params.map { p in
+             ["id": p.id, "name": p.name, "type": p.kind.rawValue, "unit": p.unit.rawValue, "min": p.min, "max": p.max,
+              "default": p.defaultValue.description, "choices": p.choices] as [String: Any]
+         }]
+    }
+
+    static func param(_ p: FilterDescriptor.Param) -> String {
+        var range = ""
+        if p.kind == .number || p.kind == .integer { range = " \(DomainError.number(p.min))…\(DomainError.number(p.max))" }
+        if p.kind == .choice { range = " (" + p.choices.joined(separator: " | ") + ")" }
+        let unit = p.unit == .none ? "" : " \(p.unit.rawValue)"
+        return "\(p.id)=\(p.defaultValue)  \(p.kind.rawValue)\(range)\(unit)"
+    }
+
+    static func warn(_ host: FilterHost) {
+        for warning in host.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+}
+
+struct FilterListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the installed filters and their parameters.")
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let host = FilterHost.shared
+        FilterText.warn(host)
+        if json {
+            try printJSON(host.filters.map(FilterText.json))
+            return
+        }
+        for f in host.filters {
+            print("\(f.id)\t\(f.name)\t\(f.origin.rawValue)\t" + f.params.map { "\($0.id)=\($0.defaultValue)" }.joined(separator: " "))
+        }
+    }
+}
+
+struct FilterInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe one filter and its parameters.")
+    @Argument(help: "The filter's id, e.g. org.memery.sepia.") var id: String
+
+    func run() throws {
+        guard let f = FilterHost.shared.filter(id) else { throw FilterError.unknownFilter(id) }
+        print("\(f.id) — \(f.name)")
+        if let description = f.description { print(description) }
+        print("origin: \(f.origin.rawValue) (\(f.library))")
+        print("parameter version: \(f.paramVersion)\(f.deterministic ? ", deterministic" : "")")
+        print(f.params.isEmpty ? "parameters: none" : "parameters:")
+        for p in f.params { print("  " + FilterText.param(p) + (p.description.map { "  — \($0)" } ?? "")) }
+    }
+}
+
+struct FilterApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply", abstract: "Add a filter to the base image (default), a layer or the whole canvas; prints its position.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Argument(help: "The filter's id.") var id: String
+    @Argument(help: "PARAM=VALUE settings; the others keep their defaults.") var settings: [String] = []
+    @Option(help: ArgumentHelp("Filter this layer only.", valueName: "id")) var layer: String?
+    @Flag(help: "Filter the whole picture, layers included.") var canvas = false
+
+    func validate() throws {
+        if layer != nil && canvas { throw ValidationError("give --layer ID or --canvas, not both") }
+    }
+
+    func run() throws {
+        print(try storeOptions.open().applyFilter(name, filter: id, settings: settings, layer: layer, canvas: canvas))
+    }
+}
+
+struct FilterSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Change a filter's parameters: memery filter set NAME INDEX PARAM=VALUE...")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Argument(help: "The filter's position, as `memery show` lists them (1 first).") var index: Int
+    @Argument(help: "PARAM=VALUE settings.") var settings: [String]
+
+    func run() throws { try storeOptions.open().setFilterParams(name, position: index, settings: settings) }
+}
+
+struct FilterRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a filter (undo brings it back).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The creation's name.") var name: String
+    @Argument(help: "The filter's position, as `memery show` lists them (1 first).") var index: Int
+
+    func run() throws { try storeOptions.open().removeFilter(name, position: index) }
+}

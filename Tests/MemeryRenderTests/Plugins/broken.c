@@ -1,0 +1,52 @@
+/* Deliberately broken plugins for the loader's checks; BROKEN selects which. */
+#include <stdio.h>
+#include "memery_filter.h"
+
+static memery_status process(const memery_filter *f, const memery_host *h, const memery_image *in,
+                             const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)in; (void)out; (void)v; (void)m; (void)n;
+    return MEMERY_OK;
+}
+
+#if BROKEN == 3
+static const memery_filter filter = { sizeof(memery_filter), "not a reverse dns id", "Bad", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
+#elif BROKEN == 4
+static const memery_param params[] = {
+    { sizeof(memery_param), "amount", "Amount", 0, MEMERY_PARAM_NUMBER, MEMERY_UNIT_NONE, 0, 1, { .number = 7 }, 0, 0 },
+};
+static const memery_filter filter = { sizeof(memery_filter), "org.example.bad-default", "Bad", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 1, params, process };
+#elif BROKEN == 5
+static memery_status failing(const memery_filter *f, const memery_host *h, const memery_image *in,
+                             const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)in; (void)out; (void)v;
+    snprintf(m, n, "the moon is in the wrong phase");
+    return MEMERY_ERROR_FAILED;
+}
+#include <stdio.h>
+static const memery_filter filter = { sizeof(memery_filter), "org.example.failing", "Failing", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, failing };
+#else
+static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
+#endif
+
+static uint32_t count(void) { return 1; }
+static const memery_filter *at(uint32_t i) { return i == 0 ? &filter : 0; }
+
+static const memery_filter_entry entry = {
+    sizeof(memery_filter_entry),
+#if BROKEN == 2
+    2, 0,   /* built for an ABI major this host does not have */
+#else
+    MEMERY_FILTER_ABI_MAJOR, MEMERY_FILTER_ABI_MINOR,
+#endif
+    "org.example.broken", "Broken", "1.0", 0, 0, count, at, 0,
+};
+
+#if BROKEN == 1
+MEMERY_EXPORT const memery_filter_entry *some_other_name(void) { return &entry; }  /* no entry symbol */
+#else
+MEMERY_EXPORT const memery_filter_entry *memery_plugin_entry(void) { return &entry; }
+#endif
