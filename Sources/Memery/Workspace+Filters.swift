@@ -18,7 +18,9 @@ extension Workspace {
         let params = try filterHost.parse(settings, for: id, over: defaults)
         let session = try session(name)
         let target: FilterTarget = layer.map { .layer($0) } ?? (canvas || session.state.baseImage == nil ? .canvas : .base)
-        try session.edit(.applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params))
+        let command = CreationCommand.applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params)
+        try tryRendering(session.state, command)
+        try session.edit(command)
         return session.state.filters.count
     }
 
@@ -28,7 +30,16 @@ extension Workspace {
         let applied = try session.state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw FilterError.missing([applied.filter]) }
         let params = try filterHost.parse(settings, for: applied.filter, over: applied.params)
-        try session.edit(.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params))
+        let command = CreationCommand.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)
+        try tryRendering(session.state, command)
+        try session.edit(command)
+    }
+
+    /// Renders the creation as the command would leave it, so that a filter that crashes,
+    /// hangs or fails is reported before anything is stored: the creation stays as it was.
+    private func tryRendering(_ state: Creation, _ command: CreationCommand) throws {
+        let next = try state.decide(command).reduce(state) { $0.evolve($1) }
+        _ = try render(next, skipMissingFilters: true)
     }
 
     public func removeFilter(_ name: String, position: Int) throws {

@@ -1,12 +1,12 @@
 import MemeryCore
 
 /// A filter as a plugin declares it, read out of the C structs once at load time.
-public struct FilterDescriptor: Sendable, Equatable {
-    public enum Origin: String, Sendable { case builtin, user, frei0r }
+public struct FilterDescriptor: Sendable, Equatable, Codable {
+    public enum Origin: String, Sendable, Codable { case builtin, user, frei0r }
 
-    public struct Param: Sendable, Equatable {
-        public enum Kind: String, Sendable { case number, integer, boolean, color, point, choice }
-        public enum Unit: String, Sendable { case none, pixels, fraction }
+    public struct Param: Sendable, Equatable, Codable {
+        public enum Kind: String, Sendable, Codable { case number, integer, boolean, color, point, choice }
+        public enum Unit: String, Sendable, Codable { case none, pixels, fraction }
         public var id: String
         public var name: String
         public var description: String?
@@ -29,4 +29,8 @@ public struct FilterDescriptor: Sendable, Equatable {
     public var params: [Param]
 
     public func param(_ id: String) -> Param? { params.first { $0.id == id } }
+
+    /// Whether it runs in a helper process (third-party plugins, or every plugin when
+    /// MEMERY_ISOLATE_ALL=1): a crash or hang there cannot take the editor down.
+    public var isolated: Bool = false
 }

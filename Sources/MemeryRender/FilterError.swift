@@ -7,6 +7,10 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
     case failed(filter: String, status: Int32, message: String)
     /// The creation uses filters no installed plugin provides.
     case missing([String])
+    case crashed(filter: String, signal: Int32)
+    case timedOut(filter: String, seconds: Double)
+    case garbled(filter: String, detail: String)
+    case isolationFailed(filter: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +27,14 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
         case let .failed(filter, status, message):
             let reason = message.isEmpty ? "it gave no reason" : message
             return "filter \(filter) failed (status \(status)): \(reason); the creation is unchanged"
+        case let .crashed(filter, signal):
+            return "filter \(filter) crashed (signal \(signal)); the creation is unchanged"
+        case let .timedOut(filter, seconds):
+            return "filter \(filter) ran past the \(Int(seconds)) s limit and was stopped; the creation is unchanged"
+        case let .garbled(filter, detail):
+            return "filter \(filter) failed: \(detail); the creation is unchanged"
+        case let .isolationFailed(filter, reason):
+            return "filter \(filter) could not be run isolated: \(reason)"
         case .missing(let ids):
             return "this creation uses filters that are not installed: \(ids.joined(separator: ", ")); install their plugins, or export with --skip-missing-filters"
         }

@@ -5,24 +5,81 @@ import MemeryPluginABI
 /// Finds filter plugins, checks parameters against their declarations before a plugin sees
 /// them, and runs filters on rasters.
 ///
-/// Discovery, this version: the built-in plugin (libmemery-builtins.so) beside the running
-/// executable. Third-party plugins will be loaded from $MEMERY_PLUGIN_PATH and
-/// $XDG_DATA_HOME/memery/plugins once they can run isolated in a helper process.
+/// Discovery: the built-in plugin (libmemery-builtins.so) beside the running executable,
+/// loaded in-process; then every .so in each folder of $MEMERY_PLUGIN_PATH and in
+/// $XDG_DATA_HOME/memery/plugins, read and run only in a helper process (IsolatedRunner).
+/// MEMERY_ISOLATE_ALL=1 isolates the built-ins too.
 public final class FilterHost: @unchecked Sendable {
     public private(set) var filters: [FilterDescriptor] = []
     /// Plugins or filters that were skipped, each with the file and the reason.
     public private(set) var warnings: [String] = []
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
+    /// Each filter's accepted pixel formats (bits), for isolated ones too.
+    private var formats: [String: UInt32] = [:]
     private var libraries: [PluginLibrary] = []
+    /// The `memery` binary that runs isolated plugins in its hidden worker mode.
+    public var helperPath: String
+    /// How long an isolated filter may run before it is stopped: 10 s, or MEMERY_FILTER_TIMEOUT.
+    public var timeout: TimeInterval = ProcessInfo.processInfo.environment["MEMERY_FILTER_TIMEOUT"].flatMap(Double.init) ?? 10
 
-    /// The host with the built-in filters, loaded once per process.
-    public static let shared = FilterHost(builtinDirectory: FilterHost.executableDirectory())
+    /// The host with the built-in filters and the user's plugins, loaded once per process.
+    public static let shared: FilterHost = {
+        let host = FilterHost(builtinDirectory: executableDirectory())
+        for directory in userPluginDirectories() { host.loadIsolated(directory: directory) }
+        return host
+    }()
 
     public static let builtinLibraryName = "libmemery-builtins.so"
 
-    public init(builtinDirectory: String?) {
+    public init(builtinDirectory: String?, helperPath: String? = nil) {
+        self.helperPath = helperPath ?? ProcessInfo.processInfo.environment["MEMERY_HELPER"]
+            ?? URL(fileURLWithPath: Self.executableDirectory() ?? ".").appendingPathComponent("memery").path
         if let builtinDirectory {
-            load(URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path, origin: .builtin)
+            let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path
+            if ProcessInfo.processInfo.environment["MEMERY_ISOLATE_ALL"] == "1" {
+                loadIsolated(path, origin: .builtin)
+            } else {
+                load(path, origin: .builtin)
+            }
+        }
+    }
+
+    /// Where third-party plugins are looked for: each folder on $MEMERY_PLUGIN_PATH, then
+    /// $XDG_DATA_HOME/memery/plugins (else ~/.local/share/memery/plugins).
+    public static func userPluginDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var directories = (environment["MEMERY_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            directories.append(data + "/memery/plugins")
+        } else if let home = environment["HOME"], !home.isEmpty {
+            directories.append(home + "/.local/share/memery/plugins")
+        }
+        return directories
+    }
+
+    /// Reads every plugin in a folder through the helper: nothing of theirs runs here.
+    func loadIsolated(directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names.sorted() where name.hasSuffix(".so") {
+            loadIsolated(URL(fileURLWithPath: directory).appendingPathComponent(name).path, origin: .user)
+        }
+    }
+
+    func loadIsolated(_ path: String, origin: FilterDescriptor.Origin) {
+        do {
+            let (described, refusals) = try IsolatedRunner(helper: helperPath, timeout: timeout).describe(path, origin: origin)
+            warnings += refusals
+            for (descriptor, pixelFormats) in described {
+                guard filter(descriptor.id) == nil else {
+                    warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
+                    continue
+                }
+                var isolated = descriptor
+                isolated.isolated = true
+                filters.append(isolated)
+                formats[descriptor.id] = pixelFormats
+            }
+        } catch {
+            warnings.append("skipped plugin \(path): \(error)")
         }
     }
 
@@ -37,11 +94,12 @@ public final class FilterHost: @unchecked Sendable {
             libraries.append(library)
             warnings += library.refusedFilters.map { "skipped in \(path): \($0)" }
             for (descriptor, filter) in library.filters {
-                guard implementations[descriptor.id] == nil else {
+                guard self.filter(descriptor.id) == nil else {
                     warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
                     continue
                 }
                 implementations[descriptor.id] = filter
+                formats[descriptor.id] = filter.pointee.pixel_formats
                 filters.append(descriptor)
             }
         } catch {
@@ -140,35 +198,47 @@ public final class FilterHost: @unchecked Sendable {
     // MARK: Running
 
     /// Runs a filter on a raster; returns a new raster. Parameters not given take defaults.
+    /// Isolated filters run in a helper process; whatever they do, this process goes on.
     public func apply(_ id: String, params: [String: FilterValue], to raster: Raster) throws -> Raster {
-        guard let descriptor = filter(id), let implementation = implementations[id] else { throw FilterError.missing([id]) }
+        guard let descriptor = filter(id) else { throw FilterError.missing([id]) }
         let values = try checked(params, for: descriptor)
-        var cValues = descriptor.params.map { Self.cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
-        let formats = implementation.pointee.pixel_formats
-        let straight = formats & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0
-        let width = raster.width, height = raster.height, stride = width * 4
+        let straight = formats[id].map { $0 & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0 } ?? true
         var input = straight ? PixelConversion.straightRGBA(raster) : PixelConversion.premultipliedBGRA(raster)
         var output = [UInt8](repeating: 0, count: input.count)
-        var message = [CChar](repeating: 0, count: 512)
-        var host = Self.cHost
-        let status: memery_status = input.withUnsafeMutableBufferPointer { inBytes in
-            output.withUnsafeMutableBufferPointer { outBytes in
-                let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
-                var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
-                                           format: format.rawValue, stride: stride, pixels: inBytes.baseAddress)
-                var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
-                                            format: format.rawValue, stride: stride, pixels: outBytes.baseAddress)
-                return cValues.withUnsafeMutableBufferPointer { valueBuffer in
-                    implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
+        let width = raster.width, height = raster.height
+        let (status, message): (Int32, String)
+        if let implementation = implementations[id], !descriptor.isolated {
+            (status, message) = input.withUnsafeMutableBytes { inBytes in
+                output.withUnsafeMutableBytes { outBytes in
+                    Self.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!, output: outBytes.baseAddress!,
+                             width: width, height: height, straight: straight)
                 }
             }
+        } else {
+            (status, message) = try IsolatedRunner(helper: helperPath, timeout: timeout)
+                .run(descriptor: descriptor, values: values, input: &input, output: &output, width: width, height: height, straight: straight)
         }
-        guard status == MEMERY_OK else {
-            message[message.count - 1] = 0
-            throw FilterError.failed(filter: id, status: Int32(status.rawValue), message: String(cString: message))
-        }
+        guard status == Int32(MEMERY_OK.rawValue) else { throw FilterError.failed(filter: id, status: status, message: message) }
         return try straight ? PixelConversion.raster(straightRGBA: output, width: width, height: height)
                             : PixelConversion.raster(premultipliedBGRA: output, width: width, height: height)
+    }
+
+    /// Calls a filter's process() on two buffers of width x height tightly packed pixels.
+    static func run(_ implementation: UnsafePointer<memery_filter>, descriptor: FilterDescriptor, values: [String: FilterValue],
+                    input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, width: Int, height: Int, straight: Bool) -> (Int32, String) {
+        var cValues = descriptor.params.map { cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
+        var message = [CChar](repeating: 0, count: 512)
+        var host = cHost
+        let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
+        var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
+                                   format: format.rawValue, stride: width * 4, pixels: input.assumingMemoryBound(to: UInt8.self))
+        var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
+                                    format: format.rawValue, stride: width * 4, pixels: output.assumingMemoryBound(to: UInt8.self))
+        let status = cValues.withUnsafeMutableBufferPointer { valueBuffer in
+            implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
+        }
+        message[message.count - 1] = 0
+        return (Int32(bitPattern: status.rawValue), String(cString: message))
     }
 
     static func cValue(_ value: FilterValue, param: FilterDescriptor.Param) -> memery_value {

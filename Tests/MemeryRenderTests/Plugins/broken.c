@@ -27,6 +27,24 @@ static memery_status failing(const memery_filter *f, const memery_host *h, const
 #include <stdio.h>
 static const memery_filter filter = { sizeof(memery_filter), "org.example.failing", "Failing", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, failing };
+#elif BROKEN >= 6 && BROKEN <= 9
+#include <stdlib.h>
+static memery_status misbehave(const memery_filter *f, const memery_host *h, const memery_image *in,
+                               const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)out; (void)v; (void)m; (void)n;
+#if BROKEN == 6
+    volatile uint8_t *nowhere = 0; nowhere[in->width] = 1;            /* crash: SIGSEGV */
+#elif BROKEN == 7
+    for (volatile unsigned long i = 0;; i++) {}                        /* hang */
+#elif BROKEN == 8
+    abort();                                                           /* abort: SIGABRT */
+#endif
+    return (memery_status)99;                                          /* garbage status */
+}
+#define STRING2(x) #x
+#define STRING(x) STRING2(x)
+static const memery_filter filter = { sizeof(memery_filter), "org.example.bad" STRING(BROKEN), "Bad", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, misbehave };
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
@@ -47,6 +65,8 @@ static const memery_filter_entry entry = {
 
 #if BROKEN == 1
 MEMERY_EXPORT const memery_filter_entry *some_other_name(void) { return &entry; }  /* no entry symbol */
+#elif BROKEN == 10
+MEMERY_EXPORT const memery_filter_entry *memery_plugin_entry(void) { volatile int *p = 0; *p = 1; return &entry; }  /* crashes at load */
 #else
 MEMERY_EXPORT const memery_filter_entry *memery_plugin_entry(void) { return &entry; }
 #endif

@@ -1,0 +1,124 @@
+import Foundation
+import MemeryCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs plugins that are not ours in a helper process — the `memery` binary in its hidden
+/// worker mode — exchanging pixels through shared memory. A plugin that crashes, aborts,
+/// hangs past the time limit or answers with garbage becomes an error here; this process
+/// and the creation are untouched.
+struct IsolatedRunner {
+    let helper: String
+    let timeout: TimeInterval
+
+    struct Described: Codable {
+        var descriptor: FilterDescriptor
+        var pixelFormats: UInt32
+    }
+
+    struct DescribeReply: Codable {
+        var filters: [Described]
+        var warnings: [String]
+    }
+
+    struct RunRequest: Codable {
+        var library: String
+        var filter: String
+        var params: [String: FilterValue]
+        var width: Int
+        var height: Int
+        var straight: Bool
+        var sharedMemory: String
+    }
+
+    struct RunReply: Codable {
+        var status: Int32
+        var message: String
+    }
+
+    /// Reads a plugin's declarations in the helper.
+    func describe(_ path: String, origin: FilterDescriptor.Origin) throws -> ([(FilterDescriptor, UInt32)], [String]) {
+        let reply: DescribeReply
+        do {
+            let output = try spawn(["describe", path, origin.rawValue], input: Data(), subject: path)
+            reply = try JSONDecoder().decode(DescribeReply.self, from: output)
+        } catch FilterError.crashed(_, let signal) {
+            return ([], ["skipped plugin \(path): it crashed while being read (signal \(signal))"])
+        } catch FilterError.timedOut(_, let seconds) {
+            return ([], ["skipped plugin \(path): it did not answer within \(Int(seconds)) s"])
+        } catch let error as FilterError {
+            return ([], ["skipped plugin \(path): \(error)"])
+        } catch {
+            return ([], ["skipped plugin \(path): its helper answered with something unreadable"])
+        }
+        return (reply.filters.map { ($0.descriptor, $0.pixelFormats) }, reply.warnings)
+    }
+
+    /// Runs a filter in the helper on `input`, writing `output`; returns its status and message.
+    func run(descriptor: FilterDescriptor, values: [String: FilterValue], input: inout [UInt8], output: inout [UInt8],
+             width: Int, height: Int, straight: Bool) throws -> (Int32, String) {
+        let size = input.count
+        let name = "/memery-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0o600)
+        guard fd >= 0 else { throw FilterError.isolationFailed(filter: descriptor.id, reason: "no shared memory (\(String(cString: strerror(errno))))") }
+        defer { close(fd); shm_unlink(name) }
+        guard ftruncate(fd, off_t(size * 2)) == 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+              memory != MAP_FAILED else {
+            throw FilterError.isolationFailed(filter: descriptor.id, reason: "shared memory of \(size * 2) bytes could not be mapped")
+        }
+        defer { munmap(memory, size * 2) }
+        input.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
+        let request = RunRequest(library: descriptor.library, filter: descriptor.id, params: values, width: width, height: height,
+                                 straight: straight, sharedMemory: name)
+        let data = try spawn(["run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
+        guard let reply = try? JSONDecoder().decode(RunReply.self, from: data) else {
+            throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
+        }
+        output.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: memory + size, byteCount: size) }
+        guard (0...5).contains(reply.status) else {
+            throw FilterError.garbled(filter: descriptor.id, detail: "it returned an unknown status \(reply.status)")
+        }
+        return (reply.status, reply.message)
+    }
+
+    /// Runs the helper with `arguments`, feeding `input`; returns what it printed. Throws when
+    /// it dies from a signal, runs past the limit, or fails.
+    private func spawn(_ arguments: [String], input: Data, subject: String) throws -> Data {
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw FilterError.isolationFailed(filter: subject, reason: "the helper \(helper) is missing (set MEMERY_HELPER to the memery binary)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = ["__plugin-worker"] + arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        nonisolated(unsafe) var output = Data()
+        nonisolated(unsafe) var errors = Data()
+        let readers = DispatchGroup()
+        DispatchQueue.global().async(group: readers) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: readers) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
+        try? stdin.fileHandleForWriting.write(contentsOf: input)
+        try? stdin.fileHandleForWriting.close()
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+            readers.wait()
+            throw FilterError.timedOut(filter: subject, seconds: timeout)
+        }
+        readers.wait()
+        if process.terminationReason == .uncaughtSignal {
+            throw FilterError.crashed(filter: subject, signal: process.terminationStatus)
+        }
+        guard process.terminationStatus == 0 else {
+            let said = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw FilterError.garbled(filter: subject, detail: said.isEmpty ? "its helper exited with \(process.terminationStatus)" : said)
+        }
+        return output
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MemeryCore
+import MemeryPluginABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The helper process's side of isolation (`memery __plugin-worker ...`): it loads one
+/// plugin, answers one request, and exits. Whatever the plugin does happens here.
+public enum PluginWorker {
+    public static func main(_ arguments: [String]) -> Int32 {
+        do {
+            switch arguments.first {
+            case "describe" where arguments.count == 3:
+                try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
+            case "run" where arguments.count == 1:
+                try run()
+            default:
+                FileHandle.standardError.write(Data("usage: memery __plugin-worker (describe PATH ORIGIN | run < request)\n".utf8))
+                return 2
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func describe(path: String, origin: FilterDescriptor.Origin) throws {
+        var reply = IsolatedRunner.DescribeReply(filters: [], warnings: [])
+        do {
+            let library = try PluginLibrary(path: path, origin: origin)
+            reply.filters = library.filters.map { .init(descriptor: $0.descriptor, pixelFormats: $0.filter.pointee.pixel_formats) }
+            reply.warnings = library.refusedFilters.map { "skipped in \(path): \($0)" }
+        } catch {
+            reply.warnings = [String(describing: error)]
+        }
+        FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
+    }
+
+    private static func run() throws {
+        let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+        let library = try PluginLibrary(path: request.library, origin: .user)
+        guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
+            throw FilterError.unknownFilter(request.filter)
+        }
+        let size = request.width * request.height * 4
+        let fd = shm_open(request.sharedMemory, O_RDWR, 0)
+        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+            throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
+        }
+        let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: request.params, input: memory,
+                                               output: memory + size, width: request.width, height: request.height, straight: request.straight)
+        munmap(memory, size * 2)
+        close(fd)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(IsolatedRunner.RunReply(status: status, message: message)))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Third-party plugins run in a helper process: built here with one cc line each, put on
+/// MEMERY_PLUGIN_PATH, and made to crash, hang, abort and answer garbage.
+@Suite(.serialized) struct PluginIsolationTests {
+    static let sources = Paths.root.appendingPathComponent("Tests/MemeryRenderTests/Plugins")
+    static let include = Paths.root.appendingPathComponent("Sources/MemeryPluginABI/include").path
+
+    /// A folder of plugins: posterize.so and broken<N>.so for each N.
+    func plugins(_ broken: [Int], in s: Sandbox) throws -> String {
+        let dir = s.path("plugins")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var builds = [("posterize.c", [String](), "posterize.so")]
+        builds += broken.map { ("broken.c", ["-DBROKEN=\($0)"], "broken\($0).so") }
+        for (source, defines, output) in builds {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["cc", "-shared", "-fPIC", "-O1", "-I", Self.include] + defines
+                + ["-o", dir + "/" + output, Self.sources.appendingPathComponent(source).path, "-lm"]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+        }
+        return dir
+    }
+
+    @Test func aUserPluginIsListedAppliedAndExported() throws {
+        let s = try Sandbox()
+        let env = ["MEMERY_PLUGIN_PATH": try plugins([], in: s)]
+        let list = try s.run(["filter", "list"], useStore: false, environment: env)
+        #expect(list.stdout.contains("org.example.posterize\tPosterize\tuser\tlevels=4"), "\(list)")
+        #expect(try s.run(["new", "m", "--image", Paths.example]).status == 0)
+        let apply = try s.run(["filter", "apply", "m", "org.example.posterize", "levels=3"], environment: env)
+        #expect(apply.status == 0, "\(apply)")
+        #expect(try s.run(["export", "m", "-o", s.path("m.png")], environment: env).status == 0)
+        // Without the plugin, the creation still opens and names what is missing.
+        #expect(try s.run(["show", "m"]).stdout.contains("org.example.posterize on base  levels=3  (not installed)"))
+        let installedElsewhere = ["XDG_DATA_HOME": s.path("xdg")]
+        try FileManager.default.createDirectory(atPath: s.path("xdg/memery"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: s.path("plugins"), toPath: s.path("xdg/memery/plugins"))
+        #expect(try s.run(["export", "m", "-o", s.path("m2.png")], environment: installedElsewhere).status == 0,
+                "plugins are found in $XDG_DATA_HOME/memery/plugins too")
+    }
+
+    @Test func misbehavingPluginsAreReportedAndTheCreationIsUnchanged() throws {
+        let s = try Sandbox()
+        let env = ["MEMERY_PLUGIN_PATH": try plugins([6, 7, 8, 9, 10], in: s), "MEMERY_FILTER_TIMEOUT": "1"]
+        let list = try s.run(["filter", "list"], useStore: false, environment: env)
+        #expect(list.status == 0)
+        #expect(list.stderr.contains("broken10.so: it crashed while being read (signal 11)"), "\(list.stderr)")
+        #expect(!list.stdout.contains("org.example.bad10"))
+        try s.ok(["new", "m", "--image", Paths.example])
+        let before = try s.counts()
+        let cases = [
+            ("org.example.bad6", "error: filter org.example.bad6 crashed (signal 11); the creation is unchanged"),
+            ("org.example.bad7", "error: filter org.example.bad7 ran past the 1 s limit and was stopped; the creation is unchanged"),
+            ("org.example.bad8", "error: filter org.example.bad8 crashed (signal 6); the creation is unchanged"),
+            ("org.example.bad9", "error: filter org.example.bad9 failed: it returned an unknown status 99; the creation is unchanged"),
+        ]
+        for (id, message) in cases {
+            let outcome = try s.run(["filter", "apply", "m", id], environment: env)
+            #expect(outcome.status == 1 && !outcome.signaled, "\(id): \(outcome)")
+            #expect(outcome.stderr == message + "\n", "\(id): \(outcome.stderr)")
+        }
+        #expect(try s.counts() == before, "nothing was stored")
+        #expect(try s.ok(["verify"]).hasSuffix("ok"))
+        // The caller goes on: a good filter still works in the same store.
+        #expect(try s.run(["filter", "apply", "m", "org.example.posterize"], environment: env).status == 0)
+    }
+
+    @Test func everyPluginCanBeIsolatedAndGivesTheSamePixels() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["filter", "apply", "m", "org.memery.deep-fry"])
+        try s.ok(["export", "m", "-o", s.path("in-process.png")])
+        let isolated = try s.run(["export", "m", "-o", s.path("isolated.png")], environment: ["MEMERY_ISOLATE_ALL": "1"])
+        #expect(isolated.status == 0, "\(isolated)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("isolated.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("in-process.png"))))
+    }
+}
