@@ -84,7 +84,7 @@ struct IsolatedRunner {
 
     /// Runs the helper with `arguments`, feeding `input`; returns what it printed. Throws when
     /// it dies from a signal, runs past the limit, or fails.
-    private func spawn(_ arguments: [String], input: Data, subject: String) throws -> Data {
+    func spawn(_ arguments: [String], input: Data, subject: String) throws -> Data {
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             throw FilterError.isolationFailed(filter: subject, reason: "the helper \(helper) is missing (set MEMERY_HELPER to the memery binary)")
         }

@@ -15,6 +15,9 @@ public enum PluginWorker {
                 try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
             case "run" where arguments.count == 1:
                 try run()
+            case "check-run" where arguments.count == 1:
+                let request = try JSONDecoder().decode(PluginCheck.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+                FileHandle.standardOutput.write(try JSONEncoder().encode(try PluginCheck.workerRun(request)))
             default:
                 FileHandle.standardError.write(Data("usage: memery __plugin-worker (describe PATH ORIGIN | run < request)\n".utf8))
                 return 2

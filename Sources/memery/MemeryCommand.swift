@@ -13,6 +13,6 @@ struct MemeryCommand: ParsableCommand {
             CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,
             FilterCommand.self, GarageCommand.self, TemplateCommand.self, ApplyCommand.self, LogCommand.self, VerifyCommand.self,
-            PluginWorkerCommand.self,
+            PluginCommand.self, PluginWorkerCommand.self,
         ])
 }

@@ -79,3 +79,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("isolated.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("in-process.png"))))
     }
 }
+
+@Suite(.serialized) struct PluginCheckTests {
+    func check(_ plugin: String, in s: Sandbox) throws -> Outcome {
+        try s.run(["plugin", "check", plugin], useStore: false, environment: ["MEMERY_FILTER_TIMEOUT": "2"])
+    }
+
+    @Test func aGoodPluginPassesEveryCheck() throws {
+        let s = try Sandbox()
+        let dir = try PluginIsolationTests().plugins([], in: s)
+        let outcome = try check(dir + "/posterize.so", in: s)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("pass  org.example.posterize on 1001x667"))
+        #expect(outcome.stdout.hasSuffix("all 6 checks passed\n"))
+    }
+
+    @Test(arguments: [
+        (6, "FAIL  org.example.bad6 on 7x3: crashed (signal 11)"),
+        (7, "FAIL  org.example.bad7 on 1x1: ran past the 2 s limit"),
+        (11, "FAIL  org.example.sloppy on 7x3: it wrote past the end of row 0, into the stride padding"),
+        (12, "FAIL  org.example.sloppy on 7x3: it declares determinism but two runs gave different pixels"),
+        (2, "FAIL  loads in isolation"),
+    ])
+    func aBrokenPluginFailsTheRightCheck(_ broken: Int, _ line: String) throws {
+        let s = try Sandbox()
+        let dir = try PluginIsolationTests().plugins([broken], in: s)
+        let outcome = try check(dir + "/broken\(broken).so", in: s)
+        #expect(outcome.status == 1 && !outcome.signaled, "\(outcome)")
+        #expect(outcome.stdout.contains(line), "\(outcome.stdout)")
+    }
+
+    @Test func theBuiltInsPassEveryCheck() throws {
+        let builtins = URL(fileURLWithPath: Paths.memery).deletingLastPathComponent().appendingPathComponent("libmemery-builtins.so").path
+        let outcome = try Sandbox.run(["plugin", "check", builtins])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.hasSuffix("all 42 checks passed\n"))
+    }
+}

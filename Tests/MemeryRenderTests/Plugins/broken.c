@@ -45,6 +45,22 @@ static memery_status misbehave(const memery_filter *f, const memery_host *h, con
 #define STRING(x) STRING2(x)
 static const memery_filter filter = { sizeof(memery_filter), "org.example.bad" STRING(BROKEN), "Bad", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, misbehave };
+#elif BROKEN == 11 || BROKEN == 12
+static unsigned calls;
+static memery_status sloppy(const memery_filter *f, const memery_host *h, const memery_image *in,
+                            const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)v; (void)m; (void)n;
+    calls++;
+    for (uint32_t y = 0; y < in->height; y++)
+        for (uint32_t x = 0; x < in->width + (BROKEN == 11 ? 2 : 0); x++)   /* 11: two pixels too many per row */
+            for (int c = 0; c < 4; c++) {
+                size_t i = y * in->stride + x * 4 + c;
+                if (i < in->height * in->stride) out->pixels[i] = (uint8_t)(BROKEN == 12 ? calls : in->pixels[i]);  /* 12: not deterministic */
+            }
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.sloppy", "Sloppy", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, sloppy };
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };

@@ -1,0 +1,163 @@
+import Foundation
+import MemeryCore
+import MemeryPluginABI
+
+/// `memery plugin check FILE`: loads a plugin in isolation, checks its declarations, and
+/// runs each filter on odd sizes with padded strides and random in-range parameters, twice
+/// where it claims determinism. Every run happens in a helper process of its own.
+public struct PluginCheck {
+    public struct Result: Sendable, Equatable {
+        public var passed: Bool
+        public var check: String
+        public var reason: String
+    }
+
+    /// The sizes every filter must handle.
+    public static let sizes = [(1, 1), (7, 3), (1001, 667)]
+    /// Bytes of padding after each row, so a filter that ignores the stride is caught.
+    public static let padding = 12
+
+    struct RunRequest: Codable {
+        var library: String
+        var filter: String
+        var width: Int
+        var height: Int
+        var seed: UInt64
+    }
+
+    struct RunReply: Codable {
+        var ok: Bool
+        var reason: String
+    }
+
+    public let helper: String
+    public let timeout: TimeInterval
+
+    public init(helper: String = FilterHost.shared.helperPath, timeout: TimeInterval = FilterHost.shared.timeout) {
+        self.helper = helper
+        self.timeout = timeout
+    }
+
+    public func run(_ path: String) -> [Result] {
+        var results = [Result]()
+        let runner = IsolatedRunner(helper: helper, timeout: timeout)
+        let (filters, warnings) = (try? runner.describe(path, origin: .user)) ?? ([], ["the helper could not be started"])
+        let loaded = !filters.isEmpty || warnings.allSatisfy { $0.contains("skipped in ") }
+        results.append(Result(passed: loaded, check: "loads in isolation", reason: loaded ? "" : warnings.first ?? "no filters"))
+        for warning in warnings where loaded { results.append(Result(passed: false, check: "declarations", reason: warning)) }
+        guard loaded else { return results }
+        results.append(Result(passed: !filters.isEmpty, check: "declares filters",
+                              reason: filters.isEmpty ? "it declares no usable filter" : "\(filters.count) filter(s)"))
+        for (descriptor, _) in filters {
+            results.append(Result(passed: true, check: "\(descriptor.id) declaration",
+                                  reason: "\(descriptor.params.count) parameter(s), version \(descriptor.paramVersion)"))
+            for (index, (width, height)) in Self.sizes.enumerated() {
+                let check = "\(descriptor.id) on \(width)x\(height)"
+                let request = RunRequest(library: path, filter: descriptor.id, width: width, height: height, seed: UInt64(index + 1))
+                do {
+                    let output = try runner.spawn(["check-run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
+                    guard let reply = try? JSONDecoder().decode(RunReply.self, from: output) else {
+                        results.append(Result(passed: false, check: check, reason: "its reply was not understood"))
+                        continue
+                    }
+                    results.append(Result(passed: reply.ok, check: check, reason: reply.reason))
+                } catch let error as FilterError {
+                    results.append(Result(passed: false, check: check, reason: Self.short(error)))
+                } catch {
+                    results.append(Result(passed: false, check: check, reason: "\(error)"))
+                }
+            }
+        }
+        return results
+    }
+
+    static func short(_ error: FilterError) -> String {
+        switch error {
+        case .crashed(_, let signal): return "crashed (signal \(signal))"
+        case .timedOut(_, let seconds): return "ran past the \(Int(seconds)) s limit"
+        case .garbled(_, let detail): return detail
+        default: return error.description
+        }
+    }
+
+    /// The worker's side: one filter, one size, random parameters from the seed.
+    static func workerRun(_ request: RunRequest) throws -> RunReply {
+        let library = try PluginLibrary(path: request.library, origin: .user)
+        guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
+            return RunReply(ok: false, reason: "the filter is gone")
+        }
+        var rng = SplitMix(seed: request.seed)
+        var values = [String: FilterValue]()
+        for param in descriptor.params { values[param.id] = randomValue(param, width: request.width, height: request.height, rng: &rng) }
+        let straight = implementation.pointee.pixel_formats & FilterHost.formatBit(MEMERY_PIXEL_RGBA8) != 0
+        let stride = request.width * 4 + padding
+        let size = stride * request.height
+        var input = (0..<size).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        if !straight {  // premultiplied: colour never above alpha
+            for y in 0..<request.height {
+                for x in 0..<request.width {
+                    let i = y * stride + x * 4
+                    for c in 0..<3 { input[i + c] = min(input[i + c], input[i + 3]) }
+                }
+            }
+        }
+        func once() -> (Int32, String, [UInt8]) {
+            var output = [UInt8](repeating: 0xA5, count: size)  // the canary fills the padding
+            var inCopy = input
+            var cValues = descriptor.params.map { FilterHost.cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
+            var message = [CChar](repeating: 0, count: 512)
+            var host = FilterHost.cHost
+            let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
+            let status = inCopy.withUnsafeMutableBufferPointer { inBytes in
+                output.withUnsafeMutableBufferPointer { outBytes in
+                    var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(request.width),
+                                               height: UInt32(request.height), format: format.rawValue, stride: stride, pixels: inBytes.baseAddress)
+                    var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(request.width),
+                                                height: UInt32(request.height), format: format.rawValue, stride: stride, pixels: outBytes.baseAddress)
+                    return cValues.withUnsafeMutableBufferPointer {
+                        implementation.pointee.process(implementation, &host, &inImage, &outImage, $0.baseAddress, &message, message.count)
+                    }
+                }
+            }
+            message[message.count - 1] = 0
+            return (Int32(bitPattern: status.rawValue), String(cString: message), output)
+        }
+        let (status, message, first) = once()
+        let settings = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
+        guard status == Int32(MEMERY_OK.rawValue) else {
+            return RunReply(ok: false, reason: "status \(status) with \(settings): \(message.isEmpty ? "no message" : message)")
+        }
+        for y in 0..<request.height where first[(y * stride + request.width * 4)..<((y + 1) * stride)].contains(where: { $0 != 0xA5 }) {
+            return RunReply(ok: false, reason: "it wrote past the end of row \(y), into the stride padding")
+        }
+        if descriptor.deterministic {
+            let (_, _, second) = once()
+            guard second == first else { return RunReply(ok: false, reason: "it declares determinism but two runs gave different pixels") }
+        }
+        return RunReply(ok: true, reason: settings.isEmpty ? "" : settings)
+    }
+
+    static func randomValue(_ param: FilterDescriptor.Param, width: Int, height: Int, rng: inout SplitMix) -> FilterValue {
+        let unit = Double(rng.next() % 1_000_001) / 1_000_000
+        switch param.kind {
+        case .number: return .number(param.min + (param.max - param.min) * unit)
+        case .integer: return .integer(Int64((param.min + (param.max - param.min) * unit).rounded(.down)))
+        case .boolean: return .boolean(rng.next() % 2 == 0)
+        case .color: return .color(Color(red: UInt8(rng.next() & 255), green: UInt8(rng.next() & 255), blue: UInt8(rng.next() & 255), alpha: 255))
+        case .point: return .point(Point(x: unit * Double(width), y: Double(rng.next() % 1000) / 1000 * Double(height)))
+        case .choice: return .choice(param.choices[Int(rng.next() % UInt64(param.choices.count))])
+        }
+    }
+
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
