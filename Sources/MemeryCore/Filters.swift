@@ -12,7 +12,7 @@ public enum FilterValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .number(let n): DomainError.number(n)
+        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(format: "%g", n)
         case .integer(let n): String(n)
         case .boolean(let b): b ? "true" : "false"
         case .color(let c): c.hex

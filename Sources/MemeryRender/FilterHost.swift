@@ -10,7 +10,19 @@ import MemeryPluginABI
 /// $XDG_DATA_HOME/memery/plugins, read and run only in a helper process (IsolatedRunner).
 /// MEMERY_ISOLATE_ALL=1 isolates the built-ins too.
 public final class FilterHost: @unchecked Sendable {
-    public private(set) var filters: [FilterDescriptor] = []
+    /// Every filter: the built-ins, then (read when first needed) user plugins and frei0r.
+    public var filters: [FilterDescriptor] {
+        loadUserPlugins()
+        loadFrei0r()
+        return loaded
+    }
+    private var loaded: [FilterDescriptor] = []
+    /// Folders of third-party plugins, read the first time a filter is looked for there.
+    private var userDirectories: [String] = []
+    private var userPluginsLoaded = false
+    private var frei0rLoaded = false
+    private var frei0rPlugins: [String: Frei0rPlugin] = [:]
+    private let lock = NSRecursiveLock()
     /// Plugins or filters that were skipped, each with the file and the reason.
     public private(set) var warnings: [String] = []
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
@@ -25,7 +37,7 @@ public final class FilterHost: @unchecked Sendable {
     /// The host with the built-in filters and the user's plugins, loaded once per process.
     public static let shared: FilterHost = {
         let host = FilterHost(builtinDirectory: executableDirectory())
-        for directory in userPluginDirectories() { host.loadIsolated(directory: directory) }
+        host.userDirectories = userPluginDirectories()
         return host
     }()
 
@@ -36,7 +48,7 @@ public final class FilterHost: @unchecked Sendable {
             ?? URL(fileURLWithPath: Self.executableDirectory() ?? ".").appendingPathComponent("memery").path
         if let builtinDirectory {
             let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path
-            if ProcessInfo.processInfo.environment["MEMERY_ISOLATE_ALL"] == "1" {
+            if Self.isolateAll {
                 loadIsolated(path, origin: .builtin)
             } else {
                 load(path, origin: .builtin)
@@ -69,13 +81,13 @@ public final class FilterHost: @unchecked Sendable {
             let (described, refusals) = try IsolatedRunner(helper: helperPath, timeout: timeout).describe(path, origin: origin)
             warnings += refusals
             for (descriptor, pixelFormats) in described {
-                guard filter(descriptor.id) == nil else {
+                guard !loaded.contains(where: { $0.id == descriptor.id }) else {
                     warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
                     continue
                 }
                 var isolated = descriptor
                 isolated.isolated = true
-                filters.append(isolated)
+                loaded.append(isolated)
                 formats[descriptor.id] = pixelFormats
             }
         } catch {
@@ -94,20 +106,49 @@ public final class FilterHost: @unchecked Sendable {
             libraries.append(library)
             warnings += library.refusedFilters.map { "skipped in \(path): \($0)" }
             for (descriptor, filter) in library.filters {
-                guard self.filter(descriptor.id) == nil else {
+                guard !loaded.contains(where: { $0.id == descriptor.id }) else {
                     warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
                     continue
                 }
                 implementations[descriptor.id] = filter
                 formats[descriptor.id] = filter.pointee.pixel_formats
-                filters.append(descriptor)
+                loaded.append(descriptor)
             }
         } catch {
             warnings.append(String(describing: error))
         }
     }
 
-    public func filter(_ id: String) -> FilterDescriptor? { filters.first { $0.id == id } }
+    /// A filter by id; frei0r's and user plugins' catalogs are read only when asked for.
+    public func filter(_ id: String) -> FilterDescriptor? {
+        lock.lock(); defer { lock.unlock() }
+        if let found = loaded.first(where: { $0.id == id }) { return found }
+        if id.hasPrefix("frei0r.") { loadFrei0r() } else { loadUserPlugins() }
+        return loaded.first { $0.id == id }
+    }
+
+    private func loadUserPlugins() {
+        lock.lock(); defer { lock.unlock() }
+        guard !userPluginsLoaded else { return }
+        userPluginsLoaded = true
+        for directory in userDirectories { loadIsolated(directory: directory) }
+    }
+
+    /// Debian's frei0r-plugins, as frei0r.<name>. They run in-process, as the built-ins do.
+    private func loadFrei0r() {
+        lock.lock(); defer { lock.unlock() }
+        guard !frei0rLoaded else { return }
+        frei0rLoaded = true
+        for plugin in Frei0rPlugin.all() where !loaded.contains(where: { $0.id == plugin.descriptor.id }) {
+            var descriptor = plugin.descriptor
+            descriptor.isolated = Self.isolateAll
+            frei0rPlugins[descriptor.id] = plugin
+            formats[descriptor.id] = Self.formatBit(MEMERY_PIXEL_RGBA8)
+            loaded.append(descriptor)
+        }
+    }
+
+    static var isolateAll: Bool { ProcessInfo.processInfo.environment["MEMERY_ISOLATE_ALL"] == "1" }
 
     static func executableDirectory() -> String? {
         guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
@@ -207,7 +248,10 @@ public final class FilterHost: @unchecked Sendable {
         var output = [UInt8](repeating: 0, count: input.count)
         let width = raster.width, height = raster.height
         let (status, message): (Int32, String)
-        if let implementation = implementations[id], !descriptor.isolated {
+        if let plugin = frei0rPlugins[id], !descriptor.isolated {
+            plugin.run(values: values, pixels: &input, width: width, height: height)
+            (status, message, output) = (0, "", input)
+        } else if let implementation = implementations[id], !descriptor.isolated {
             (status, message) = input.withUnsafeMutableBytes { inBytes in
                 output.withUnsafeMutableBytes { outBytes in
                     Self.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!, output: outBytes.baseAddress!,

@@ -23,6 +23,7 @@ struct IsolatedRunner {
     }
 
     struct RunRequest: Codable {
+        var origin: FilterDescriptor.Origin
         var library: String
         var filter: String
         var params: [String: FilterValue]
@@ -69,7 +70,7 @@ struct IsolatedRunner {
         }
         defer { munmap(memory, size * 2) }
         input.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
-        let request = RunRequest(library: descriptor.library, filter: descriptor.id, params: values, width: width, height: height,
+        let request = RunRequest(origin: descriptor.origin, library: descriptor.library, filter: descriptor.id, params: values, width: width, height: height,
                                  straight: straight, sharedMemory: name)
         let data = try spawn(["run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
         guard let reply = try? JSONDecoder().decode(RunReply.self, from: data) else {

@@ -41,8 +41,29 @@ public enum PluginWorker {
         FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
     }
 
+    private static func runFrei0r(_ request: IsolatedRunner.RunRequest) throws {
+        guard let plugin = Frei0rPlugin(path: request.library), plugin.descriptor.id == request.filter else {
+            throw FilterError.unknownFilter(request.filter)
+        }
+        let size = request.width * request.height * 4
+        let fd = shm_open(request.sharedMemory, O_RDWR, 0)
+        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+            throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
+        }
+        var pixels = [UInt8](UnsafeRawBufferPointer(start: memory, count: size))
+        plugin.run(values: request.params, pixels: &pixels, width: request.width, height: request.height)
+        pixels.withUnsafeBytes { (memory + size).copyMemory(from: $0.baseAddress!, byteCount: size) }
+        munmap(memory, size * 2)
+        close(fd)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(IsolatedRunner.RunReply(status: 0, message: "")))
+    }
+
     private static func run() throws {
         let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+        if request.origin == .frei0r {
+            try runFrei0r(request)
+            return
+        }
         let library = try PluginLibrary(path: request.library, origin: .user)
         guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
             throw FilterError.unknownFilter(request.filter)

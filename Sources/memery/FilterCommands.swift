@@ -39,12 +39,13 @@ struct FilterListCommand: ParsableCommand {
 
     func run() throws {
         let host = FilterHost.shared
+        let filters = host.filters  // reads every catalog, so the warnings are complete
         FilterText.warn(host)
         if json {
-            try printJSON(host.filters.map(FilterText.json))
+            try printJSON(filters.map(FilterText.json))
             return
         }
-        for f in host.filters {
+        for f in filters {
             print("\(f.id)\t\(f.name)\t\(f.origin.rawValue)\t" + f.params.map { "\($0.id)=\($0.defaultValue)" }.joined(separator: " "))
         }
     }

@@ -24,10 +24,11 @@ import Testing
 
     @Test func theTenBuiltInsAreInstalledWithTheirParameters() {
         #expect(host.warnings.isEmpty, "\(host.warnings)")
-        #expect(host.filters.map(\.id) == ["org.memery.grayscale", "org.memery.sepia", "org.memery.invert",
+        let builtins = host.filters.filter { $0.origin == .builtin }
+        #expect(builtins.map(\.id) == ["org.memery.grayscale", "org.memery.sepia", "org.memery.invert",
                                            "org.memery.brightness-contrast", "org.memery.saturation", "org.memery.gaussian-blur",
                                            "org.memery.sharpen", "org.memery.pixelate", "org.memery.vignette", "org.memery.deep-fry"])
-        #expect(host.filters.allSatisfy { $0.origin == .builtin && $0.deterministic && $0.paramVersion == 1 })
+        #expect(builtins.allSatisfy { $0.deterministic && $0.paramVersion == 1 })
         let blur = host.filter("org.memery.gaussian-blur")?.param("radius")
         #expect(blur?.unit == .pixels && blur?.min == 0 && blur?.max == 500 && blur?.defaultValue == .number(5))
     }
@@ -135,7 +136,7 @@ import Testing
         let host = FilterHost(builtinDirectory: nil)
         let path = try build("broken.c", defines: ["BROKEN=\(broken)"], in: dir)
         host.load(path, origin: .user)
-        #expect(host.filters.isEmpty)
+        #expect(host.filters.allSatisfy { $0.origin == .frei0r }, "nothing of the broken plugin")
         #expect(host.warnings.count == 1)
         #expect(host.warnings.first?.contains(path) == true, "\(host.warnings)")
         #expect(host.warnings.first?.contains(reason) == true, "\(host.warnings)")

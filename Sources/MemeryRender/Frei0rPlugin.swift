@@ -1,0 +1,184 @@
+import Foundation
+import MemeryCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A frei0r filter (the plugin format Debian's frei0r-plugins ship), shown as a Memery filter
+/// `frei0r.<name>` with its parameters under string ids. frei0r's own rules are kept here:
+/// frames of whole multiples of 8 pixels, 16-byte aligned, in the plugin's colour model
+/// (BGRA8888, RGBA8888 or PACKED32); doubles and positions in [0, 1].
+final class Frei0rPlugin: @unchecked Sendable {
+    // The frei0r C API (frei0r.h), looked up by name.
+    private struct PluginInfo {
+        var name: UnsafePointer<CChar>?, author: UnsafePointer<CChar>?
+        var pluginType: Int32 = 0, colorModel: Int32 = 0, frei0rVersion: Int32 = 0
+        var majorVersion: Int32 = 0, minorVersion: Int32 = 0, numParams: Int32 = 0
+        var explanation: UnsafePointer<CChar>?
+    }
+    private struct ParamInfo {
+        var name: UnsafePointer<CChar>?
+        var type: Int32 = 0
+        var explanation: UnsafePointer<CChar>?
+    }
+    private typealias Construct = @convention(c) (UInt32, UInt32) -> UnsafeMutableRawPointer?
+    private typealias Destruct = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private typealias SetParam = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void
+    private typealias Update = @convention(c) (UnsafeMutableRawPointer?, Double, UnsafePointer<UInt32>?, UnsafeMutablePointer<UInt32>?) -> Void
+
+    static let directories = ["/usr/lib/frei0r-1", "/usr/local/lib/frei0r-1", "/usr/lib/x86_64-linux-gnu/frei0r-1"]
+        + [ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.frei0r-1/lib" }].compactMap { $0 }
+
+    let path: String
+    let descriptor: FilterDescriptor
+    private let handle: UnsafeMutableRawPointer
+    private let colorModel: Int32
+    /// frei0r's parameter index for each of the descriptor's parameters.
+    private let indexes: [Int32]
+    private let construct: Construct, destruct: Destruct, setParam: SetParam, update: Update
+
+    /// Loads one frei0r library; nil when it is not a usable filter (a source or mixer, or
+    /// a symbol missing).
+    init?(path: String) {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else { return nil }
+        func symbol<T>(_ name: String, _: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: T.self) } }
+        typealias Init = @convention(c) () -> Int32
+        typealias GetInfo = @convention(c) (UnsafeMutableRawPointer?) -> Void
+        typealias GetParamInfo = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Void
+        typealias GetParam = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void
+        guard let initialize = symbol("f0r_init", Init.self), let getInfo = symbol("f0r_get_plugin_info", GetInfo.self),
+              let getParamInfo = symbol("f0r_get_param_info", GetParamInfo.self), let getParam = symbol("f0r_get_param_value", GetParam.self),
+              let construct = symbol("f0r_construct", Construct.self), let destruct = symbol("f0r_destruct", Destruct.self),
+              let setParam = symbol("f0r_set_param_value", SetParam.self), let update = symbol("f0r_update", Update.self),
+              initialize() != 0 else {
+            dlclose(handle)
+            return nil
+        }
+        var info = PluginInfo()
+        withUnsafeMutablePointer(to: &info) { getInfo(UnsafeMutableRawPointer($0)) }
+        guard info.pluginType == 0 /* F0R_PLUGIN_TYPE_FILTER */, (0...2).contains(info.colorModel), let name = info.name else {
+            dlclose(handle)
+            return nil
+        }
+        self.path = path
+        self.handle = handle
+        self.colorModel = info.colorModel
+        self.construct = construct; self.destruct = destruct; self.setParam = setParam; self.update = update
+        // Defaults are read from an instance, as frei0r keeps them there.
+        let instance = construct(8, 8)
+        defer { destruct(instance) }
+        var params = [FilterDescriptor.Param](), indexes = [Int32]()
+        for index in 0..<max(0, min(info.numParams, 256)) {
+            var p = ParamInfo()
+            withUnsafeMutablePointer(to: &p) { getParamInfo(UnsafeMutableRawPointer($0), index) }
+            guard let pname = p.name else { continue }
+            let title = String(cString: pname)
+            var id = Self.slug(title)
+            if id.isEmpty || params.contains(where: { $0.id == id }) { id = "param-\(index)" }
+            var defaultValue: FilterValue
+            var kind: FilterDescriptor.Param.Kind
+            switch p.type {
+            case 0, 1:  // bool, double: a double either way
+                var d = 0.0
+                withUnsafeMutablePointer(to: &d) { getParam(instance, UnsafeMutableRawPointer($0), index) }
+                if !d.isFinite { d = 0 }
+                kind = p.type == 0 ? .boolean : .number
+                defaultValue = p.type == 0 ? .boolean(d >= 0.5) : .number(min(1, max(0, d)))
+            case 2:
+                var c: (Float, Float, Float) = (0, 0, 0)
+                withUnsafeMutablePointer(to: &c) { getParam(instance, UnsafeMutableRawPointer($0), index) }
+                func byte(_ v: Float) -> UInt8 { v.isFinite ? UInt8(max(0, min(255, (v * 255).rounded()))) : 0 }
+                kind = .color
+                defaultValue = .color(Color(red: byte(c.0), green: byte(c.1), blue: byte(c.2)))
+            case 3:
+                var position: (Double, Double) = (0, 0)
+                withUnsafeMutablePointer(to: &position) { getParam(instance, UnsafeMutableRawPointer($0), index) }
+                kind = .point
+                defaultValue = .point(Point(x: position.0.isFinite ? position.0 : 0, y: position.1.isFinite ? position.1 : 0))
+            default:
+                continue  // string parameters keep the plugin's own default
+            }
+            params.append(FilterDescriptor.Param(id: id, name: title, description: p.explanation.map { String(cString: $0) },
+                                                 kind: kind, unit: kind == .point ? .fraction : .none, min: 0, max: 1,
+                                                 defaultValue: defaultValue, choices: []))
+            indexes.append(index)
+        }
+        self.indexes = indexes
+        descriptor = FilterDescriptor(id: "frei0r." + Self.slug(String(cString: name)), name: String(cString: name),
+                                      description: info.explanation.map { String(cString: $0) }, paramVersion: 1,
+                                      deterministic: false, origin: .frei0r, library: path, params: params)
+    }
+
+    static func slug(_ text: String) -> String {
+        var result = ""
+        for character in text.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                result.append(character)
+            } else if !result.hasSuffix("-") && !result.isEmpty {
+                result.append("-")
+            }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        return result
+    }
+
+    /// Every frei0r filter installed, first of each id.
+    static func all() -> [Frei0rPlugin] {
+        var found = [Frei0rPlugin](), seen = Set<String>()
+        for directory in directories {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names.sorted() where name.hasSuffix(".so") {
+                guard let plugin = Frei0rPlugin(path: directory + "/" + name), seen.insert(plugin.descriptor.id).inserted else { continue }
+                found.append(plugin)
+            }
+        }
+        return found
+    }
+
+    /// Runs the filter over tightly packed straight-alpha RGBA pixels, in place.
+    func run(values: [String: FilterValue], pixels: inout [UInt8], width: Int, height: Int) {
+        // frei0r wants whole multiples of 8: the frame is padded by repeating the edges.
+        let paddedW = (width + 7) / 8 * 8, paddedH = (height + 7) / 8 * 8
+        let count = paddedW * paddedH
+        let input = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 16)
+        let output = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 16)
+        defer { input.deallocate(); output.deallocate() }
+        let swap = colorModel == 0  // BGRA8888: blue first in memory
+        let bytes = input.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<paddedH {
+            for x in 0..<paddedW {
+                let source = (min(y, height - 1) * width + min(x, width - 1)) * 4, target = (y * paddedW + x) * 4
+                bytes[target] = pixels[source + (swap ? 2 : 0)]
+                bytes[target + 1] = pixels[source + 1]
+                bytes[target + 2] = pixels[source + (swap ? 0 : 2)]
+                bytes[target + 3] = pixels[source + 3]
+            }
+        }
+        let instance = construct(UInt32(paddedW), UInt32(paddedH))
+        defer { destruct(instance) }
+        for (param, index) in zip(descriptor.params, indexes) {
+            switch values[param.id] ?? param.defaultValue {
+            case .number(let n): var d = n; withUnsafeMutablePointer(to: &d) { setParam(instance, UnsafeMutableRawPointer($0), index) }
+            case .boolean(let b): var d = b ? 1.0 : 0.0; withUnsafeMutablePointer(to: &d) { setParam(instance, UnsafeMutableRawPointer($0), index) }
+            case .color(let c):
+                var rgb = (Float(c.red) / 255, Float(c.green) / 255, Float(c.blue) / 255)
+                withUnsafeMutablePointer(to: &rgb) { setParam(instance, UnsafeMutableRawPointer($0), index) }
+            case .point(let p):
+                var position = (p.x, p.y)
+                withUnsafeMutablePointer(to: &position) { setParam(instance, UnsafeMutableRawPointer($0), index) }
+            default: break
+            }
+        }
+        update(instance, 0, UnsafePointer(input.assumingMemoryBound(to: UInt32.self)), output.assumingMemoryBound(to: UInt32.self))
+        let result = output.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let source = (y * paddedW + x) * 4, target = (y * width + x) * 4
+                pixels[target] = result[source + (swap ? 2 : 0)]
+                pixels[target + 1] = result[source + 1]
+                pixels[target + 2] = result[source + (swap ? 0 : 2)]
+                pixels[target + 3] = result[source + 3]
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import MemeryCore
+import MemeryTestSupport
+import Testing
+@testable import MemeryRender
+
+/// Debian's frei0r-plugins (scripts/bootstrap installs them) as frei0r.<name> filters.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/frei0r-1/invert0r.so"), "frei0r-plugins is not installed"))
+struct Frei0rTests {
+    let host = FilterHost(builtinDirectory: FilterHost.executableDirectory())
+
+    @Test func everyFilterTypePluginIsListedWithItsParametersByStringId() throws {
+        let frei0r = host.filters.filter { $0.origin == .frei0r }
+        #expect(frei0r.count > 50, "Debian ships about 90 frei0r filters")
+        #expect(frei0r.allSatisfy { $0.id.hasPrefix("frei0r.") && $0.id.count > 7 })
+        let blur = try #require(host.filter("frei0r.iir-blur"))
+        #expect(blur.params.map(\.id) == ["amount", "type", "edge"])
+        #expect(blur.param("amount")?.kind == .number && blur.param("edge")?.kind == .boolean)
+        #expect(host.filter("frei0r.addition") == nil, "mixers are not filters")
+    }
+
+    @Test func frei0rInvertMatchesTheBuiltInInvert() throws {
+        let image = try decode(TestData.example("chelsea.png")).0
+        let theirs = try host.apply("frei0r.invert0r", params: [:], to: image)
+        let ours = try host.apply("org.memery.invert", params: [:], to: image)
+        #expect(PixelDifference(theirs, ours).mean < 0.5, "odd sizes are padded to multiples of 8 and cropped back")
+        #expect(theirs.width == 451 && theirs.height == 300)
+    }
+
+    @Test func frei0rParametersAreCheckedToo() throws {
+        #expect(throws: FilterError.outOfRange(filter: "frei0r.iir-blur", param: "amount", value: 2, min: 0, max: 1)) {
+            try host.parse(["amount=2"], for: "frei0r.iir-blur")
+        }
+        let image = try decode(TestData.example("chelsea.png")).0
+        let blurred = try host.apply("frei0r.iir-blur", params: try host.parse(["amount=0.6"], for: "frei0r.iir-blur"), to: image)
+        #expect(PixelDifference(blurred, image).mean > 1)
+    }
+}
