@@ -29,7 +29,8 @@ extension Workspace {
         let session = try session(name)
         let applied = try session.state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw FilterError.missing([applied.filter]) }
-        let params = try filterHost.parse(settings, for: applied.filter, over: applied.params)
+        let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)
+        let params = try filterHost.parse(settings, for: applied.filter, over: current)
         let command = CreationCommand.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)
         try tryRendering(session.state, command)
         try session.edit(command)

@@ -43,7 +43,9 @@ public struct Compositor: Sendable {
         if !missing.isEmpty && !skipMissingFilters { throw FilterError.missing(missing) }
         func filtered(_ raster: Raster, _ target: FilterTarget) throws -> Raster {
             try creation.filters(on: target).reduce(raster) { image, applied in
-                filters.filter(applied.filter) == nil ? image : try filters.apply(applied.filter, params: applied.params, to: image)
+                guard filters.filter(applied.filter) != nil else { return image }
+                let params = try filters.current(applied.params, version: applied.paramVersion, for: applied.filter)
+                return try filters.apply(applied.filter, params: params, to: image)
             }
         }
         var baseImage: Raster?

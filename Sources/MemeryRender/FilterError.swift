@@ -11,6 +11,8 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
     case timedOut(filter: String, seconds: Double)
     case garbled(filter: String, detail: String)
     case isolationFailed(filter: String, reason: String)
+    case migrationFailed(filter: String, from: Int, reason: String)
+    case newerParams(filter: String, stored: Int, installed: Int)
 
     public var description: String {
         switch self {
@@ -35,6 +37,10 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
             return "filter \(filter) failed: \(detail); the creation is unchanged"
         case let .isolationFailed(filter, reason):
             return "filter \(filter) could not be run isolated: \(reason)"
+        case let .migrationFailed(filter, from, reason):
+            return "the stored parameters of \(filter) could not be brought up from version \(from): \(reason)"
+        case let .newerParams(filter, stored, installed):
+            return "\(filter)'s parameters were saved by version \(stored) of its plugin, but version \(installed) is installed: install the newer plugin"
         case .missing(let ids):
             return "this creation uses filters that are not installed: \(ids.joined(separator: ", ")); install their plugins, or export with --skip-missing-filters"
         }

@@ -26,6 +26,8 @@ public final class FilterHost: @unchecked Sendable {
     /// Plugins or filters that were skipped, each with the file and the reason.
     public private(set) var warnings: [String] = []
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
+    /// The entry of the library each in-process filter came from (for its extensions).
+    private var entries: [String: UnsafePointer<memery_filter_entry>] = [:]
     /// Each filter's accepted pixel formats (bits), for isolated ones too.
     private var formats: [String: UInt32] = [:]
     private var libraries: [PluginLibrary] = []
@@ -111,6 +113,7 @@ public final class FilterHost: @unchecked Sendable {
                     continue
                 }
                 implementations[descriptor.id] = filter
+                entries[descriptor.id] = library.entry
                 formats[descriptor.id] = filter.pointee.pixel_formats
                 loaded.append(descriptor)
             }
@@ -234,6 +237,28 @@ public final class FilterHost: @unchecked Sendable {
             }
         }
         return values
+    }
+
+    // MARK: Migrating
+
+    /// Stored parameters in the installed plugin's version: migrated step by step when they
+    /// were saved by an older one, refused when by a newer one.
+    public func current(_ params: [String: FilterValue], version: Int, for id: String) throws -> [String: FilterValue] {
+        guard let descriptor = filter(id) else { throw FilterError.missing([id]) }
+        if version == descriptor.paramVersion { return params }
+        guard version < descriptor.paramVersion else {
+            throw FilterError.newerParams(filter: id, stored: version, installed: descriptor.paramVersion)
+        }
+        let migrated: [String: FilterValue]
+        if let implementation = implementations[id], let entry = entries[id], !descriptor.isolated {
+            let values = try ParamMigration.migrate(implementation, entry: entry, filter: id, params: params, from: version, to: descriptor.paramVersion)
+            migrated = ParamMigration.filterValues(values, descriptor: descriptor, old: params)
+        } else if descriptor.origin == .frei0r {
+            migrated = params  // frei0r has no parameter versions
+        } else {
+            migrated = try IsolatedRunner(helper: helperPath, timeout: timeout).migrate(descriptor: descriptor, params: params, from: version)
+        }
+        return try checked(migrated, for: descriptor)
     }
 
     // MARK: Running

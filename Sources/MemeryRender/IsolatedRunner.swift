@@ -33,6 +33,31 @@ struct IsolatedRunner {
         var sharedMemory: String
     }
 
+    struct MigrateRequest: Codable {
+        var library: String
+        var filter: String
+        var params: [String: FilterValue]
+        var from: Int
+    }
+
+    struct MigrateReply: Codable {
+        var params: [String: FilterValue]?
+        var error: String?
+    }
+
+    /// Migrates stored parameters in the helper.
+    func migrate(descriptor: FilterDescriptor, params: [String: FilterValue], from: Int) throws -> [String: FilterValue] {
+        let request = MigrateRequest(library: descriptor.library, filter: descriptor.id, params: params, from: from)
+        let data = try spawn(["migrate"], input: try JSONEncoder().encode(request), subject: descriptor.id)
+        guard let reply = try? JSONDecoder().decode(MigrateReply.self, from: data) else {
+            throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
+        }
+        guard let migrated = reply.params else {
+            throw FilterError.migrationFailed(filter: descriptor.id, from: from, reason: reply.error ?? "no reason given")
+        }
+        return migrated
+    }
+
     struct RunReply: Codable {
         var status: Int32
         var message: String

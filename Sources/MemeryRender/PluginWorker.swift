@@ -15,6 +15,21 @@ public enum PluginWorker {
                 try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
             case "run" where arguments.count == 1:
                 try run()
+            case "migrate" where arguments.count == 1:
+                let request = try JSONDecoder().decode(IsolatedRunner.MigrateRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+                let library = try PluginLibrary(path: request.library, origin: .user)
+                guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
+                    throw FilterError.unknownFilter(request.filter)
+                }
+                var reply = IsolatedRunner.MigrateReply()
+                do {
+                    let values = try ParamMigration.migrate(implementation, entry: library.entry, filter: request.filter, params: request.params,
+                                                            from: request.from, to: descriptor.paramVersion)
+                    reply.params = ParamMigration.filterValues(values, descriptor: descriptor, old: request.params)
+                } catch {
+                    reply.error = "\(error)"
+                }
+                FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
             case "check-run" where arguments.count == 1:
                 let request = try JSONDecoder().decode(PluginCheck.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
                 FileHandle.standardOutput.write(try JSONEncoder().encode(try PluginCheck.workerRun(request)))

@@ -116,3 +116,44 @@ import Testing
         #expect(outcome.stdout.hasSuffix("all 42 checks passed\n"))
     }
 }
+
+@Suite(.serialized) struct ParamMigrationTests {
+    func install(version: Int, in dir: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-shared", "-fPIC", "-O1", "-I", PluginIsolationTests.include, "-DVERSION=\(version)",
+                             "-o", dir + "/versioned.so", PluginIsolationTests.sources.appendingPathComponent("versioned.c").path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+    }
+
+    @Test func storedParametersAreMigratedWhenThePluginIsNewer() throws {
+        let s = try Sandbox()
+        let dir = s.path("plugins")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let env = ["MEMERY_PLUGIN_PATH": dir]
+        try install(version: 1, in: dir)
+        try s.ok(["new", "m", "--image", Paths.example])
+        #expect(try s.run(["filter", "apply", "m", "org.example.tint", "strength=0.3"], environment: env).status == 0)
+        #expect(try s.run(["export", "m", "-o", s.path("v1.png")], environment: env).status == 0)
+
+        try install(version: 2, in: dir)
+        #expect(try s.run(["show", "m"], environment: env).stdout.contains("org.example.tint on base  strength=0.3"), "stored as written")
+        let exported = try s.run(["export", "m", "-o", s.path("v2.png")], environment: env)
+        #expect(exported.status == 0, "\(exported)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("v2.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("v1.png"))),
+                "strength 0.3 became amount 30: the same picture")
+        // A change saves the migrated parameters at the new version.
+        #expect(try s.run(["filter", "set", "m", "1", "amount=60"], environment: env).status == 0)
+        let detail = try #require(try JSONSerialization.jsonObject(with: Data(try s.run(["show", "m", "--json"], environment: env).stdout.utf8)) as? [String: Any])
+        let filter = try #require((detail["filters"] as? [[String: Any]])?.first)
+        #expect(filter["paramVersion"] as? Int == 2 && (filter["params"] as? [String: String]) == ["amount": "60"])
+
+        // Back to the old plugin: parameters from a newer one are refused with the reason.
+        try install(version: 1, in: dir)
+        let refused = try s.run(["export", "m", "-o", s.path("old.png")], environment: env)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("org.example.tint's parameters were saved by version 2 of its plugin, but version 1 is installed"))
+    }
+}
