@@ -1,0 +1,26 @@
+import Foundation
+import MemeryRender
+
+/// Built-in filters on a big picture, in megapixels per second, beside a plain copy of the
+/// same bytes (the ceiling for any pass over the pixels).
+enum FilterBench {
+    static func run(_ path: String, runs: Int) throws {
+        let (image, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: path)), source: path)
+        let megapixels = Double(image.width * image.height) / 1e6
+        let host = FilterHost.shared
+        for (id, settings) in [("org.memery.grayscale", [String]()), ("org.memery.gaussian-blur", ["radius=10"])] {
+            let params = try host.parse(settings, for: id)
+            let time = try HistoryBench.median(runs) { _ = try host.apply(id, params: params, to: image) }
+            print(String(format: "  %@ %@: median %.3f s, %.1f MP/s (%dx%d, pixel conversion to and from the plugin's format included)",
+                         id, settings.joined(separator: " "), time, megapixels / time, image.width, image.height))
+        }
+        let bytes = image.width * image.height * 4
+        let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        let target = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { source.deallocate(); target.deallocate() }
+        memset(source, 7, bytes)
+        memset(target, 0, bytes)
+        let copy = HistoryBench.median(max(runs, 5)) { target.copyMemory(from: source, byteCount: bytes) }
+        print(String(format: "  memory copy of the same %d bytes: median %.4f s, %.0f MP/s (the ceiling)", bytes, copy, megapixels / copy))
+    }
+}
