@@ -46,3 +46,10 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension String {
+    /// The text a plugin wrote into a message buffer, up to its first NUL.
+    init(message buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

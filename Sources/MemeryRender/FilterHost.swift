@@ -307,7 +307,7 @@ public final class FilterHost: @unchecked Sendable {
             implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
         }
         message[message.count - 1] = 0
-        return (Int32(bitPattern: status.rawValue), String(cString: message))
+        return (Int32(bitPattern: status.rawValue), String(message: message))
     }
 
     static func cValue(_ value: FilterValue, param: FilterDescriptor.Param) -> memery_value {

@@ -50,7 +50,7 @@ enum ParamMigration {
             let status = filter.withCString { migrate($0, UInt32(version), &cStore, &message, message.count) }
             guard status == MEMERY_OK else {
                 message[message.count - 1] = 0
-                throw FilterError.migrationFailed(filter: filter, from: version, reason: String(cString: message))
+                throw FilterError.migrationFailed(filter: filter, from: version, reason: String(message: message))
             }
         }
         return store.values

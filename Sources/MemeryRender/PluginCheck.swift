@@ -120,7 +120,7 @@ public struct PluginCheck {
                 }
             }
             message[message.count - 1] = 0
-            return (Int32(bitPattern: status.rawValue), String(cString: message), output)
+            return (Int32(bitPattern: status.rawValue), String(message: message), output)
         }
         let (status, message, first) = once()
         let settings = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
