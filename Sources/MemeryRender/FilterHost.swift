@@ -273,10 +273,11 @@ public final class FilterHost: @unchecked Sendable {
         var output = [UInt8](repeating: 0, count: input.count)
         let width = raster.width, height = raster.height
         let (status, message): (Int32, String)
-        if let plugin = frei0rPlugins[id], !descriptor.isolated {
+        // frei0r promises nothing past 2048 pixels a side: bigger frames run in the helper.
+        if let plugin = frei0rPlugins[id], !descriptor.isolated, width <= 2048, height <= 2048 {
             plugin.run(values: values, pixels: &input, width: width, height: height)
             (status, message, output) = (0, "", input)
-        } else if let implementation = implementations[id], !descriptor.isolated {
+        } else if let implementation = implementations[id], !descriptor.isolated, frei0rPlugins[id] == nil {
             (status, message) = input.withUnsafeMutableBytes { inBytes in
                 output.withUnsafeMutableBytes { outBytes in
                     Self.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!, output: outBytes.baseAddress!,

@@ -27,6 +27,17 @@ struct Frei0rTests {
         #expect(theirs.width == 451 && theirs.height == 300)
     }
 
+    /// Past frei0r's 2048-pixel bound a frame runs in the helper process instead.
+    @Test func framesPastTwoThousandPixelsRunIsolated() throws {
+        let wide = try Raster(width: 2100, height: 9)
+        wide.withMutablePixels { p, stride in
+            for y in 0..<9 { for x in 0..<2100 { UnsafeMutableRawPointer(p + y * stride + x * 4).storeBytes(of: UInt32(0xff00_0000 | x * 97 & 0xffffff), as: UInt32.self) } }
+        }
+        let theirs = try host.apply("frei0r.invert0r", params: [:], to: wide)
+        let ours = try host.apply("org.memery.invert", params: [:], to: wide)
+        #expect(PixelDifference(theirs, ours).mean < 0.5)
+    }
+
     @Test func frei0rParametersAreCheckedToo() throws {
         #expect(throws: FilterError.outOfRange(filter: "frei0r.iir-blur", param: "amount", value: 2, min: 0, max: 1)) {
             try host.parse(["amount=2"], for: "frei0r.iir-blur")
