@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bootstrap build clean
+.PHONY: demo test bench crashtest bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -12,6 +12,11 @@ test: bootstrap
 bench: bootstrap
 	swift build -c release
 	scripts/bench
+
+# Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points.
+crashtest: bootstrap
+	swift build -c release
+	.build/release/memery-crashtest --kills $${KILLS:-1000}
 
 bootstrap:
 	@scripts/bootstrap

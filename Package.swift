@@ -43,6 +43,8 @@ let package = Package(
             "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
+        .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
 

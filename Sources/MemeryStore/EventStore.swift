@@ -164,6 +164,7 @@ public final class EventStore: @unchecked Sendable {
                 stored.append(record)
             }
         }
+        FailPoint.pass(FailPoint.afterPutBeforeCommit)
         return stored
     }
 

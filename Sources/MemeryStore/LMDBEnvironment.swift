@@ -79,6 +79,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
             } catch let error as LMDBError where error.isMapFull && growths < maxGrowths {
                 growths += 1
                 try grow()
+                FailPoint.pass(FailPoint.duringMapGrowth)
             }
         }
     }

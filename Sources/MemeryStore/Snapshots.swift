@@ -15,6 +15,7 @@ extension EventStore {
         try env.write { txn in
             let value = KeyEncoding.bigEndian(version) + withUnsafeBytes(of: UInt32(format).bigEndian) { Array($0) } + Array(data)
             try txn.put(snapshots, KeyEncoding.uuid(stream), value)
+            FailPoint.pass(FailPoint.duringSnapshot)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryStore
 
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,6 +37,7 @@ struct ApplyCommand: ParsableCommand {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
                 let (events, layer) = try ScriptedEdit(line: line).perform(on: session)
+                FailPoint.pass(FailPoint.afterCommitBeforeAcknowledgement)
                 acknowledge([("ok", true), ("seq", events.last.map { $0.sequence as Any } ?? NSNull())] + (layer.map { [("layer", $0)] } ?? []))
             } catch {
                 failures += 1

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryStore
 
 /// `--store DIR`, shared by every command.
 struct StoreOptions: ParsableArguments {
@@ -11,6 +12,8 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     func open() throws -> Workspace {
-        try Workspace(directory: StoreLocation.resolve(explicit: store))
+        // MEMERY_MAP_SIZE (bytes) starts a store's map small, so tests can make it grow.
+        let mapSize = ProcessInfo.processInfo.environment["MEMERY_MAP_SIZE"].flatMap(Int.init) ?? EventStore.defaultMapSize
+        return try Workspace(directory: StoreLocation.resolve(explicit: store), mapSize: mapSize)
     }
 }
