@@ -32,6 +32,13 @@ public final class EventStore: @unchecked Sendable {
         try Self.prepare(directory)
         do {
             env = try LMDBEnvironment(directory: directory.path, mapSize: mapSize, databaseNames: Name.all)
+        } catch let error as LMDBError where error.code == EACCES || error.code == EROFS {
+            // Files or filesystem that cannot be written: still readable, never changed.
+            do {
+                env = try LMDBEnvironment(directory: directory.path, mapSize: mapSize, databaseNames: Name.all, readOnly: true)
+            } catch let second as LMDBError {
+                throw StoreError.unusableDirectory(path: directory.path, reason: second.message)
+            }
         } catch let error as LMDBError {
             throw StoreError.unusableDirectory(path: directory.path, reason: error.message)
         }
@@ -60,6 +67,21 @@ public final class EventStore: @unchecked Sendable {
         }
     }
 
+    /// True when the store can only be read (its files or filesystem are read-only).
+    public var isReadOnly: Bool { env.readOnly }
+
+    /// Every write of the store goes through here: refused at once when the store is
+    /// read-only, and a full disk becomes an error that says so.
+    func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        guard !env.readOnly else { throw StoreError.readOnly(path: directory.path) }
+        do {
+            return try env.write(body)
+        } catch let error as LMDBError where [ENOSPC, EDQUOT, EIO].contains(error.code) {
+            // LMDB reports a short write of a full disk as EIO.
+            throw StoreError.diskFull(path: directory.path)
+        }
+    }
+
     private func checkFormat() throws {
         let key = Array("format".utf8)
         let found = try env.read { txn in try txn.get(meta, key) }
@@ -71,7 +93,7 @@ public final class EventStore: @unchecked Sendable {
                 throw StoreError.newerFormat(found: version, supported: Self.formatVersion)
             }
         } else {
-            try env.write { txn in
+            try write { txn in
                 try txn.put(meta, key, Array(String(Self.formatVersion).utf8), noOverwrite: true)
             }
         }
@@ -112,7 +134,7 @@ public final class EventStore: @unchecked Sendable {
     public func append(_ writes: [StreamWrite], blobs newBlobs: [Data] = [], blobRefs: [String] = [],
                        claim: [String] = [], release: [String] = [], owner: UUID? = nil, now: Date = Date()) throws -> [StoredEvent] {
         guard let owner = owner ?? writes.first?.stream else { return [] }
-        return try env.write { txn in
+        return try write { txn in
             try append(writes, blobs: newBlobs, blobRefs: blobRefs, claim: claim, release: release, owner: owner, now: now, in: txn)
         }
     }

@@ -16,35 +16,51 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private let maxGrowths = 40
 
     public private(set) var mapSize: Int
+    /// Opened read-only (the store's files or filesystem cannot be written).
+    public let readOnly: Bool
 
     /// Opens (and creates, if needed) the environment in `directory` with the named databases.
-    public init(directory: String, mapSize: Int, databaseNames: [String]) throws {
+    /// Read-only, the databases must exist already and every write fails.
+    public init(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false) throws {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: EINVAL, operation: "mdb_env_create") }
         handle = env
         self.mapSize = mapSize
+        self.readOnly = readOnly
         pthread_rwlock_init(&resizeLock, nil)
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(databaseNames.count + 2)), "mdb_env_set_maxdbs")
             try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
             // NOTLS: read transactions are not tied to a thread (Swift tasks hop threads).
             // No NOSYNC, no WRITEMAP: an acknowledged commit must be on disk.
-            try LMDBError.check(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o644), "mdb_env_open")
-            // Readers left behind by a killed process would pin old pages forever.
+            let flags = UInt32(MDB_NOTLS) | (readOnly ? UInt32(MDB_RDONLY) : 0)
+            try LMDBError.check(mdb_env_open(env, directory, flags, 0o644), "mdb_env_open")
+            // Readers left behind by a killed process would pin old pages forever. (On a
+            // read-only filesystem LMDB keeps no reader table, and there is nothing to check.)
             var dead: Int32 = 0
-            try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+            let checked = mdb_reader_check(env, &dead)
+            if !readOnly { try LMDBError.check(checked, "mdb_reader_check") }
             self.mapSize = Self.currentMapSize(env)
-            try write { txn in
+            let open = { (txn: Transaction) throws in
                 for name in databaseNames {
                     var dbi: MDB_dbi = 0
-                    try LMDBError.check(mdb_dbi_open(txn.handle, name, UInt32(MDB_CREATE), &dbi), "mdb_dbi_open(\(name))")
-                    databases[name] = dbi
+                    try LMDBError.check(mdb_dbi_open(txn.handle, name, readOnly ? 0 : UInt32(MDB_CREATE), &dbi), "mdb_dbi_open(\(name))")
+                    self.databases[name] = dbi
                 }
             }
+            if readOnly {
+                // Handles opened in a transaction live on only if it commits, read-only too.
+                var txn: OpaquePointer?
+                try LMDBError.check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
+                do { try open(Transaction(handle: txn!)) } catch { mdb_txn_abort(txn); throw error }
+                try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
+            } else {
+                try write(open)
+            }
         } catch {
-            mdb_env_close(env)
-            pthread_rwlock_destroy(&resizeLock)
+            // Every property is set by now, so deinit runs and closes the environment:
+            // closing it here as well would free it twice.
             throw error
         }
     }

@@ -12,7 +12,7 @@ extension EventStore {
     /// Replaces the stream's snapshot. Written in its own transaction, after the edit it
     /// follows was acknowledged: losing one costs a longer fold, never an edit.
     public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data) throws {
-        try env.write { txn in
+        try write { txn in
             let value = KeyEncoding.bigEndian(version) + withUnsafeBytes(of: UInt32(format).bigEndian) { Array($0) } + Array(data)
             try txn.put(snapshots, KeyEncoding.uuid(stream), value)
             FailPoint.pass(FailPoint.duringSnapshot)

@@ -14,6 +14,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unusableDirectory(path: String, reason: String)
     /// A blob an event refers to is missing.
     case missingBlob(hash: String)
+    case readOnly(path: String)
+    case diskFull(path: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "the store is damaged\(at): \(reason); run `memery verify` and restore from a backup"
         case let .unusableDirectory(path, reason):
             return "cannot use store directory \(path): \(reason)"
+        case let .readOnly(path):
+            return "the store \(path) is read-only: it can be read, but nothing can be changed; make it writable to edit"
+        case let .diskFull(path):
+            return "the disk holding the store \(path) is full (or failing): nothing was stored; free some space and try again"
         case let .missingBlob(hash):
             return "blob \(hash) is missing from the store; run `memery verify`"
         }

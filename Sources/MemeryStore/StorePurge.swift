@@ -21,7 +21,7 @@ extension EventStore {
     /// `alsoAppend` is appended in the same transaction (the gallery's note of the purge).
     @discardableResult
     public func purge(_ stream: UUID, alsoAppend writes: [StreamWrite] = []) throws -> PurgeReport {
-        try env.write { txn in
+        try write { txn in
             if let first = writes.first {
                 _ = try append(writes, blobs: [], blobRefs: [], claim: [], release: [], owner: first.stream, now: Date(), in: txn)
             }

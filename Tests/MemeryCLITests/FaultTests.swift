@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Small filesystems made for the test (tmpfs), to fill up and to make read-only.
+enum Mounts {
+    static func run(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether this machine lets the tests mount a tmpfs (root in a sandbox that allows it).
+    static let available: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("memery-mount-probe-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]) else { return false }
+        return run(["umount", probe])
+    }()
+
+    static func tmpfs(_ path: String, size: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try #require(run(["mount", "-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]))
+    }
+}
+
+@Suite(.serialized, .enabled(if: Mounts.available, "mounting a tmpfs is not allowed here: the full-disk and read-only tests need one"))
+struct FaultTests {
+    @Test func aFullDiskIsAClearErrorAndLosesNothing() throws {
+        let s = try Sandbox()
+        let tiny = s.path("tiny")
+        try Mounts.tmpfs(tiny, size: "900k")
+        defer { _ = Mounts.run(["umount", tiny]) }
+        let store = tiny + "/store"
+        // Pictures of different bytes, so each one is stored anew.
+        try s.ok(["new", "source", "--image", Paths.example])
+        var made = [String]()
+        var failure: Outcome?
+        for n in 0..<8 {
+            try s.ok(["text", "source", "--top", "picture \(n)"])
+            let picture = s.path("p\(n).png")
+            try s.ok(["export", "source", "-o", picture])
+            let outcome = try Sandbox.run(["new", "c\(n)", "--image", picture, "--store", store])
+            if outcome.status == 0 { made.append("c\(n)") } else { failure = outcome; break }
+        }
+        let full = try #require(failure, "the 900 KiB disk never filled")
+        #expect(full.status == 1 && !full.signaled)
+        #expect(full.stderr.contains("the disk holding the store \(store) is full (or failing): nothing was stored; free some space and try again"), "\(full.stderr)")
+        #expect(!made.isEmpty)
+        // What was acknowledged before is all there, and the store is sound.
+        let list = try Sandbox.run(["list", "--store", store])
+        #expect(list.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == made)
+        let verify = try Sandbox.run(["verify", "--store", store])
+        #expect(verify.status == 0 && verify.stdout.hasSuffix("ok\n"), "\(verify)")
+        // An export to the full disk fails whole: no half-written file is left.
+        let export = try Sandbox.run(["export", made[0], "-o", tiny + "/out.png", "--store", store])
+        if export.status != 0 {
+            #expect(export.stderr.contains("No space left on device"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tiny) == ["store"])
+        }
+    }
+
+    @Test func aReadOnlyStoreCanBeReadButNotChanged() throws {
+        let s = try Sandbox()
+        let disk = s.path("ro")
+        try Mounts.tmpfs(disk, size: "8m")
+        defer { _ = Mounts.run(["umount", disk]) }
+        let store = disk + "/store"
+        #expect(try Sandbox.run(["quick", Paths.example, "--top", "frozen", "-o", s.path("q.png"), "--store", store]).status == 0)
+        try #require(Mounts.run(["mount", "-o", "remount,ro", disk]))
+        #expect(try Sandbox.run(["list", "--store", store]).stdout.hasPrefix("chelsea\t"))
+        #expect(try Sandbox.run(["show", "chelsea", "--store", store]).stdout.contains("\"frozen\""))
+        #expect(try Sandbox.run(["export", "chelsea", "-o", s.path("out.png"), "--store", store]).status == 0)
+        #expect(try Sandbox.run(["verify", "--store", store]).stdout.hasSuffix("ok\n"))
+        let edit = try Sandbox.run(["text", "chelsea", "--top", "thawed", "--store", store])
+        #expect(edit.status == 1 && !edit.signaled)
+        #expect(edit.stderr == "error: the store \(store) is read-only: it can be read, but nothing can be changed; make it writable to edit\n")
+    }
+}
