@@ -117,6 +117,44 @@ struct ImageDecoderTests {
         }
     }
 
+    /// A small picture in each format the encoder writes, cut at every length: each cut
+    /// decodes or fails with a RenderError, never anything worse.
+    @Test(arguments: [ExportFormat.png, .jpeg, .webp])
+    func everyTruncationOfASmallFileFailsCleanlyOrDecodes(_ format: ExportFormat) throws {
+        let small = try Raster(width: 24, height: 16)
+        small.withMutablePixels { p, stride in
+            for y in 0..<16 { for x in 0..<24 { UnsafeMutableRawPointer(p + y * stride + x * 4).storeBytes(of: UInt32(0xff00_0000 | (x * 10) << 16 | (y * 15) << 8), as: UInt32.self) } }
+        }
+        let data = try ImageEncoder.encode(small, as: format)
+        var decoded = 0, refused = 0
+        for length in 0..<data.count {
+            do {
+                _ = try ImageDecoder().decode(Data(data.prefix(length)), source: "cut.\(format.rawValue)")
+                decoded += 1
+            } catch is RenderError {
+                refused += 1
+            }
+        }
+        #expect(refused > 0 && decoded + refused == data.count)
+        #expect(try ImageDecoder().decode(data, source: "whole").0.width == 24)
+    }
+
+    @Test func hugeDeclaredSizesInOtherFormatsAreRefusedBeforeDecoding() throws {
+        // A GIF and a BMP whose headers declare 40000 x 40000 pixels and carry almost nothing.
+        var gif = Data("GIF89a".utf8) + Data([0x40, 0x9c, 0x40, 0x9c, 0x00, 0x00, 0x00])
+        gif += Data([0x2c, 0, 0, 0, 0, 0x40, 0x9c, 0x40, 0x9c, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b])
+        var bmp = Data("BM".utf8) + Data([0x36, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0])
+        bmp += Data([40, 0, 0, 0, 0x40, 0x9c, 0, 0, 0x40, 0x9c, 0, 0, 1, 0, 24, 0]) + Data(count: 24)
+        for (name, bytes) in [("bomb.gif", gif), ("bomb.bmp", bmp)] {
+            do {
+                _ = try ImageDecoder().decode(bytes, source: name)
+                Issue.record("\(name) should not decode")
+            } catch let error as RenderError {
+                #expect(error.description.contains(name))
+            }
+        }
+    }
+
     @Test func everyTruncationOfAPNGFailsCleanlyOrDecodes() throws {
         let data = try Data(contentsOf: Paths.example("chelsea.png")).prefix(4096)
         for length in stride(from: 0, to: data.count, by: 97) {
