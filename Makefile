@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench crashtest bootstrap build clean
+.PHONY: demo test bench crashtest fuzz bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -18,6 +18,10 @@ crashtest: bootstrap
 	swift build -c release
 	.build/release/memery-crashtest --kills $${KILLS:-1000}
 
+# libFuzzer on the image import path and the event decoders, FUZZ_SECONDS each (default 60).
+fuzz: bootstrap
+	scripts/fuzz
+
 bootstrap:
 	@scripts/bootstrap
 
@@ -25,4 +29,4 @@ build: bootstrap
 	swift build
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz out

@@ -45,6 +45,10 @@ let package = Package(
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),
+        // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -D FUZZING); built as
+        // usual they replay a corpus, which the tests do with every kept regression.
+        .executableTarget(name: "memery-fuzz-image", dependencies: ["MemeryRender"]),
+        .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
 

@@ -85,3 +85,15 @@ enum EventRecord {
         }
     }
 }
+
+extension StoredEvent {
+    /// Decodes a record as the log stores it (checksum first), checking it.
+    public static func decodeRecord(_ bytes: [UInt8], sequence: UInt64) throws -> StoredEvent {
+        try bytes.withUnsafeBytes { try EventRecord.decode($0, sequence: sequence) }
+    }
+
+    /// `body` with the checksum a record puts in front of it (for tools that build records).
+    public static func sealing(_ body: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: body)) + body
+    }
+}
