@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench crashtest fuzz bootstrap build clean
+.PHONY: demo test bench bench-peers crashtest fuzz bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -12,6 +12,13 @@ test: bootstrap
 bench: bootstrap
 	swift build -c release
 	scripts/bench
+
+# Memery beside ImageMagick, Pillow, libvips, SQLite and raw LMDB; the report goes to docs/benchmarks.md.
+bench-peers: bootstrap
+	@scripts/bootstrap --peers
+	swift build -c release
+	scripts/bench-peers > docs/benchmarks.md
+	@cat docs/benchmarks.md
 
 # Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points.
 crashtest: bootstrap
