@@ -82,3 +82,38 @@ struct FaultTests {
         #expect(edit.stderr == "error: the store \(store) is read-only: it can be read, but nothing can be changed; make it writable to edit\n")
     }
 }
+
+/// An export killed at any moment leaves the target whole: the old picture or the new one.
+@Suite struct InterruptedExportTests {
+    @Test func aKilledExportNeverLeavesHalfAFile() throws {
+        let s = try Sandbox()
+        let big = s.path("big.png")
+        // A big picture, so that encoding and writing take long enough to be interrupted.
+        try s.ok(["new", "canvas", "--canvas", "3000x2000", "--background", "#336699"])
+        try s.ok(["draw", "canvas", "--points", "0,0 3000,2000 0,2000 3000,0", "--width", "40", "--color", "#ffcc00"])
+        try s.ok(["export", "canvas", "-o", big])
+        try s.ok(["new", "m", "--image", big])
+        try s.ok(["text", "m", "--top", "old"])
+        let target = s.path("out.png")
+        try s.ok(["export", "m", "-o", target])
+        let old = try Data(contentsOf: URL(fileURLWithPath: target))
+        try s.ok(["text", "m", "--top", "new"])
+        try s.ok(["export", "m", "-o", s.path("reference.png")])
+        let new = try Data(contentsOf: URL(fileURLWithPath: s.path("reference.png")))
+        var interrupted = 0
+        for attempt in 0..<12 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Paths.memery)
+            process.arguments = ["export", "m", "-o", target, "--store", s.store]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(50_000 + attempt * 40_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            let now = try Data(contentsOf: URL(fileURLWithPath: target))
+            #expect(now == old || now == new, "attempt \(attempt): the target is neither the old nor the new picture")
+        }
+        #expect(interrupted > 0, "no export was interrupted; the picture is too small to test this")
+    }
+}
