@@ -72,6 +72,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// Every write of the store goes through here: refused at once when the store is
     /// read-only, and a full disk becomes an error that says so.
+    @discardableResult
     func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         guard !env.readOnly else { throw StoreError.readOnly(path: directory.path) }
         do {
