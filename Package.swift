@@ -47,8 +47,9 @@ let package = Package(
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -D FUZZING); built as
         // usual they replay a corpus, which the tests do with every kept regression.
-        .executableTarget(name: "memery-fuzz-image", dependencies: ["MemeryRender"]),
-        .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore"]),
+        .target(name: "MemeryFuzzSupport"),
+        .executableTarget(name: "memery-fuzz-image", dependencies: ["MemeryRender", "MemeryFuzzSupport"]),
+        .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore", "MemeryFuzzSupport"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
 
