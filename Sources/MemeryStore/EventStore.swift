@@ -67,6 +67,10 @@ public final class EventStore: @unchecked Sendable {
         }
     }
 
+    /// Clears reader slots left by killed processes (opening the store already does);
+    /// returns how many there were.
+    public func clearStaleReaders() throws -> Int { try env.clearStaleReaders() }
+
     /// True when the store can only be read (its files or filesystem are read-only).
     public var isReadOnly: Bool { env.readOnly }
 

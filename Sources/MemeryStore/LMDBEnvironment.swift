@@ -65,6 +65,13 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
+    /// Clears reader slots left by dead processes; returns how many there were.
+    public func clearStaleReaders() throws -> Int {
+        var dead: Int32 = 0
+        try LMDBError.check(mdb_reader_check(handle, &dead), "mdb_reader_check")
+        return Int(dead)
+    }
+
     deinit {
         mdb_env_close(handle)
         pthread_rwlock_destroy(&resizeLock)

@@ -4,9 +4,10 @@ import MemeryCore
 import MemeryStore
 
 /// Kills a `memery apply` that streams edits — at random moments, and at named fail points
-/// — and after every kill proves: the store opens, every acknowledged edit is there and
-/// byte-identical, sequences are contiguous and every record sound (verify), and snapshot
-/// plus tail equals a full replay. The map starts tiny so it grows under the kills.
+/// — and after every kill proves: the store opens with no stale reader left, every
+/// acknowledged edit is there and byte-identical, sequences are contiguous and every record
+/// sound (verify), and snapshot plus tail equals a full replay. The map starts tiny so it
+/// grows under the kills.
 ///
 ///     memery-crashtest [--kills N] [--memery PATH] [--store DIR]
 @main
@@ -137,6 +138,9 @@ enum CrashTest {
         } catch {
             throw Failure(description: "round \(round): the store does not open: \(error)")
         }
+        // Opening cleared the killed process's reader slot: none may be left.
+        let stale = try workspace.store.clearStaleReaders()
+        guard stale == 0 else { throw Failure(description: "round \(round): \(stale) stale reader slot(s) after opening") }
         let report = try workspace.verify()
         guard report.isClean else { throw Failure(description: "round \(round): verify found \(report.problem!)") }
         var checked = 0

@@ -115,5 +115,9 @@ struct FaultTests {
             #expect(now == old || now == new, "attempt \(attempt): the target is neither the old nor the new picture")
         }
         #expect(interrupted > 0, "no export was interrupted; the picture is too small to test this")
+        // The next export clears what the killed ones left beside the target.
+        try s.ok(["export", "m", "-o", target])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.dir.path).filter { $0.hasPrefix(".out.png.") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }
