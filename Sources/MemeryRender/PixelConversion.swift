@@ -96,20 +96,25 @@ enum PixelConversion {
 extension PixelConversion {
     /// The raster's pixels as tightly packed R, G, B, A bytes with straight alpha.
     static func straightRGBA(_ raster: Raster) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: raster.width * raster.height * 4)
-        raster.withMutablePixels { source, stride in
-            for y in 0..<raster.height {
-                let row = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<raster.width {
-                    let v = row[x], a = v >> 24
-                    var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
-                    if a != 0 && a != 255 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
-                    let i = (y * raster.width + x) * 4
-                    bytes[i] = UInt8(r); bytes[i + 1] = UInt8(g); bytes[i + 2] = UInt8(b); bytes[i + 3] = UInt8(a)
+        let width = raster.width, height = raster.height
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialized in
+            raster.withMutablePixels { source, stride in
+                let target = bytes.baseAddress!
+                for y in 0..<height {
+                    let row = UnsafeRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                    let out = target + y * width * 4
+                    for x in 0..<width {
+                        let v = row[x], a = v >> 24
+                        var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
+                        if a != 255 && a != 0 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
+                        let p = out + x * 4
+                        p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
+                        p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
+                    }
                 }
             }
+            initialized = width * height * 4
         }
-        return bytes
     }
 
     /// The raster's pixels as tightly packed Cairo words (B, G, R, A bytes, premultiplied).
@@ -127,13 +132,17 @@ extension PixelConversion {
 
     static func raster(straightRGBA bytes: [UInt8], width: Int, height: Int) throws -> Raster {
         let raster = try Raster(width: width, height: height)
-        raster.withMutablePixels { target, stride in
-            for y in 0..<height {
-                let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    let i = (y * width + x) * 4
-                    let a = UInt32(bytes[i + 3])
-                    row[x] = a << 24 | premultiply(bytes[i], a) << 16 | premultiply(bytes[i + 1], a) << 8 | premultiply(bytes[i + 2], a)
+        bytes.withUnsafeBufferPointer { source in
+            raster.withMutablePixels { target, stride in
+                for y in 0..<height {
+                    let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+                    let from = source.baseAddress! + y * width * 4
+                    for x in 0..<width {
+                        let p = from + x * 4
+                        let a = UInt32(p[3])
+                        row[x] = a == 255 ? 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                            : a << 24 | premultiply(p[0], a) << 16 | premultiply(p[1], a) << 8 | premultiply(p[2], a)
+                    }
                 }
             }
         }
