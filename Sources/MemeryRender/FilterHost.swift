@@ -294,16 +294,20 @@ public final class FilterHost: @unchecked Sendable {
     }
 
     /// Calls a filter's process() on two buffers of width x height tightly packed pixels.
+    /// Rows are `stride` bytes apart (tightly packed when nil). The one place a plugin's
+    /// process() is called, for the host, the helper and `plugin check` alike.
     static func run(_ implementation: UnsafePointer<memery_filter>, descriptor: FilterDescriptor, values: [String: FilterValue],
-                    input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, width: Int, height: Int, straight: Bool) -> (Int32, String) {
+                    input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, width: Int, height: Int, straight: Bool,
+                    stride: Int? = nil) -> (Int32, String) {
+        let stride = stride ?? width * 4
         var cValues = descriptor.params.map { cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
         var message = [CChar](repeating: 0, count: 512)
         var host = cHost
         let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
         var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
-                                   format: format.rawValue, stride: width * 4, pixels: input.assumingMemoryBound(to: UInt8.self))
+                                   format: format.rawValue, stride: stride, pixels: input.assumingMemoryBound(to: UInt8.self))
         var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
-                                    format: format.rawValue, stride: width * 4, pixels: output.assumingMemoryBound(to: UInt8.self))
+                                    format: format.rawValue, stride: stride, pixels: output.assumingMemoryBound(to: UInt8.self))
         let status = cValues.withUnsafeMutableBufferPointer { valueBuffer in
             implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
         }

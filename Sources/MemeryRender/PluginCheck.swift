@@ -104,23 +104,14 @@ public struct PluginCheck {
         func once() -> (Int32, String, [UInt8]) {
             var output = [UInt8](repeating: 0xA5, count: size)  // the canary fills the padding
             var inCopy = input
-            var cValues = descriptor.params.map { FilterHost.cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
-            var message = [CChar](repeating: 0, count: 512)
-            var host = FilterHost.cHost
-            let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
-            let status = inCopy.withUnsafeMutableBufferPointer { inBytes in
-                output.withUnsafeMutableBufferPointer { outBytes in
-                    var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(request.width),
-                                               height: UInt32(request.height), format: format.rawValue, stride: stride, pixels: inBytes.baseAddress)
-                    var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(request.width),
-                                                height: UInt32(request.height), format: format.rawValue, stride: stride, pixels: outBytes.baseAddress)
-                    return cValues.withUnsafeMutableBufferPointer {
-                        implementation.pointee.process(implementation, &host, &inImage, &outImage, $0.baseAddress, &message, message.count)
-                    }
+            let (status, message) = inCopy.withUnsafeMutableBytes { inBytes in
+                output.withUnsafeMutableBytes { outBytes in
+                    FilterHost.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!,
+                                   output: outBytes.baseAddress!, width: request.width, height: request.height,
+                                   straight: straight, stride: stride)
                 }
             }
-            message[message.count - 1] = 0
-            return (Int32(bitPattern: status.rawValue), String(message: message), output)
+            return (status, message, output)
         }
         let (status, message, first) = once()
         let settings = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
