@@ -199,8 +199,7 @@ public enum CreationEvent: Sendable, Equatable {
 
     /// The payload as JSON with sorted keys, so equal events give equal bytes.
     public func encodedPayload() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = SortedJSONEncoder()
         switch self {
         case .created(let p): return try encoder.encode(p)
         case .baseImageImported(let p): return try encoder.encode(p)
