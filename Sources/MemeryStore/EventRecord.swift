@@ -16,31 +16,47 @@ enum EventRecord {
     /// The header's fixed part, before the type name.
     static let fixedHeaderSize = 8 + 8 + 16 + 8 + 4 + 8 + 2
 
+    /// The record's size in bytes, or an error when the type name cannot be stored.
+    static func size(of event: StoredEvent) throws -> Int {
+        let typeCount = event.type.utf8.count
+        guard typeCount <= Int(UInt16.max) else { throw StoreError.damaged(sequence: event.sequence, reason: "event type name too long") }
+        return checksumSize + 4 + fixedHeaderSize + typeCount + event.payload.count
+    }
+
+    /// Writes the record into `record` (exactly `size(of:)` bytes, e.g. space LMDB reserved
+    /// in its map, so the bytes are written once) and returns its checksum.
+    @discardableResult
+    static func write(_ event: StoredEvent, into record: UnsafeMutableRawBufferPointer) -> [UInt8] {
+        var offset = checksumSize
+        func put<T: FixedWidthInteger>(_ value: T) {
+            record.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
+            offset += MemoryLayout<T>.size
+        }
+        func put(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { record[offset] = byte; offset += 1 }
+        }
+        let typeCount = event.type.utf8.count
+        put(UInt32(fixedHeaderSize + typeCount))
+        put(event.sequence)
+        put(event.batch)
+        withUnsafeBytes(of: event.stream.uuid) { put($0) }
+        put(event.version)
+        put(UInt32(truncatingIfNeeded: event.schemaVersion))
+        put(UInt64(bitPattern: event.timeMilliseconds))
+        put(UInt16(typeCount))
+        put(event.type.utf8)
+        event.payload.withUnsafeBytes { payload in
+            UnsafeMutableRawBufferPointer(rebasing: record[offset...]).copyMemory(from: payload)
+        }
+        let digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: record[checksumSize...]))
+        digest.withUnsafeBytes { record.copyMemory(from: $0) }
+        return Array(record[0..<checksumSize])
+    }
+
     static func encode(_ event: StoredEvent) throws -> [UInt8] {
-        let type = Array(event.type.utf8)
-        guard type.count <= Int(UInt16.max) else { throw StoreError.damaged(sequence: event.sequence, reason: "event type name too long") }
-        var body = [UInt8]()
-        let headerSize = fixedHeaderSize + type.count
-        body.reserveCapacity(4 + headerSize + event.payload.count)
-        append(&body, UInt32(headerSize))
-        append(&body, event.sequence)
-        append(&body, event.batch)
-        body += KeyEncoding.uuid(event.stream)
-        append(&body, event.version)
-        append(&body, UInt32(truncatingIfNeeded: event.schemaVersion))
-        append(&body, UInt64(bitPattern: event.timeMilliseconds))
-        append(&body, UInt16(type.count))
-        body += type
-        body += event.payload
-        return Array(SHA256.hash(data: body)) + body
-    }
-
-    private static func append<T: FixedWidthInteger>(_ bytes: inout [UInt8], _ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes += $0 }
-    }
-
-    static func checksum(of record: [UInt8]) -> [UInt8] {
-        Array(record.prefix(checksumSize))
+        var bytes = [UInt8](repeating: 0, count: try size(of: event))
+        bytes.withUnsafeMutableBytes { _ = write(event, into: $0) }
+        return bytes
     }
 
     /// Decodes and checks a record; `sequence` is the key it was stored under.

@@ -1,3 +1,4 @@
+import CLMDB
 import Foundation
 
 /// The append-only event log on LMDB: a global log, a per-stream index, content-addressed
@@ -184,10 +185,14 @@ public final class EventStore: @unchecked Sendable {
                 var record = StoredEvent(sequence: sequence, batch: batch, stream: write.stream, version: actual + UInt64(offset) + 1,
                                          type: event.type, schemaVersion: event.schemaVersion,
                                          timeMilliseconds: millis, payload: event.payload, checksum: [])
-                let bytes = try EventRecord.encode(record)
-                record.checksum = EventRecord.checksum(of: bytes)
-                try txn.put(log, KeyEncoding.bigEndian(sequence), bytes, append: true)
-                try txn.put(streams, KeyEncoding.streamKey(write.stream, record.version), KeyEncoding.bigEndian(sequence), noOverwrite: true)
+                // Written straight into the space LMDB reserves in its map, keys from the stack.
+                let size = try EventRecord.size(of: record)
+                try withUnsafeBytes(of: sequence.bigEndian) { sequenceKey in
+                    record.checksum = EventRecord.write(record, into: try txn.reserve(log, key: sequenceKey, size: size, append: true))
+                    try KeyEncoding.withStreamKey(write.stream, record.version) { streamKey in
+                        try txn.put(streams, key: streamKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
+                    }
+                }
                 stored.append(record)
             }
         }

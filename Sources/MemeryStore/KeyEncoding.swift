@@ -30,4 +30,13 @@ enum KeyEncoding {
     static func streamKey(_ stream: UUID, _ version: UInt64) -> [UInt8] {
         uuid(stream) + bigEndian(version)
     }
+
+    /// The stream index key in a stack buffer, for the duration of `body`.
+    static func withStreamKey<R>(_ stream: UUID, _ version: UInt64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { key in
+            withUnsafeBytes(of: stream.uuid) { key.copyMemory(from: $0) }
+            key.storeBytes(of: version.bigEndian, toByteOffset: 16, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(key))
+        }
+    }
 }

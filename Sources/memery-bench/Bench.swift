@@ -11,6 +11,7 @@ import MemeryStore
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
 ///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000
 ///     memery-bench replay DIR COUNT                read, check, decode and fold COUNT events
+///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 @main
 enum Bench {
@@ -28,6 +29,9 @@ enum Bench {
         case "appends":
             let dir = args.dropFirst().first ?? "bench-store"
             try appends(in: dir, count: Int(args.dropFirst(2).first ?? "") ?? 1000)
+        case "batched":
+            try BatchBench.run(in: args.dropFirst().first ?? "bench-batched", count: Int(args.dropFirst(2).first ?? "") ?? 200_000,
+                               runs: Int(args.dropFirst(3).first ?? "") ?? 5)
         case "filters":
             try FilterBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "history":
@@ -35,7 +39,7 @@ enum Bench {
         case "replay":
             try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT | filters FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT | batched DIR COUNT RUNS | filters FILE RUNS")
             exit(2)
         }
     }
