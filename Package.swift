@@ -26,7 +26,7 @@ let package = Package(
         // The plugin C ABI: memery_filter.h is the only file plugin authors need.
         .target(name: "MemeryPluginABI"),
         .target(name: "MemeryBuiltinFilters", dependencies: ["MemeryPluginABI"], path: "Plugins/builtins",
-                linkerSettings: [.linkedLibrary("m")]),
+                linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
 
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         .target(name: "MemeryStore", dependencies: [

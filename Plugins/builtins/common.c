@@ -1,53 +1,125 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "builtins.h"
+
+/* ---- Threads ---- */
+
+uint32_t builtin_thread_count(uint32_t tasks) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *forced = getenv("MEMERY_THREADS");
+    if (forced && atoi(forced) > 0) n = atoi(forced);
+    if (n < 1) n = 1;
+    if (n > 64) n = 64;
+    return tasks < (uint32_t)n ? (tasks ? tasks : 1) : (uint32_t)n;
+}
+
+typedef struct {
+    builtin_task_fn fn;
+    void *context;
+    uint32_t count;
+    uint32_t next;      /* the next task to take, shared */
+    uint32_t done;
+    int cancelled;
+} task_queue;
+
+static void take_tasks(task_queue *queue, uint32_t worker, const memery_host *host) {
+    for (;;) {
+        if (__atomic_load_n(&queue->cancelled, __ATOMIC_RELAXED)) return;
+        uint32_t index = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
+        if (index >= queue->count) return;
+        queue->fn(queue->context, index, worker);
+        uint32_t done = __atomic_add_fetch(&queue->done, 1, __ATOMIC_RELAXED);
+        /* Only the calling thread talks to the host, which need not be thread-safe. */
+        if (host && host->progress && !host->progress(host, (double)done / queue->count))
+            __atomic_store_n(&queue->cancelled, 1, __ATOMIC_RELAXED);
+    }
+}
+
+typedef struct { task_queue *queue; uint32_t worker; } worker_start;
+
+static void *worker_main(void *argument) {
+    worker_start *start = argument;
+    take_tasks(start->queue, start->worker, NULL);
+    return NULL;
+}
+
+memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint32_t workers, builtin_task_fn fn, void *context) {
+    task_queue queue = { fn, context, count, 0, 0, 0 };
+    pthread_t threads[64];
+    worker_start starts[64];
+    uint32_t started = 0;
+    for (uint32_t w = 1; w < workers && w < 64; w++) {
+        starts[w] = (worker_start){ &queue, w };
+        if (pthread_create(&threads[started], NULL, worker_main, &starts[w]) != 0) break;  /* fewer threads: still correct */
+        started++;
+    }
+    take_tasks(&queue, 0, host);
+    for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    return queue.cancelled ? MEMERY_ERROR_CANCELLED : MEMERY_OK;
+}
+
+/* ---- Per-pixel colour filters, in bands of rows ---- */
+
+enum { BAND_ROWS = 64 };
+
+typedef struct {
+    const memery_image *input, *output;
+    const memery_value *values;
+    builtin_color_fn fn;
+} map_job;
+
+static void map_band(void *context, uint32_t band, uint32_t worker) {
+    (void)worker;
+    const map_job *job = context;
+    uint32_t end = (band + 1) * BAND_ROWS < job->input->height ? (band + 1) * BAND_ROWS : job->input->height;
+    for (uint32_t y = band * BAND_ROWS; y < end; y++)
+        for (uint32_t x = 0; x < job->input->width; x++) {
+            const uint8_t *in = pixel_at(job->input, x, y);
+            uint8_t *out = pixel_at(job->output, x, y);
+            job->fn(in, out, job->values);
+            out[3] = in[3];
+        }
+}
 
 memery_status builtin_map_pixels(const memery_host *host, const memery_image *input, const memery_image *output,
                                  const memery_value *values, builtin_color_fn fn) {
-    for (uint32_t y = 0; y < input->height; y++) {
-        for (uint32_t x = 0; x < input->width; x++) {
-            const uint8_t *in = pixel_at(input, x, y);
-            uint8_t *out = pixel_at(output, x, y);
-            fn(in, out, values);
-            out[3] = in[3];
-        }
-        if ((y & 255) == 255 && host && host->progress && !host->progress(host, (double)y / input->height))
-            return MEMERY_ERROR_CANCELLED;
-    }
-    return MEMERY_OK;
+    map_job job = { input, output, values, fn };
+    uint32_t bands = (input->height + BAND_ROWS - 1) / BAND_ROWS;
+    return builtin_parallel_for(host, bands, builtin_thread_count(bands), map_band, &job);
 }
 
-/* One box-blur pass along a line of n samples (4 channels of floats), radius r. */
-static void box_line(const float *src, float *dst, size_t n, size_t step, int r) {
-    if (r <= 0) {
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * step, src + i * step, 4 * sizeof(float));
-        return;
-    }
-    double sum[4] = {0, 0, 0, 0};
+/* ---- Blur ----
+   Three box blurs along rows, then three down columns (the same as alternating them: each
+   pass works along one axis, with edges extended). The picture is cut into strips of
+   columns, one task each: a strip's rows are blurred with the 3 box radii of margin they
+   reach on either side, so every strip gives exactly what the whole picture would, and a
+   strip's columns are then blurred in a buffer of the strip's own that stays warm. */
+
+enum { STRIP = 128 };
+
+/* One box pass along n samples of 4 floats, edges extended. */
+static void box_line(const float *src, float *dst, size_t n, int r, double *sum) {
     const double scale = 1.0 / (2 * r + 1);
-    /* Edges are extended: the first and last samples repeat. */
+    sum[0] = sum[1] = sum[2] = sum[3] = 0;
     for (int k = -r; k <= r; k++) {
         size_t i = k < 0 ? 0 : ((size_t)k >= n ? n - 1 : (size_t)k);
-        for (int c = 0; c < 4; c++) sum[c] += src[i * step + c];
+        for (int c = 0; c < 4; c++) sum[c] += src[i * 4 + c];
     }
     for (size_t i = 0; i < n; i++) {
-        for (int c = 0; c < 4; c++) dst[i * step + c] = (float)(sum[c] * scale);
+        for (int c = 0; c < 4; c++) dst[i * 4 + c] = (float)(sum[c] * scale);
         size_t out = (i < (size_t)r) ? 0 : i - r;
         size_t in = (i + r + 1 >= n) ? n - 1 : i + r + 1;
-        for (int c = 0; c < 4; c++) sum[c] += src[in * step + c] - src[out * step + c];
+        for (int c = 0; c < 4; c++) sum[c] += src[in * 4 + c] - src[out * 4 + c];
     }
 }
 
-/* One box-blur pass down every column at once: a running sum per column, moved one row at
-   a time, so memory is read row after row (a column at a time would miss the cache). */
-static void box_columns(const float *src, float *dst, uint32_t w, uint32_t h, int r, double *sums) {
-    const size_t row = (size_t)w * 4;
-    if (r <= 0) {
-        memcpy(dst, src, row * h * sizeof(float));
-        return;
-    }
+/* One box pass down every column of a strip (w samples of 4 floats per row), row after row. */
+static void box_columns(const float *src, float *dst, size_t w, uint32_t h, int r, double *sums) {
+    const size_t row = w * 4;
     const double scale = 1.0 / (2 * r + 1);
     memset(sums, 0, row * sizeof(double));
     for (int k = -r; k <= r; k++) {
@@ -63,52 +135,78 @@ static void box_columns(const float *src, float *dst, uint32_t w, uint32_t h, in
     }
 }
 
-memery_status builtin_blur(const memery_host *host, const memery_image *input, const memery_image *output,
-                           double radius, char *message, size_t message_size) {
-    const uint32_t w = input->width, h = input->height;
-    const size_t count = (size_t)w * h * 4;
-    float *a = malloc(count * sizeof(float)), *b = malloc(count * sizeof(float));
-    if (!a || !b) {
-        free(a); free(b);
-        snprintf(message, message_size, "no memory for a %ux%u blur", w, h);
-        return MEMERY_ERROR_OUT_OF_MEMORY;
-    }
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            const uint8_t *p = pixel_at(input, x, y);
-            float *q = a + ((size_t)y * w + x) * 4;
-            float alpha = p[3] / 255.0f;
+typedef struct {
+    const memery_image *input, *output;
+    int box;
+    float *scratch[64];   /* per worker: two strip buffers, then two row buffers */
+    double *sums[64];     /* per worker: column sums of a strip */
+    size_t row_floats;    /* the longest row segment, in floats */
+} blur_job;
+
+static void blur_strip(void *context, uint32_t strip, uint32_t worker) {
+    const blur_job *job = context;
+    const uint32_t w = job->input->width, h = job->input->height;
+    const int r = job->box, reach = 3 * r;
+    const uint32_t x0 = strip * STRIP, x1 = x0 + STRIP < w ? x0 + STRIP : w, sw = x1 - x0;
+    const uint32_t s0 = x0 > (uint32_t)reach ? x0 - reach : 0, s1 = x1 + reach < w ? x1 + reach : w, n = s1 - s0;
+    float *a = job->scratch[worker], *b = a + (size_t)sw * h * 4;
+    float *line = b + (size_t)sw * h * 4, *other = line + job->row_floats;
+    double sum[4];
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = s0; x < s1; x++) {   /* premultiplied, so clear pixels do not darken their neighbours */
+            const uint8_t *p = pixel_at(job->input, x, y);
+            float *q = line + (size_t)(x - s0) * 4, alpha = p[3] / 255.0f;
             q[0] = p[0] * alpha; q[1] = p[1] * alpha; q[2] = p[2] * alpha; q[3] = p[3];
         }
-    /* Three boxes of radius r have variance 3((2r+1)^2 - 1)/12: matched to a gaussian of
-       sigma = radius / 2, so the blur reaches about `radius` pixels. */
-    double sigma = radius / 2.0;
-    int box = (int)lround((sqrt(4.0 * sigma * sigma + 1.0) - 1.0) / 2.0);
-    double *sums = calloc((size_t)w * 4, sizeof(double));
-    if (!sums) {
-        free(a); free(b);
-        snprintf(message, message_size, "no memory for a %ux%u blur", w, h);
-        return MEMERY_ERROR_OUT_OF_MEMORY;
-    }
-    for (int pass = 0; pass < 3; pass++) {
-        for (uint32_t y = 0; y < h; y++) box_line(a + (size_t)y * w * 4, b + (size_t)y * w * 4, w, 4, box);
-        box_columns(b, a, w, h, box, sums);
-        if (host && host->progress && !host->progress(host, (pass + 1) / 3.0)) {
-            free(a); free(b); free(sums);
-            return MEMERY_ERROR_CANCELLED;
+        if (r > 0) {
+            box_line(line, other, n, r, sum);
+            box_line(other, line, n, r, sum);
+            box_line(line, other, n, r, sum);
+            memcpy(a + (size_t)y * sw * 4, other + (size_t)(x0 - s0) * 4, (size_t)sw * 4 * sizeof(float));
+        } else {
+            memcpy(a + (size_t)y * sw * 4, line + (size_t)(x0 - s0) * 4, (size_t)sw * 4 * sizeof(float));
         }
     }
-    free(sums);
+    if (r > 0) {
+        box_columns(a, b, sw, h, r, job->sums[worker]);
+        box_columns(b, a, sw, h, r, job->sums[worker]);
+        box_columns(a, b, sw, h, r, job->sums[worker]);
+    } else {
+        b = a;
+    }
     for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            const float *q = a + ((size_t)y * w + x) * 4;
-            uint8_t *p = pixel_at(output, x, y);
+        for (uint32_t x = 0; x < sw; x++) {
+            const float *q = b + ((size_t)y * sw + x) * 4;
+            uint8_t *p = pixel_at(job->output, x0 + x, y);
             float alpha = q[3];
             if (alpha < 0.5f) { p[0] = p[1] = p[2] = p[3] = 0; continue; }
             float un = 255.0f / alpha;
             p[0] = clamp_byte(q[0] * un); p[1] = clamp_byte(q[1] * un); p[2] = clamp_byte(q[2] * un);
             p[3] = clamp_byte(alpha);
         }
-    free(a); free(b);
-    return MEMERY_OK;
+}
+
+memery_status builtin_blur(const memery_host *host, const memery_image *input, const memery_image *output,
+                           double radius, char *message, size_t message_size) {
+    const uint32_t w = input->width, h = input->height;
+    /* Three boxes of radius r have variance 3((2r+1)^2 - 1)/12: matched to a gaussian of
+       sigma = radius / 2, so the blur reaches about `radius` pixels. */
+    double sigma = radius / 2.0;
+    blur_job job = { input, output, (int)lround((sqrt(4.0 * sigma * sigma + 1.0) - 1.0) / 2.0), {0}, {0}, 0 };
+    uint32_t strips = (w + STRIP - 1) / STRIP, workers = builtin_thread_count(strips);
+    uint32_t widest = w < STRIP ? w : STRIP;
+    size_t longest = (size_t)widest + 6 * (size_t)job.box;
+    job.row_floats = (longest < w ? longest : w) * 4;
+    memery_status status = MEMERY_OK;
+    for (uint32_t i = 0; i < workers; i++) {
+        job.scratch[i] = malloc(((size_t)widest * h * 4 * 2 + job.row_floats * 2) * sizeof(float));
+        job.sums[i] = malloc((size_t)widest * 4 * sizeof(double));
+        if (!job.scratch[i] || !job.sums[i]) {
+            snprintf(message, message_size, "no memory for a %ux%u blur", w, h);
+            status = MEMERY_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    if (status == MEMERY_OK) status = builtin_parallel_for(host, strips, workers, blur_strip, &job);
+    for (uint32_t i = 0; i < workers; i++) { free(job.scratch[i]); free(job.sums[i]); }
+    return status;
 }

@@ -100,16 +100,18 @@ extension PixelConversion {
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialized in
             raster.withMutablePixels { source, stride in
                 let target = bytes.baseAddress!
-                for y in 0..<height {
-                    let row = UnsafeRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
-                    let out = target + y * width * 4
-                    for x in 0..<width {
-                        let v = row[x], a = v >> 24
-                        var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
-                        if a != 255 && a != 0 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
-                        let p = out + x * 4
-                        p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
-                        p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
+                RowBands.forEach(height: height) { rows in
+                    for y in rows {
+                        let row = UnsafeRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                        let out = target + y * width * 4
+                        for x in 0..<width {
+                            let v = row[x], a = v >> 24
+                            var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
+                            if a != 255 && a != 0 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
+                            let p = out + x * 4
+                            p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
+                            p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
+                        }
                     }
                 }
             }
@@ -134,14 +136,16 @@ extension PixelConversion {
         let raster = try Raster(width: width, height: height)
         bytes.withUnsafeBufferPointer { source in
             raster.withMutablePixels { target, stride in
-                for y in 0..<height {
-                    let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
-                    let from = source.baseAddress! + y * width * 4
-                    for x in 0..<width {
-                        let p = from + x * 4
-                        let a = UInt32(p[3])
-                        row[x] = a == 255 ? 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-                            : a << 24 | premultiply(p[0], a) << 16 | premultiply(p[1], a) << 8 | premultiply(p[2], a)
+                RowBands.forEach(height: height) { rows in
+                    for y in rows {
+                        let row = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+                        let from = source.baseAddress! + y * width * 4
+                        for x in 0..<width {
+                            let p = from + x * 4
+                            let a = UInt32(p[3])
+                            row[x] = a == 255 ? 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                                : a << 24 | premultiply(p[0], a) << 16 | premultiply(p[1], a) << 8 | premultiply(p[2], a)
+                        }
                     }
                 }
             }

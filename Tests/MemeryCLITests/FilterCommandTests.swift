@@ -44,6 +44,24 @@ import Testing
         #expect(history.contains("filtered base with org.memery.deep-fry (F1)") && history.contains("removed filter F3"))
     }
 
+    /// The built-ins and the host's conversions split pictures across threads (the blur in
+    /// strips of 128 columns with margins): any number of threads gives the same bytes.
+    @Test func filtersGiveTheSamePixelsOnOneThreadOrMany() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["filter", "apply", "m", "org.memery.gaussian-blur", "radius=30"])
+        try s.ok(["filter", "apply", "m", "org.memery.sharpen", "radius=3"])
+        try s.ok(["filter", "apply", "m", "org.memery.grayscale", "amount=0.7"])
+        var exports = [Data]()
+        for threads in ["1", "2", "3", "7"] {
+            let file = s.path("t\(threads).png")
+            let outcome = try s.run(["export", "m", "-o", file], environment: ["MEMERY_THREADS": threads])
+            #expect(outcome.status == 0, "\(outcome)")
+            exports.append(try Data(contentsOf: URL(fileURLWithPath: file)))
+        }
+        #expect(exports.allSatisfy { $0 == exports[0] }, "same bytes on 1, 2, 3 and 7 threads")
+    }
+
     @Test func badFilterRequestsAreRefusedAndStoreNothing() throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])

@@ -64,6 +64,39 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 20)
     }
 
+    /// The blur works in strips of 128 columns, each reading the margin its three box passes
+    /// reach: the same picture with 64 columns cut off its left side, strips then falling
+    /// elsewhere, blurs to the same pixels once past the new edge's reach.
+    @Test func blurStripsLeaveNoSeams() throws {
+        let width = 600, height = 90, cut = 64
+        let noisy = try Raster(width: width, height: height), cropped = try Raster(width: width - cut, height: height)
+        var seed: UInt32 = 7
+        noisy.withMutablePixels { pixels, stride in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    row[x] = 0xff00_0000 | (seed >> 8 & 0xff_ffff)
+                }
+            }
+        }
+        noisy.withMutablePixels { source, sourceStride in
+            cropped.withMutablePixels { target, targetStride in
+                for y in 0..<height { (target + y * targetStride).update(from: source + y * sourceStride + cut * 4, count: (width - cut) * 4) }
+            }
+        }
+        let whole = try apply("org.memery.gaussian-blur", ["radius=20"], to: noisy)
+        let part = try apply("org.memery.gaussian-blur", ["radius=20"], to: cropped)
+        var worst = 0
+        for y in 0..<height {
+            for x in (cut + 40)..<width {  // box radius 10, three passes: the new edge reaches 30 columns
+                let a = whole.pixel(x: x, y: y), b = part.pixel(x: x - cut, y: y)
+                worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+            }
+        }
+        #expect(worst <= 1, "largest difference \(worst) (float sums may round one level apart)")
+    }
+
     @Test func transparencyIsKeptAndBlurDoesNotDarkenEdges() throws {
         let clear = try Raster(width: 20, height: 20)
         for id in ["org.memery.sepia", "org.memery.invert", "org.memery.deep-fry", "org.memery.gaussian-blur"] {

@@ -30,7 +30,18 @@ static inline uint8_t *pixel_at(const memery_image *image, uint32_t x, uint32_t 
     return image->pixels + (size_t)y * image->stride + (size_t)x * 4;
 }
 
-/* Applies a per-pixel colour function to every pixel; alpha is copied. */
+/* Runs fn(context, index, worker) for every index below count, on `workers` threads
+   (the caller's among them; worker numbers from 0). Only the calling thread reports
+   progress to the host; when the host cancels, no new task starts. */
+typedef void (*builtin_task_fn)(void *context, uint32_t index, uint32_t worker);
+memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint32_t workers, builtin_task_fn fn, void *context);
+
+/* How many threads to use for `tasks` tasks: the online cores ($MEMERY_THREADS overrides),
+   never more than the tasks, at most 64. */
+uint32_t builtin_thread_count(uint32_t tasks);
+
+/* Applies a per-pixel colour function to every pixel, in bands of rows on all cores;
+   alpha is copied. */
 typedef void (*builtin_color_fn)(const uint8_t *in, uint8_t *out, const memery_value *values);
 memery_status builtin_map_pixels(const memery_host *host, const memery_image *input, const memery_image *output,
                                  const memery_value *values, builtin_color_fn fn);
