@@ -228,7 +228,7 @@ public enum CreationEvent: Sendable, Equatable {
         guard schemaVersion >= 1, schemaVersion <= current else {
             throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: current)
         }
-        let decoder = JSONDecoder()
+        let decoder = PayloadJSONDecoder()
         func d<T: Decodable>(_ t: T.Type) throws -> T { try decoder.decode(t, from: payload) }
         do {
             switch type {

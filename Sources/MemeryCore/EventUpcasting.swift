@@ -18,7 +18,7 @@ enum EventUpcasting {
     }
 
     static func textLayerAddedV1(_ payload: Data) throws -> CreationEvent.LayerAdded {
-        let old = try JSONDecoder().decode(TextLayerAddedV1.self, from: payload).layer
+        let old = try PayloadJSONDecoder().decode(TextLayerAddedV1.self, from: payload).layer
         let content = TextContent(role: old.role, text: old.text, width: old.box.w, height: old.box.h, style: old.style)
         return .init(layer: Layer(id: old.id, content: .text(content),
                                   transform: Transform(x: old.box.x + old.box.w / 2, y: old.box.y + old.box.h / 2)))

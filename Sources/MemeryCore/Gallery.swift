@@ -45,8 +45,7 @@ public enum GalleryEvent: Sendable, Equatable {
     }
 
     public func encodedPayload() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = SortedJSONEncoder()
         switch self {
         case .added(let e): return try encoder.encode(Payload(id: e.id, name: e.name))
         case let .renamed(id, name): return try encoder.encode(Payload(id: id, name: name))
@@ -60,7 +59,7 @@ public enum GalleryEvent: Sendable, Equatable {
         guard types.contains(type) else { throw EventDecodingError.unknownType(type) }
         guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
         let p: Payload
-        do { p = try JSONDecoder().decode(Payload.self, from: payload) } catch {
+        do { p = try PayloadJSONDecoder().decode(Payload.self, from: payload) } catch {
             throw EventDecodingError.malformed(type: type, detail: String(describing: error))
         }
         func need<T>(_ value: T?) throws -> T {

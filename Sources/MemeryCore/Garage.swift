@@ -26,8 +26,7 @@ public struct Garage: Sendable, Equatable {
         private struct Removed: Codable { var blob: String }
 
         public func encodedPayload() throws -> Data {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let encoder = SortedJSONEncoder()
             switch self {
             case .added(let item): return try encoder.encode(item)
             case .removed(let blob): return try encoder.encode(Removed(blob: blob))
@@ -38,8 +37,8 @@ public struct Garage: Sendable, Equatable {
             guard types.contains(type) else { throw EventDecodingError.unknownType(type) }
             guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
             do {
-                if type == "GarageImageAdded" { return .added(try JSONDecoder().decode(Item.self, from: payload)) }
-                return .removed(blob: try JSONDecoder().decode(Removed.self, from: payload).blob)
+                if type == "GarageImageAdded" { return .added(try PayloadJSONDecoder().decode(Item.self, from: payload)) }
+                return .removed(blob: try PayloadJSONDecoder().decode(Removed.self, from: payload).blob)
             } catch {
                 throw EventDecodingError.malformed(type: type, detail: String(describing: error))
             }
@@ -136,14 +135,13 @@ public struct Templates: Sendable, Equatable {
     }
 
     public static func encode(_ template: Template) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = SortedJSONEncoder()
         return try encoder.encode(template)
     }
 
     public static func decode(schemaVersion: Int, payload: Data) throws -> Template {
         guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: savedType, version: schemaVersion, newest: 1) }
-        do { return try JSONDecoder().decode(Template.self, from: payload) } catch {
+        do { return try PayloadJSONDecoder().decode(Template.self, from: payload) } catch {
             throw EventDecodingError.malformed(type: savedType, detail: String(describing: error))
         }
     }

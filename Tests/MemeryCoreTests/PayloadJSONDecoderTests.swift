@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import MemeryCore
+
+/// The payload decoder must read what Foundation's JSONDecoder reads, refuse what it refuses,
+/// and give back exactly the events that were written.
+@Suite struct PayloadJSONDecoderTests {
+    static func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> (ours: Result<T, Error>, foundation: Result<T, Error>) {
+        let data = Data(json.utf8)
+        return (Result { try PayloadJSONDecoder().decode(T.self, from: data) }, Result { try JSONDecoder().decode(T.self, from: data) })
+    }
+
+    @Test func everyEventTypeInAThousandRandomEventsReadsBackAsWritten() throws {
+        var random = EventGenerator(seed: 42)
+        for _ in 0..<1000 {
+            let event = random.event()
+            let payload = try event.encodedPayload()
+            let decoded = try CreationEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
+            #expect(decoded == event)
+            #expect(try decoded.encodedPayload() == payload, "the same bytes again")
+        }
+    }
+
+    struct Sample: Decodable, Equatable {
+        var s: String
+        var d: Double
+        var i: Int
+        var b: Bool
+        var o: String?
+        var list: [Int?]
+        var map: [String: [Double]]
+        var id: UUID?
+        var data: Data?
+        var url: URL?
+        var u: UInt64?
+        var small: UInt8?
+    }
+
+    @Test func valuesReadAsFoundationReadsThem() throws {
+        let texts = [
+            #"{"s":"plain","d":1,"i":-3,"b":true,"list":[],"map":{}}"#,
+            #"{ "s" : "a\"b\\c\/d\b\f\n\r\t\u0001\u00e9\u65e5\ud83d\ude00 end", "d": -0.5e-3, "i": 9223372036854775807, "b": false, "o": null, "list": [1, null, 3], "map": {"z": [1.5, 2e10], "": []} }"#,
+            #"{"s":"","d":-0,"i":-9223372036854775808,"b":true,"o":"x","list":[0],"map":{"k":[1E+2,0.1,123456789.125]},"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#,
+            #"{"s":"é😀日本","d":1e308,"i":2.0,"b":true,"list":[1e2],"map":{},"data":"AAEC+v8=","url":"https://example.org/a?b=c","u":18446744073709551615,"small":255}"#,
+            "\t{\"s\":\"x\",\"d\":5,\"i\":5,\"b\":true,\"list\":[],\"map\":{}}\n  ",
+            #"{"s":"dup","s":"second","d":5,"i":5,"b":true,"list":[],"map":{}}"#,
+        ]
+        for text in texts {
+            let (ours, foundation) = Self.both(Sample.self, text)
+            let theirs = try foundation.get()
+            #expect(try ours.get() == theirs, "\(text)")
+            #expect(try ours.get().d.sign == theirs.d.sign, "the sign of zero")
+        }
+    }
+
+    @Test func brokenTextAndWrongShapesAreRefusedAsFoundationRefusesThem() {
+        let texts = [
+            "", " ", "{", "}", "[", #"{"s":}"#, #"{"s":"x",}"#, #"{"s" "x"}"#, #"{s:"x"}"#, "nul", "tru", "01", "-", "1.", ".5", "1e",
+            #""unterminated"#, "\"control \u{1} char\"", #""bad \x escape""#, #""bad \u12 escape""#, "[1,]", "[1 2]", "{}extra", "{} {}",
+            #"{"s":"x","d":01,"i":1,"b":true,"list":[],"map":{}}"#,    // numbers JSON does not allow
+            #"{"s":"x","d":1.,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":-.5,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":+1,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":1e+,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":NaN,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x\q","d":1,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":1,"i":1,"b":true,"list":[],"map":{}"#,
+            #"{"s":"x","d":"1","i":1,"b":true,"list":[],"map":{}}"#,   // a string for a number
+            #"{"s":"x","d":1,"i":1.5,"b":true,"list":[],"map":{}}"#,   // a fraction for an integer
+            #"{"s":"x","d":1,"i":1,"b":1,"list":[],"map":{}}"#,        // a number for a bool
+            #"{"s":"x","d":1,"i":1,"b":true,"list":{},"map":{}}"#,     // an object for an array
+            #"{"d":1,"i":1,"b":true,"list":[],"map":{}}"#,             // a missing key
+            #"{"s":"x","d":1,"i":1,"b":true,"list":[],"map":{},"small":256}"#,  // out of range
+            #"{"s":"x","d":1,"i":99999999999999999999,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":1e999,"i":1,"b":true,"list":[],"map":{}}"#,
+            #"{"s":"x","d":1,"i":1,"b":true,"list":[],"map":{},"id":"not a uuid"}"#,
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ]
+        for text in texts {
+            let (ours, foundation) = Self.both(Sample.self, text)
+            #expect(throws: DecodingError.self, "\(text.prefix(60))") { try ours.get() }
+            if case .success = foundation { Issue.record("Foundation read \(text.prefix(60)), the test's premise is wrong") }
+        }
+    }
+
+    @Test func errorsNameThePathToTheBadValue() {
+        struct Inner: Decodable, Equatable { var v: Int }
+        struct Outer: Decodable, Equatable { var items: [Inner] }
+        let (ours, _) = Self.both(Outer.self, #"{"items":[{"v":1},{"v":"two"}]}"#)
+        #expect {
+            try ours.get()
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["items", "Index 1", "v"]
+        }
+    }
+
+    @Test func frozenVersionOneEventsStillRead() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/events-v1.json")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures)) as? [[String: Any]])
+        #expect(!entries.isEmpty)
+        for entry in entries {
+            let type = try #require(entry["type"] as? String), version = try #require(entry["schema"] as? Int)
+            let payload = try JSONSerialization.data(withJSONObject: try #require(entry["payload"]))
+            _ = try CreationEvent.decode(type: type, schemaVersion: version, payload: payload)
+        }
+    }
+}
