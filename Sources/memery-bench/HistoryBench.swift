@@ -70,6 +70,13 @@ enum HistoryBench {
                 written += n
             }
         }
+        var checked = 0
+        let readOnly = try seconds {
+            try workspace.store.forEachEvent { stored in
+                if stored.stream == creation.id { checked += 1 }
+                return true
+            }
+        }
         var folded = 0
         let read = try seconds {
             var state = Creation(id: creation.id)
@@ -83,5 +90,7 @@ enum HistoryBench {
         }
         print(String(format: "  replay of %d events: %.2f s (%.0f events/s); written in batches of 1,000 at %.0f events/s",
                      folded, read, Double(folded) / read, Double(count) / write))
+        print(String(format: "  reading and checking them alone (checksums, no payloads decoded): %.2f s (%.0f events/s)",
+                     readOnly, Double(checked) / readOnly))
     }
 }
