@@ -63,9 +63,10 @@ enum EventRecord {
     static func decode(_ record: UnsafeRawBufferPointer, sequence: UInt64) throws -> StoredEvent {
         func damaged(_ reason: String) -> StoreError { .damaged(sequence: sequence, reason: reason) }
         guard record.count >= checksumSize + 4 + fixedHeaderSize else { throw damaged("record too short (\(record.count) bytes)") }
-        let stored = Array(record[0..<checksumSize])
+        let stored = UnsafeRawBufferPointer(rebasing: record[0..<checksumSize])
         let body = UnsafeRawBufferPointer(rebasing: record[checksumSize...])
-        guard SHA256.hash(data: body).elementsEqual(stored) else { throw damaged("checksum mismatch") }
+        let matches = SHA256.hash(data: body).withUnsafeBytes { memcmp($0.baseAddress!, stored.baseAddress!, checksumSize) == 0 }
+        guard matches else { throw damaged("checksum mismatch") }
         var reader = Reader(body)
         let headerSize = Int(reader.read(UInt32.self))
         guard headerSize >= fixedHeaderSize, headerSize <= body.count - 4 else { throw damaged("header length \(headerSize) does not fit") }
@@ -80,7 +81,8 @@ enum EventRecord {
         let type = String(decoding: reader.bytes(typeLength), as: UTF8.self)
         guard seq == sequence else { throw damaged("record says sequence \(seq)") }
         return StoredEvent(sequence: sequence, batch: batch, stream: stream, version: version, type: type, schemaVersion: schema,
-                           timeMilliseconds: time, payload: Data(body[(4 + headerSize)...]), checksum: stored)
+                           timeMilliseconds: time, payload: Data(bytes: body.baseAddress! + 4 + headerSize, count: body.count - 4 - headerSize),
+                           checksum: Array(stored))
     }
 
     /// Reads big-endian integers off the front of a buffer whose length was checked first.
