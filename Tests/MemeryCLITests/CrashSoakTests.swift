@@ -21,6 +21,6 @@ import Testing
         for point in ["after-put-before-commit", "after-commit-before-ack", "during-snapshot", "during-map-growth"] {
             #expect(printed.contains("fail point \(point) "), "\(point) was never hit: \(printed)")
         }
-        print(printed.split(separator: "\n").last ?? "")
+        print(printed.split(separator: "\n").last.map(String.init) ?? "")
     }
 }
