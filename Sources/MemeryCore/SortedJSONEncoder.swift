@@ -83,13 +83,8 @@ final class JSONByteWriter: Encoder {
     func encodeValue<T: Encodable>(_ value: T, depth: Int) throws {
         if try writePrimitive(value) { return }
         valueSerial += 1
-        let serial = valueSerial
         let before = bytes.count
-        let (savedDepth, savedSerial) = (pendingDepth, pendingSerial)
-        pendingDepth = depth
-        pendingSerial = serial
-        defer { pendingDepth = savedDepth; pendingSerial = savedSerial }
-        try value.encode(to: self)
+        try withPending(depth: depth, serial: valueSerial) { try value.encode(to: self) }
         close(downTo: depth)
         if bytes.count == before { bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) }  // asked for no container: {} as Foundation does
     }
@@ -262,12 +257,13 @@ final class JSONByteWriter: Encoder {
         NestedEncoder(writer: self, depth: depth, serial: { self.valueSerial += 1; return self.valueSerial }())
     }
 
-    func withPending<R>(depth: Int, serial: Int, _ body: () -> R) -> R {
+    /// Runs `body` with new containers opening at `depth` for the value numbered `serial`.
+    func withPending<R>(depth: Int, serial: Int, _ body: () throws -> R) rethrows -> R {
         let (savedDepth, savedSerial) = (pendingDepth, pendingSerial)
         pendingDepth = depth
         pendingSerial = serial
         defer { pendingDepth = savedDepth; pendingSerial = savedSerial }
-        return body()
+        return try body()
     }
 }
 
