@@ -3,6 +3,7 @@
 
 demo: bootstrap
 	swift build -c release --product memery
+	swift build -c release --product memery-builtins
 	scripts/demo
 
 test: bootstrap

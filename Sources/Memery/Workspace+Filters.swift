@@ -28,7 +28,7 @@ extension Workspace {
     public func setFilterParams(_ name: String, position: Int, settings: [String]) throws {
         let session = try session(name)
         let applied = try session.state.existingFilter(position)
-        guard let descriptor = filterHost.filter(applied.filter) else { throw FilterError.missing([applied.filter]) }
+        guard let descriptor = filterHost.filter(applied.filter) else { throw filterHost.missing([applied.filter]) }
         let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)
         let params = try filterHost.parse(settings, for: applied.filter, over: current)
         let command = CreationCommand.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)

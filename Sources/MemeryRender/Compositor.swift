@@ -40,7 +40,7 @@ public struct Compositor: Sendable {
             throw RenderError.corrupt(source: "creation \"\(creation.name)\"", format: nil, reason: "it has no canvas")
         }
         let missing = missingFilters(creation)
-        if !missing.isEmpty && !skipMissingFilters { throw FilterError.missing(missing) }
+        if !missing.isEmpty && !skipMissingFilters { throw filters.missing(missing) }
         func filtered(_ raster: Raster, _ target: FilterTarget) throws -> Raster {
             try creation.filters(on: target).reduce(raster) { image, applied in
                 guard filters.filter(applied.filter) != nil else { return image }

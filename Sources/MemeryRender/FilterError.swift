@@ -1,6 +1,8 @@
 /// What can go wrong with filters, each naming the filter and what to do.
 public enum FilterError: Error, Equatable, CustomStringConvertible {
     case unknownFilter(String)
+    /// A built-in filter was asked for, but the built-in library did not load.
+    case builtinsMissing(filter: String, problem: String)
     case unknownParam(filter: String, param: String, known: [String])
     case invalidValue(filter: String, param: String, value: String, expected: String)
     case outOfRange(filter: String, param: String, value: Double, min: Double, max: Double)
@@ -18,6 +20,9 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unknownFilter(let id):
             return "no filter \"\(id)\" is installed: `memery filter list` shows the filters there are"
+        case let .builtinsMissing(filter, problem):
+            return "\(filter) is a built-in filter, but \(problem); build them with "
+                + "`swift build -c release --product memery-builtins` (`make demo` does) and try again"
         case let .unknownParam(filter, param, known):
             let list = known.isEmpty ? "it takes none" : "it takes: " + known.joined(separator: ", ")
             return "filter \(filter) has no parameter \"\(param)\"; \(list)"

@@ -25,6 +25,8 @@ public final class FilterHost: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     /// Plugins or filters that were skipped, each with the file and the reason.
     public private(set) var warnings: [String] = []
+    /// Why the built-in filters are not there, when they are not (e.g. only `memery` was built).
+    public private(set) var builtinProblem: String?
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
     /// The entry of the library each in-process filter came from (for its extensions).
     private var entries: [String: UnsafePointer<memery_filter_entry>] = [:]
@@ -55,7 +57,27 @@ public final class FilterHost: @unchecked Sendable {
             } else {
                 load(path, origin: .builtin)
             }
+            if !loaded.contains(where: { $0.origin == .builtin }) {
+                builtinProblem = FileManager.default.fileExists(atPath: path)
+                    ? "the built-in filters at \(path) could not be loaded (\(warnings.last ?? "no filters in it"))"
+                    : "the built-in filters are not installed: there is no \(Self.builtinLibraryName) in \(builtinDirectory)"
+            }
         }
+    }
+
+    /// The error for a filter no plugin provides: a built-in one says what is missing.
+    func notInstalled(_ id: String) -> FilterError {
+        missing([id], otherwise: .unknownFilter(id))
+    }
+
+    /// The error for filters a creation uses that no plugin provides.
+    public func missing(_ ids: [String]) -> FilterError { missing(ids, otherwise: .missing(ids)) }
+
+    private func missing(_ ids: [String], otherwise: FilterError) -> FilterError {
+        if let builtinProblem, let builtin = ids.first(where: { $0.hasPrefix("org.memery.") }) {
+            return .builtinsMissing(filter: builtin, problem: builtinProblem)
+        }
+        return otherwise
     }
 
     /// Where third-party plugins are looked for: each folder on $MEMERY_PLUGIN_PATH, then
@@ -167,7 +189,7 @@ public final class FilterHost: @unchecked Sendable {
     /// Reads `PARAM=VALUE` settings for a filter into checked values; parameters not given
     /// keep `base` (or the defaults when `base` is empty).
     public func parse(_ settings: [String], for id: String, over base: [String: FilterValue] = [:]) throws -> [String: FilterValue] {
-        guard let descriptor = filter(id) else { throw FilterError.unknownFilter(id) }
+        guard let descriptor = filter(id) else { throw notInstalled(id) }
         var values = base
         for setting in settings {
             guard let equals = setting.firstIndex(of: "=") else {
@@ -244,7 +266,7 @@ public final class FilterHost: @unchecked Sendable {
     /// Stored parameters in the installed plugin's version: migrated step by step when they
     /// were saved by an older one, refused when by a newer one.
     public func current(_ params: [String: FilterValue], version: Int, for id: String) throws -> [String: FilterValue] {
-        guard let descriptor = filter(id) else { throw FilterError.missing([id]) }
+        guard let descriptor = filter(id) else { throw missing([id]) }
         if version == descriptor.paramVersion { return params }
         guard version < descriptor.paramVersion else {
             throw FilterError.newerParams(filter: id, stored: version, installed: descriptor.paramVersion)
@@ -266,7 +288,7 @@ public final class FilterHost: @unchecked Sendable {
     /// Runs a filter on a raster; returns a new raster. Parameters not given take defaults.
     /// Isolated filters run in a helper process; whatever they do, this process goes on.
     public func apply(_ id: String, params: [String: FilterValue], to raster: Raster) throws -> Raster {
-        guard let descriptor = filter(id) else { throw FilterError.missing([id]) }
+        guard let descriptor = filter(id) else { throw missing([id]) }
         let values = try checked(params, for: descriptor)
         let straight = formats[id].map { $0 & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0 } ?? true
         var input = straight ? PixelConversion.straightRGBA(raster) : PixelConversion.premultipliedBGRA(raster)

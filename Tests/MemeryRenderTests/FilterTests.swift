@@ -104,6 +104,23 @@ import Testing
         }
     }
 
+    /// `swift build --product memery` alone leaves the built-in library out: asking for a
+    /// built-in filter then says so and how to build it, instead of "not installed".
+    @Test func aMissingBuiltInLibraryIsNamedWithHowToBuildIt() throws {
+        let empty = try TemporaryDirectory(); defer { empty.cleanup() }
+        let bare = FilterHost(builtinDirectory: empty.url.path)
+        #expect(bare.builtinProblem?.contains("no libmemery-builtins.so in \(empty.url.path)") == true)
+        #expect {
+            try bare.parse([], for: "org.memery.sepia")
+        } throws: { error in
+            (error as? FilterError)?.description.contains("org.memery.sepia is a built-in filter, but the built-in filters are not installed") == true
+                && "\(error)".contains("swift build -c release --product memery-builtins")
+        }
+        #expect(bare.missing(["org.example.x", "org.memery.vignette"]) == .builtinsMissing(filter: "org.memery.vignette", problem: bare.builtinProblem!))
+        #expect(bare.missing(["org.example.x"]) == .missing(["org.example.x"]), "a third-party filter is only missing")
+        #expect(FilterHost.shared.builtinProblem == nil, "the tests' own build has them")
+    }
+
     @Test func parametersAreCheckedBeforeAPluginSeesThem() throws {
         #expect(throws: FilterError.unknownParam(filter: "org.memery.sepia", param: "strength", known: ["amount"])) {
             try host.parse(["strength=1"], for: "org.memery.sepia")
