@@ -13,7 +13,7 @@ extension Workspace {
     /// canvas; `settings` are `PARAM=VALUE`. Returns the filter's position in the creation.
     @discardableResult
     public func applyFilter(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
-        guard let descriptor = filterHost.filter(id) else { throw FilterError.unknownFilter(id) }
+        guard let descriptor = filterHost.filter(id) else { throw filterHost.notInstalled(id) }
         let defaults = Dictionary(uniqueKeysWithValues: descriptor.params.map { ($0.id, $0.defaultValue) })
         let params = try filterHost.parse(settings, for: id, over: defaults)
         let session = try session(name)

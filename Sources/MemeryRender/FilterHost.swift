@@ -66,7 +66,7 @@ public final class FilterHost: @unchecked Sendable {
     }
 
     /// The error for a filter no plugin provides: a built-in one says what is missing.
-    func notInstalled(_ id: String) -> FilterError {
+    public func notInstalled(_ id: String) -> FilterError {
         missing([id], otherwise: .unknownFilter(id))
     }
 

@@ -56,7 +56,7 @@ struct FilterInfoCommand: ParsableCommand {
     @Argument(help: "The filter's id, e.g. org.memery.sepia.") var id: String
 
     func run() throws {
-        guard let f = FilterHost.shared.filter(id) else { throw FilterError.unknownFilter(id) }
+        guard let f = FilterHost.shared.filter(id) else { throw FilterHost.shared.notInstalled(id) }
         print("\(f.id) — \(f.name)")
         if let description = f.description { print(description) }
         print("origin: \(f.origin.rawValue) (\(f.library))")
