@@ -6,21 +6,10 @@ import MemeryStore
 /// domain encoding its payloads (beside Foundation's JSONEncoder doing the same), the store
 /// appending ready payloads (what the C and SQLite peers do), and both together.
 enum BatchBench {
-    struct Figures {
-        var times = [Double]()
-        mutating func add(_ seconds: Double) { times.append(seconds) }
-        func line(_ name: String, count: Int) -> String {
-            let sorted = times.sorted()
-            let rate = { (t: Double) in Double(count) / t }
-            return String(format: "%@: median %.0f events/s (min %.0f, max %.0f) over %d runs",
-                          name, rate(sorted[sorted.count / 2]), rate(sorted.last!), rate(sorted.first!), sorted.count)
-        }
-    }
-
     static func run(in dir: String, count: Int, runs: Int) throws {
         let batch = 1000
         let events = (0..<count).map { i in CreationEvent.textLayerEdited(.init(id: "L1", text: "an edit of typical size, caption \(i)")) }
-        var foundation = Figures(), ours = Figures(), store = Figures(), whole = Figures()
+        var foundation = Timings(), ours = Timings(), store = Timings(), whole = Timings()
         let reference = JSONEncoder()
         reference.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for _ in 0..<runs {
@@ -37,10 +26,10 @@ enum BatchBench {
                 try events[range].map { NewEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: try $0.encodedPayload()) }
             })
         }
-        print("  " + foundation.line("payload encoding, Foundation JSONEncoder (sorted keys)", count: count))
-        print("  " + ours.line("payload encoding, memery (SortedJSONEncoder)", count: count))
-        print("  " + store.line("store appends of ready payloads, 1,000 per transaction", count: count))
-        print("  " + whole.line("domain events encoded and appended, 1,000 per transaction", count: count))
+        print("  payload encoding, Foundation JSONEncoder (sorted keys): median " + foundation.rate(count, "events/s"))
+        print("  payload encoding, memery (SortedJSONEncoder): median " + ours.rate(count, "events/s"))
+        print("  store appends of ready payloads, 1,000 per transaction: median " + store.rate(count, "events/s"))
+        print("  domain events encoded and appended, 1,000 per transaction: median " + whole.rate(count, "events/s"))
     }
 
     /// A fresh store; `count` events in durable transactions of `batch`. Returns seconds.

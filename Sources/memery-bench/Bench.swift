@@ -10,7 +10,7 @@ import MemeryStore
 ///     memery-bench floor FILE RUNS                 gdk-pixbuf decode + JPEG q90 encode, the floor under `quick`
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
 ///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000
-///     memery-bench replay DIR COUNT                read, check, decode and fold COUNT events
+///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
 ///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 @main
@@ -37,9 +37,10 @@ enum Bench {
         case "history":
             try HistoryBench.run(in: args.dropFirst().first ?? "bench-history")
         case "replay":
-            try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000)
+            try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000,
+                                    runs: Int(args.dropFirst(3).first ?? "") ?? 5)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT | batched DIR COUNT RUNS | filters FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS")
             exit(2)
         }
     }

@@ -10,9 +10,9 @@ enum FilterBench {
         let host = FilterHost.shared
         for (id, settings) in [("org.memery.grayscale", [String]()), ("org.memery.gaussian-blur", ["radius=10"])] {
             let params = try host.parse(settings, for: id)
-            let time = try HistoryBench.median(runs) { _ = try host.apply(id, params: params, to: image) }
-            print(String(format: "  %@ %@: median %.3f s, %.1f MP/s (%dx%d, pixel conversion to and from the plugin's format included)",
-                         id, settings.joined(separator: " "), time, megapixels / time, image.width, image.height))
+            let time = try Timings(runs: runs) { _ = try host.apply(id, params: params, to: image) }
+            print(String(format: "  %@ %@: median %.3f s (min %.3f, max %.3f), %.1f MP/s (%dx%d, pixel conversion to and from the plugin's format included)",
+                         id, settings.joined(separator: " "), time.median, time.min, time.max, megapixels / time.median, image.width, image.height))
         }
         let bytes = image.width * image.height * 4
         let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
@@ -20,7 +20,8 @@ enum FilterBench {
         defer { source.deallocate(); target.deallocate() }
         memset(source, 7, bytes)
         memset(target, 0, bytes)
-        let copy = HistoryBench.median(max(runs, 5)) { target.copyMemory(from: source, byteCount: bytes) }
-        print(String(format: "  memory copy of the same %d bytes: median %.4f s, %.0f MP/s (the ceiling)", bytes, copy, megapixels / copy))
+        let copy = Timings(runs: max(runs, 5)) { target.copyMemory(from: source, byteCount: bytes) }
+        print(String(format: "  memory copy of the same %d bytes: median %.4f s (min %.4f, max %.4f), %.0f MP/s (the ceiling)",
+                     bytes, copy.median, copy.min, copy.max, megapixels / copy.median))
     }
 }

@@ -5,18 +5,7 @@ import MemeryStore
 
 /// Opening, checking out and replaying long histories.
 enum HistoryBench {
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    /// Median of `runs` timings.
-    static func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        var times = [Double]()
-        for _ in 0..<runs { times.append(try seconds(body)) }
-        return times.sorted()[runs / 2]
-    }
+    static func seconds(_ body: () throws -> Void) rethrows -> Double { try Timings.time(body) }
 
     static func run(in dir: String) throws {
         let url = URL(fileURLWithPath: dir)
@@ -31,25 +20,27 @@ enum HistoryBench {
             let build = try seconds {
                 for n in 1..<edits { try session.edit(.editText(id: "L1", text: "edit \(n)", box: nil, style: .init())) }
             }
-            let open = try median(5) { _ = try workspace.head(of: name) }
-            let replay = try median(edits >= 100_000 ? 3 : 5) { _ = try workspace.history(of: name) }
-            openTimes[edits] = open
-            print(String(format: "  %6d edits (built at %.0f durable edits/s): open %.2f ms (snapshot + tail); full replay %.1f ms; ratio %.0fx",
-                         edits, Double(edits) / build, open * 1000, replay * 1000, replay / open))
+            let open = try Timings(runs: 5) { _ = try workspace.head(of: name) }
+            let replay = try Timings(runs: 5) { _ = try workspace.history(of: name) }
+            openTimes[edits] = open.median
+            print(String(format: "  %6d edits (built at %.0f durable edits/s): open %@ (snapshot + tail); full replay %@; ratio %.0fx",
+                         edits, Double(edits) / build, open.milliseconds, replay.milliseconds, replay.median / open.median))
         }
         if let small = openTimes[10], let large = openTimes[100_000] {
-            print(String(format: "  open at 100,000 edits / open at 10 edits: %.2f", large / small))
+            print(String(format: "  open at 100,000 edits / open at 10 edits (medians): %.2f", large / small))
         }
-        let session = try workspace.session("h100000")
-        let checkout = try seconds { try session.checkout(event: 50_000) }
-        let back = try seconds { try workspace.session("h100000").checkout(event: 100_001) }
-        print(String(format: "  checkout at 100,000 edits: to event 50,000 in %.0f ms, back to the end in %.0f ms (each reads the whole tree)",
-                     checkout * 1000, back * 1000))
+        // Each checkout is an event (HeadMoved): five round trips add ten to the history.
+        var away = Timings(), back = Timings()
+        for _ in 0..<5 {
+            away.add(try seconds { try workspace.session("h100000").checkout(event: 50_000) })
+            back.add(try seconds { try workspace.session("h100000").checkout(event: 100_001) })
+        }
+        print("  checkout at 100,000 edits (each reads the whole tree): to event 50,000 \(away.milliseconds), back to the end \(back.milliseconds)")
     }
 
     /// Writes `count` events in batches of 1,000 (one transaction each), then times reading
     /// them back: every checksum checked, every payload decoded, each folded into the state.
-    static func replay(in dir: String, count: Int) throws {
+    static func replay(in dir: String, count: Int, runs: Int = 5) throws {
         let url = URL(fileURLWithPath: dir)
         try? FileManager.default.removeItem(at: url)
         let workspace = try Workspace(directory: url)
@@ -71,14 +62,16 @@ enum HistoryBench {
             }
         }
         var checked = 0
-        let readOnly = try seconds {
+        let readOnly = try Timings(runs: runs) {
+            checked = 0
             try workspace.store.forEachEvent { stored in
                 if stored.stream == creation.id { checked += 1 }
                 return true
             }
         }
         var folded = 0
-        let read = try seconds {
+        let read = try Timings(runs: runs) {
+            folded = 0
             var state = Creation(id: creation.id)
             try workspace.store.forEachEvent { stored in
                 guard stored.stream == creation.id else { return true }
@@ -88,9 +81,9 @@ enum HistoryBench {
                 return true
             }
         }
-        print(String(format: "  replay of %d events: %.2f s (%.0f events/s); written in batches of 1,000 at %.0f events/s",
-                     folded, read, Double(folded) / read, Double(count) / write))
-        print(String(format: "  reading and checking them alone (checksums, no payloads decoded): %.2f s (%.0f events/s)",
-                     readOnly, Double(checked) / readOnly))
+        print(String(format: "  replay of %d events: median %.2f s, %@; written in batches of 1,000 at %.0f events/s",
+                     folded, read.median, read.rate(folded, "events/s"), Double(count) / write))
+        print(String(format: "  reading and checking them alone (checksums, no payloads decoded): median %.2f s, %@",
+                     readOnly.median, readOnly.rate(checked, "events/s")))
     }
 }
