@@ -13,11 +13,7 @@ static void grayscale_pixel(const uint8_t *in, uint8_t *out, const memery_value 
     double a = v[0].number, y = luma(in);
     for (int c = 0; c < 3; c++) out[c] = clamp_byte(in[c] + (y - in[c]) * a);
 }
-static memery_status grayscale(const memery_filter *f, const memery_host *host, const memery_image *in,
-                               const memery_image *out, const memery_value *v, char *m, size_t n) {
-    (void)f; (void)m; (void)n;
-    return builtin_map_pixels(host, in, out, v, grayscale_pixel);
-}
+BUILTIN_PIXEL_FILTER(grayscale, grayscale_pixel)
 const memery_filter builtin_grayscale = {
     sizeof(memery_filter), "org.memery.grayscale", "Grayscale", "Shades of grey by luminance",
     1, MEMERY_FILTER_DETERMINISTIC, BUILTIN_FORMATS, 1, amount_param, grayscale,
@@ -29,11 +25,7 @@ static void sepia_pixel(const uint8_t *in, uint8_t *out, const memery_value *v) 
     double s[3] = {0.393 * r + 0.769 * g + 0.189 * b, 0.349 * r + 0.686 * g + 0.168 * b, 0.272 * r + 0.534 * g + 0.131 * b};
     for (int c = 0; c < 3; c++) out[c] = clamp_byte(in[c] + (s[c] - in[c]) * a);
 }
-static memery_status sepia(const memery_filter *f, const memery_host *host, const memery_image *in,
-                           const memery_image *out, const memery_value *v, char *m, size_t n) {
-    (void)f; (void)m; (void)n;
-    return builtin_map_pixels(host, in, out, v, sepia_pixel);
-}
+BUILTIN_PIXEL_FILTER(sepia, sepia_pixel)
 const memery_filter builtin_sepia = {
     sizeof(memery_filter), "org.memery.sepia", "Sepia", "An old photograph's brown tone",
     1, MEMERY_FILTER_DETERMINISTIC, BUILTIN_FORMATS, 1, amount_param, sepia,
@@ -44,11 +36,7 @@ static void invert_pixel(const uint8_t *in, uint8_t *out, const memery_value *v)
     (void)v;
     for (int c = 0; c < 3; c++) out[c] = (uint8_t)(255 - in[c]);
 }
-static memery_status invert(const memery_filter *f, const memery_host *host, const memery_image *in,
-                            const memery_image *out, const memery_value *v, char *m, size_t n) {
-    (void)f; (void)m; (void)n;
-    return builtin_map_pixels(host, in, out, v, invert_pixel);
-}
+BUILTIN_PIXEL_FILTER(invert, invert_pixel)
 const memery_filter builtin_invert = {
     sizeof(memery_filter), "org.memery.invert", "Invert", "The negative of the picture",
     1, MEMERY_FILTER_DETERMINISTIC, BUILTIN_FORMATS, 0, 0, invert,
@@ -63,11 +51,7 @@ static void brightness_contrast_pixel(const uint8_t *in, uint8_t *out, const mem
     double brightness = v[0].number * 255, factor = v[1].number + 1;
     for (int c = 0; c < 3; c++) out[c] = clamp_byte((in[c] - 127.5) * factor + 127.5 + brightness);
 }
-static memery_status brightness_contrast(const memery_filter *f, const memery_host *host, const memery_image *in,
-                                         const memery_image *out, const memery_value *v, char *m, size_t n) {
-    (void)f; (void)m; (void)n;
-    return builtin_map_pixels(host, in, out, v, brightness_contrast_pixel);
-}
+BUILTIN_PIXEL_FILTER(brightness_contrast, brightness_contrast_pixel)
 const memery_filter builtin_brightness_contrast = {
     sizeof(memery_filter), "org.memery.brightness-contrast", "Brightness and contrast", 0,
     1, MEMERY_FILTER_DETERMINISTIC, BUILTIN_FORMATS, 2, brightness_contrast_params, brightness_contrast,
@@ -81,11 +65,7 @@ static void saturation_pixel(const uint8_t *in, uint8_t *out, const memery_value
     double s = v[0].number, y = luma(in);
     for (int c = 0; c < 3; c++) out[c] = clamp_byte(y + (in[c] - y) * s);
 }
-static memery_status saturation(const memery_filter *f, const memery_host *host, const memery_image *in,
-                                const memery_image *out, const memery_value *v, char *m, size_t n) {
-    (void)f; (void)m; (void)n;
-    return builtin_map_pixels(host, in, out, v, saturation_pixel);
-}
+BUILTIN_PIXEL_FILTER(saturation, saturation_pixel)
 const memery_filter builtin_saturation = {
     sizeof(memery_filter), "org.memery.saturation", "Saturation", 0,
     1, MEMERY_FILTER_DETERMINISTIC, BUILTIN_FORMATS, 1, saturation_params, saturation,

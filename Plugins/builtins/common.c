@@ -64,32 +64,11 @@ memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint
 
 /* ---- Per-pixel colour filters, in bands of rows ---- */
 
-enum { BAND_ROWS = 64 };
-
-typedef struct {
-    const memery_image *input, *output;
-    const memery_value *values;
-    builtin_color_fn fn;
-} map_job;
-
-static void map_band(void *context, uint32_t band, uint32_t worker) {
-    (void)worker;
-    const map_job *job = context;
-    uint32_t end = (band + 1) * BAND_ROWS < job->input->height ? (band + 1) * BAND_ROWS : job->input->height;
-    for (uint32_t y = band * BAND_ROWS; y < end; y++)
-        for (uint32_t x = 0; x < job->input->width; x++) {
-            const uint8_t *in = pixel_at(job->input, x, y);
-            uint8_t *out = pixel_at(job->output, x, y);
-            job->fn(in, out, job->values);
-            out[3] = in[3];
-        }
-}
-
 memery_status builtin_map_pixels(const memery_host *host, const memery_image *input, const memery_image *output,
-                                 const memery_value *values, builtin_color_fn fn) {
-    map_job job = { input, output, values, fn };
-    uint32_t bands = (input->height + BAND_ROWS - 1) / BAND_ROWS;
-    return builtin_parallel_for(host, bands, builtin_thread_count(bands), map_band, &job);
+                                 const memery_value *values, builtin_task_fn band) {
+    builtin_map_job job = { input, output, values };
+    uint32_t bands = (input->height + BUILTIN_BAND_ROWS - 1) / BUILTIN_BAND_ROWS;
+    return builtin_parallel_for(host, bands, builtin_thread_count(bands), band, &job);
 }
 
 /* ---- Blur ----

@@ -40,11 +40,45 @@ memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint
    never more than the tasks, at most 64. */
 uint32_t builtin_thread_count(uint32_t tasks);
 
-/* Applies a per-pixel colour function to every pixel, in bands of rows on all cores;
-   alpha is copied. */
+/* Per-pixel colour filters: `fn` sets out's colour from in's; alpha is copied. */
 typedef void (*builtin_color_fn)(const uint8_t *in, uint8_t *out, const memery_value *values);
+
+typedef struct {
+    const memery_image *input, *output;
+    const memery_value *values;
+} builtin_map_job;
+
+enum { BUILTIN_BAND_ROWS = 64 };
+
+/* One band of rows. Always inlined, so that each filter's copy calls its own `fn`
+   directly, and that call is inlined in turn: no call per pixel. */
+static inline __attribute__((always_inline)) void builtin_map_band(const builtin_map_job *job, uint32_t band, builtin_color_fn fn) {
+    uint32_t end = (band + 1) * BUILTIN_BAND_ROWS < job->input->height ? (band + 1) * BUILTIN_BAND_ROWS : job->input->height;
+    for (uint32_t y = band * BUILTIN_BAND_ROWS; y < end; y++) {
+        const uint8_t *in = pixel_at(job->input, 0, y);
+        uint8_t *out = pixel_at(job->output, 0, y);
+        for (uint32_t x = 0; x < job->input->width; x++, in += 4, out += 4) {
+            fn(in, out, job->values);
+            out[3] = in[3];
+        }
+    }
+}
+
+/* Runs `band` over every band of rows of the picture, on all cores. */
 memery_status builtin_map_pixels(const memery_host *host, const memery_image *input, const memery_image *output,
-                                 const memery_value *values, builtin_color_fn fn);
+                                 const memery_value *values, builtin_task_fn band);
+
+/* Defines the process() function NAME of a per-pixel filter from its pixel function. */
+#define BUILTIN_PIXEL_FILTER(NAME, PIXEL)                                                                        \
+    static void NAME##_band(void *job, uint32_t band, uint32_t worker) {                                         \
+        (void)worker;                                                                                            \
+        builtin_map_band(job, band, PIXEL);                                                                      \
+    }                                                                                                            \
+    static memery_status NAME(const memery_filter *f, const memery_host *host, const memery_image *in,           \
+                              const memery_image *out, const memery_value *v, char *m, size_t n) {               \
+        (void)f; (void)m; (void)n;                                                                               \
+        return builtin_map_pixels(host, in, out, v, NAME##_band);                                                \
+    }
 
 /* A gaussian-like blur of input into output by three box blurs (constant time per pixel
    whatever the radius), on premultiplied colour so transparent edges do not darken. */
