@@ -81,9 +81,9 @@ memery_status builtin_map_pixels(const memery_host *host, const memery_image *in
 enum { STRIP = 128 };
 
 /* One box pass along n samples of 4 floats, edges extended. */
-static void box_line(const float *src, float *dst, size_t n, int r, double *sum) {
+static void box_line(const float *src, float *dst, size_t n, int r) {
     const double scale = 1.0 / (2 * r + 1);
-    sum[0] = sum[1] = sum[2] = sum[3] = 0;
+    double sum[4] = {0, 0, 0, 0};   /* local, so it stays in registers */
     for (int k = -r; k <= r; k++) {
         size_t i = k < 0 ? 0 : ((size_t)k >= n ? n - 1 : (size_t)k);
         for (int c = 0; c < 4; c++) sum[c] += src[i * 4 + c];
@@ -130,7 +130,6 @@ static void blur_strip(void *context, uint32_t strip, uint32_t worker) {
     const uint32_t s0 = x0 > (uint32_t)reach ? x0 - reach : 0, s1 = x1 + reach < w ? x1 + reach : w, n = s1 - s0;
     float *a = job->scratch[worker], *b = a + (size_t)sw * h * 4;
     float *line = b + (size_t)sw * h * 4, *other = line + job->row_floats;
-    double sum[4];
     for (uint32_t y = 0; y < h; y++) {
         if (y + 4 < h)   /* rows of a strip are a picture's row apart: the prefetcher does not follow */
             for (uint32_t x = s0; x < s1; x += 16) __builtin_prefetch(pixel_at(job->input, x, y + 4));
@@ -140,9 +139,9 @@ static void blur_strip(void *context, uint32_t strip, uint32_t worker) {
             q[0] = p[0] * alpha; q[1] = p[1] * alpha; q[2] = p[2] * alpha; q[3] = p[3];
         }
         if (r > 0) {
-            box_line(line, other, n, r, sum);
-            box_line(other, line, n, r, sum);
-            box_line(line, other, n, r, sum);
+            box_line(line, other, n, r);
+            box_line(other, line, n, r);
+            box_line(line, other, n, r);
             memcpy(a + (size_t)y * sw * 4, other + (size_t)(x0 - s0) * 4, (size_t)sw * 4 * sizeof(float));
         } else {
             memcpy(a + (size_t)y * sw * 4, line + (size_t)(x0 - s0) * 4, (size_t)sw * 4 * sizeof(float));
