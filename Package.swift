@@ -39,9 +39,10 @@ let package = Package(
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
         // The command-line tool.
+        // Front ends see only the facade: MemberImportVisibility makes reaching past it an error.
         .executableTarget(name: "memery", dependencies: [
             "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),

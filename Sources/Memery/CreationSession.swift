@@ -94,6 +94,14 @@ public final class CreationSession {
         try history.head(atTime: Int64((time.timeIntervalSince1970 * 1000).rounded(.down)), describedAs: text)
     }
 
+    /// The head's version and what the edit there did, after undo, redo or checkout.
+    func headSummary() throws -> (version: UInt64, summary: String)? {
+        let history = try history()
+        guard let head = history.head else { return nil }
+        let node = history.nodes[head]
+        return (node.version, HistoryTreeText.summary(node))
+    }
+
     /// Adds a picture file as a layer (its bytes stored with the edit); returns the layer id.
     public func addImage(imageAt path: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {

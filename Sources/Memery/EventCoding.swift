@@ -19,7 +19,7 @@ enum EventCoding {
 
 extension StoredEvent {
     /// The envelope as JSON (schemas/envelope.schema.json), payload included.
-    public func envelopeJSON() throws -> [String: Any] {
+    func envelopeJSON() throws -> [String: any Sendable] {
         [
             "seq": sequence,
             "batch": batch,
@@ -29,7 +29,7 @@ extension StoredEvent {
             "schema": schemaVersion,
             "time": timeMilliseconds,
             "checksum": checksumHex,
-            "payload": try JSONSerialization.jsonObject(with: payload),
+            "payload": try JSONSerialization.jsonObject(with: payload) as? [String: any Sendable] ?? [:],
         ]
     }
 }

@@ -4,12 +4,23 @@ import MemeryStore
 
 /// One stored event, described for people.
 public struct HistoryEntry: Sendable {
-    public var event: StoredEvent
+    /// The event's number in its creation's history (its stream version).
+    public var version: UInt64
+    /// Its place in the store's global log.
+    public var sequence: UInt64
+    public var timeMilliseconds: Int64
+    public var type: String
     public var summary: String
+    /// The envelope as JSON (schemas/envelope.schema.json), payload included.
+    public var envelope: [String: any Sendable]
 
-    init(_ stored: StoredEvent, _ event: CreationEvent) {
-        self.event = stored
+    init(_ stored: StoredEvent, _ event: CreationEvent) throws {
+        version = stored.version
+        sequence = stored.sequence
+        timeMilliseconds = stored.timeMilliseconds
+        type = stored.type
         summary = Self.describe(event)
+        envelope = try stored.envelopeJSON()
     }
 
     public static func describe(_ event: CreationEvent) -> String {

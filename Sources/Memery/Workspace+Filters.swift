@@ -13,27 +13,35 @@ extension Workspace {
     /// canvas; `settings` are `PARAM=VALUE`. Returns the filter's position in the creation.
     @discardableResult
     public func applyFilter(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
+        let session = try session(name)
+        try applyFilter(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
+        return session.state.filters.count
+    }
+
+    func applyFilter(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [StoredEvent] {
         guard let descriptor = filterHost.filter(id) else { throw filterHost.notInstalled(id) }
         let defaults = Dictionary(uniqueKeysWithValues: descriptor.params.map { ($0.id, $0.defaultValue) })
         let params = try filterHost.parse(settings, for: id, over: defaults)
-        let session = try session(name)
         let target: FilterTarget = layer.map { .layer($0) } ?? (canvas || session.state.baseImage == nil ? .canvas : .base)
         let command = CreationCommand.applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params)
         try tryRendering(session.state, command)
-        try session.edit(command)
-        return session.state.filters.count
+        return try session.edit(command)
     }
 
     /// Changes parameters of the filter at `position` (1 first, as `show` lists them).
     public func setFilterParams(_ name: String, position: Int, settings: [String]) throws {
-        let session = try session(name)
+        try setFilterParams(in: try session(name), position: position, settings: settings)
+    }
+
+    @discardableResult
+    func setFilterParams(in session: CreationSession, position: Int, settings: [String]) throws -> [StoredEvent] {
         let applied = try session.state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw filterHost.missing([applied.filter]) }
         let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)
         let params = try filterHost.parse(settings, for: applied.filter, over: current)
         let command = CreationCommand.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)
         try tryRendering(session.state, command)
-        try session.edit(command)
+        return try session.edit(command)
     }
 
     /// Renders the creation as the command would leave it, so that a filter that crashes,

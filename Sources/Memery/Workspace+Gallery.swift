@@ -34,21 +34,20 @@ extension Workspace {
 
     /// Decides a gallery change and appends it, retrying when another process changed the
     /// gallery meanwhile. Claims are taken and released for the creation `id`.
+    /// Returns the events stored (none when nothing changed).
     @discardableResult
     func changeGallery(_ id: UUID, claim: [String] = [], release: [String] = [],
-                       _ decide: (Gallery) throws -> [GalleryEvent]) throws -> Gallery {
+                       _ decide: (Gallery) throws -> [GalleryEvent]) throws -> [StoredEvent] {
         var attempt = 0
         while true {
             attempt += 1
-            var (gallery, version) = try loadGallery()
+            let (gallery, version) = try loadGallery()
             let events = try decide(gallery)
-            guard !events.isEmpty else { return gallery }
+            guard !events.isEmpty else { return [] }
             do {
-                try store.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
-                                                         events: try events.map(Self.newEvent))],
-                                 claim: claim, release: release, owner: id)
-                events.forEach { gallery.evolve($0) }
-                return gallery
+                return try store.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
+                                                                events: try events.map(Self.newEvent))],
+                                        claim: claim, release: release, owner: id)
             } catch StoreError.conflict where attempt < 5 {
                 continue
             }
@@ -60,10 +59,11 @@ extension Workspace {
     }
 
     /// Renames a creation; the new name must be free (ignoring case), the old one is released.
-    public func rename(_ name: String, to newName: String) throws {
+    @discardableResult
+    public func rename(_ name: String, to newName: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
         do {
-            try changeGallery(entry.id, claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)]) {
+            return try changeGallery(entry.id, claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)]) {
                 try $0.decideRename(entry.id, to: newName)
             }
         } catch StoreError.claimTaken {
@@ -72,34 +72,53 @@ extension Workspace {
     }
 
     /// Moves a creation to the trash; it keeps its name and can be restored.
-    public func trash(_ name: String) throws {
+    @discardableResult
+    public func trash(_ name: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        try changeGallery(entry.id) { try $0.decideTrash(entry.id) }
+        return try changeGallery(entry.id) { try $0.decideTrash(entry.id) }
     }
 
-    public func restore(_ name: String) throws {
+    @discardableResult
+    public func restore(_ name: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        try changeGallery(entry.id) { try $0.decideRestore(entry.id) }
+        return try changeGallery(entry.id) { try $0.decideRestore(entry.id) }
     }
 
-    public func setFavorite(_ name: String, _ favorite: Bool) throws {
+    @discardableResult
+    public func setFavorite(_ name: String, _ favorite: Bool) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        try changeGallery(entry.id) { try $0.decideFavorite(entry.id, favorite) }
+        return try changeGallery(entry.id) { try $0.decideFavorite(entry.id, favorite) }
     }
 
     /// Puts a creation at a position in the gallery (1 first, as `list` numbers them).
-    public func move(_ name: String, to position: Int) throws {
+    @discardableResult
+    public func move(_ name: String, to position: Int) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        try changeGallery(entry.id) { try $0.decideMove(entry.id, to: position) }
+        return try changeGallery(entry.id) { try $0.decideMove(entry.id, to: position) }
     }
 
     /// Removes a creation for good: its events, its name and the images only it used.
-    public func purge(_ name: String) throws -> PurgeReport {
+    public func purge(_ name: String) throws -> PurgeSummary {
         let entry = try entry(named: name)
         let (_, version) = try loadGallery()
-        return try store.purge(entry.id, alsoAppend: [
+        return PurgeSummary(try store.purge(entry.id, alsoAppend: [
             EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
                                    events: [try Self.newEvent(.purged(id: entry.id))]),
-        ])
+        ]))
+    }
+
+    /// The store's global log from `sequence` on, purged events left out, each with the
+    /// name of the creation it belongs to (or the well-known stream's name).
+    public func log(from sequence: UInt64 = 1) throws -> [LogEntry] {
+        let gallery = try gallery()
+        var entries = [LogEntry]()
+        try store.forEachEvent(from: sequence) { event in
+            guard !event.isPurged else { return true }
+            let stream = WellKnownStreams.name(of: event.stream) ?? gallery.entry(id: event.stream)?.name
+            entries.append(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
+                                    timeMilliseconds: event.timeMilliseconds, type: event.type, envelope: try event.envelopeJSON()))
+            return true
+        }
+        return entries
     }
 }

@@ -22,18 +22,18 @@ extension Workspace {
 
     public func garage() throws -> Garage { try loadGarage().garage }
 
-    private func changeGarage(blobs: [Data] = [], _ decide: (Garage) throws -> [Garage.Event]) throws -> Garage {
+    private func changeGarage(blobs: [Data] = [], _ decide: (Garage) throws -> [Garage.Event]) throws -> (Garage, [StoredEvent]) {
         var attempt = 0
         while true {
             attempt += 1
             var (garage, version) = try loadGarage()
             let events = try decide(garage)
             do {
-                try store.append(to: WellKnownStreams.garage, expectedVersion: version, events: try events.map {
+                let stored = try store.append(to: WellKnownStreams.garage, expectedVersion: version, events: try events.map {
                     NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
                 }, blobs: blobs)
                 events.forEach { garage.evolve($0) }
-                return garage
+                return (garage, stored)
             } catch StoreError.conflict where attempt < 5 {
                 continue
             }
@@ -43,14 +43,19 @@ extension Workspace {
     /// Imports an image file into the garage (the same bytes are kept once).
     @discardableResult
     public func addToGarage(imageAt path: String, name: String? = nil, tags: [String] = []) throws -> Garage.Item {
-        let (data, image, _) = try readImage(at: path)
-        let garage = try changeGarage(blobs: [data]) { try $0.decideAdd(image, name: name, tags: tags) }
-        guard let item = garage.item(blob: image.blob) else { throw DomainError.noSuchGarageImage(image.blob) }
-        return item
+        try addToGarage(storing: path, name: name, tags: tags).item
     }
 
-    public func removeFromGarage(_ reference: String) throws {
-        _ = try changeGarage { try $0.decideRemove(reference) }
+    func addToGarage(storing path: String, name: String?, tags: [String]) throws -> (item: Garage.Item, stored: [StoredEvent]) {
+        let (data, image, _) = try readImage(at: path)
+        let (garage, stored) = try changeGarage(blobs: [data]) { try $0.decideAdd(image, name: name, tags: tags) }
+        guard let item = garage.item(blob: image.blob) else { throw DomainError.noSuchGarageImage(image.blob) }
+        return (item, stored)
+    }
+
+    @discardableResult
+    public func removeFromGarage(_ reference: String) throws -> [StoredEvent] {
+        try changeGarage { try $0.decideRemove(reference) }.1
     }
 
     /// Starts a creation from a garage image.
@@ -86,6 +91,10 @@ extension Workspace {
     /// Saves a creation's canvas, base image and text boxes as a template.
     @discardableResult
     public func saveTemplate(from name: String, as templateName: String) throws -> Templates.Template {
+        try saveTemplate(storing: name, as: templateName).template
+    }
+
+    func saveTemplate(storing name: String, as templateName: String) throws -> (template: Templates.Template, stored: [StoredEvent]) {
         let creation = try creation(named: name)
         var attempt = 0
         while true {
@@ -93,10 +102,11 @@ extension Workspace {
             let (templates, version) = try loadTemplates()
             let template = try templates.decideSave(creation, as: templateName)
             do {
-                try store.append(to: WellKnownStreams.templates, expectedVersion: version,
-                                 events: [NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode(template))],
-                                 blobRefs: template.baseImage.map { [$0.blob] } ?? [])
-                return template
+                let stored = try store.append(
+                    to: WellKnownStreams.templates, expectedVersion: version,
+                    events: [NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode(template))],
+                    blobRefs: template.baseImage.map { [$0.blob] } ?? [])
+                return (template, stored)
             } catch StoreError.conflict where attempt < 5 {
                 continue
             }

@@ -7,10 +7,21 @@ import MemeryStore
 /// decided against the creation's current state, appended atomically and acknowledged
 /// only once durable.
 public final class Workspace: @unchecked Sendable {
-    public let store: EventStore
-    public let compositor: Compositor
+    let store: EventStore
+    let compositor: Compositor
 
-    public init(directory: URL, mapSize: Int = EventStore.defaultMapSize, decoder: ImageDecoder = .fromEnvironment()) throws {
+    /// The event store itself, for the project's own tools (the crash test, benchmarks):
+    /// front ends never reach it.
+    @_spi(Tools) public var eventStore: EventStore { store }
+
+    /// The map a new store starts with: a virtual reservation that grows when it fills.
+    public static let defaultMapSize = EventStore.defaultMapSize
+
+    public convenience init(directory: URL, mapSize: Int = Workspace.defaultMapSize) throws {
+        try self.init(directory: directory, mapSize: mapSize, decoder: .fromEnvironment())
+    }
+
+    init(directory: URL, mapSize: Int, decoder: ImageDecoder) throws {
         store = try EventStore(directory: directory, mapSize: mapSize)
         compositor = Compositor(decoder: decoder)
     }
@@ -98,7 +109,7 @@ public final class Workspace: @unchecked Sendable {
 
     /// The creation's events, oldest first, each described for people.
     public func events(of name: String) throws -> [HistoryEntry] {
-        try load(name).events.map { HistoryEntry($0, try EventCoding.domainEvent($0)) }
+        try load(name).events.map { try HistoryEntry($0, try EventCoding.domainEvent($0)) }
     }
 
     // MARK: Editing
@@ -293,8 +304,8 @@ public final class Workspace: @unchecked Sendable {
         return name
     }
 
-    public func verify() throws -> VerifyReport {
-        try store.verify()
+    public func verify() throws -> StoreCheck {
+        StoreCheck(try store.verify())
     }
 
     static func reason(_ error: Error) -> String {

@@ -35,6 +35,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case templateNameTaken(String)
     case noBaseImage
     case noFilters
+    /// An edit (a JSON line, a request) that cannot be read.
+    case invalidEdit(String)
+    case invalidCanvasSize(String)
 
     public var description: String {
         switch self {
@@ -107,9 +110,18 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "this creation has no base image (it started on a blank canvas): filter the canvas instead"
         case .noFilters:
             return "this creation has no filters: `memery filter apply NAME ID` adds one"
+        case .invalidEdit(let reason):
+            return reason
+        case .invalidCanvasSize(let text):
+            return "\"\(text)\" is not a canvas size: use WxH, e.g. 800x600"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
         }
+    }
+
+    /// A value a person gave, short enough to echo in a message.
+    public static func shortened(_ text: String, limit: Int = 60) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "… (\(text.count) characters)"
     }
 
     public static func number(_ value: Double) -> String {

@@ -1,3 +1,4 @@
+import MemeryCore
 import CGdkPixbuf
 import Foundation
 

@@ -1,3 +1,4 @@
+import MemeryCore
 /// What can go wrong with pixels, each naming the image and what to do.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// No installed loader reads these bytes.

@@ -1,5 +1,5 @@
 import Foundation
-import Memery
+@_spi(Tools) import Memery
 import MemeryCore
 import MemeryStore
 
@@ -56,7 +56,7 @@ enum HistoryBench {
                     let event = CreationEvent.textLayerEdited(.init(id: "L1", text: "edit \(written + i)"))
                     return NewEvent(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
                 }
-                try workspace.store.append(to: creation.id, expectedVersion: version, events: events)
+                try workspace.eventStore.append(to: creation.id, expectedVersion: version, events: events)
                 version += UInt64(n)
                 written += n
             }
@@ -64,7 +64,7 @@ enum HistoryBench {
         var checked = 0
         let readOnly = try Timings(runs: runs) {
             checked = 0
-            try workspace.store.forEachEvent { stored in
+            try workspace.eventStore.forEachEvent { stored in
                 if stored.stream == creation.id { checked += 1 }
                 return true
             }
@@ -73,7 +73,7 @@ enum HistoryBench {
         let read = try Timings(runs: runs) {
             folded = 0
             var state = Creation(id: creation.id)
-            try workspace.store.forEachEvent { stored in
+            try workspace.eventStore.forEachEvent { stored in
                 guard stored.stream == creation.id else { return true }
                 let event = try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
                 state = state.evolve(event)

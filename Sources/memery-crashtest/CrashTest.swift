@@ -1,5 +1,5 @@
 import Foundation
-import Memery
+@_spi(Tools) import Memery
 import MemeryCore
 import MemeryStore
 
@@ -139,17 +139,17 @@ enum CrashTest {
             throw Failure(description: "round \(round): the store does not open: \(error)")
         }
         // Opening cleared the killed process's reader slot: none may be left.
-        let stale = try workspace.store.clearStaleReaders()
+        let stale = try workspace.eventStore.clearStaleReaders()
         guard stale == 0 else { throw Failure(description: "round \(round): \(stale) stale reader slot(s) after opening") }
         let report = try workspace.verify()
         guard report.isClean else { throw Failure(description: "round \(round): verify found \(report.problem!)") }
         var checked = 0
         for (index, reply) in replies.enumerated() {
-            guard reply.hasPrefix(#"{"ok":true,"seq":"#), let seqText = reply.split(separator: ":").last?.dropLast(),
-                  let sequence = UInt64(seqText) else {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+                  object["ok"] as? Bool == true, let sequence = (object["seq"] as? NSNumber)?.uint64Value else {
                 throw Failure(description: "round \(round): a reply that is not an acknowledgement: \(reply)")
             }
-            guard let stored = try workspace.store.events(from: sequence, limit: 1).first, stored.sequence == sequence else {
+            guard let stored = try workspace.eventStore.events(from: sequence, limit: 1).first, stored.sequence == sequence else {
                 throw Failure(description: "round \(round): acknowledged event \(sequence) is missing")
             }
             let event = try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)

@@ -1,29 +1,35 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryStore
 
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply edits given as JSON Lines, each durably committed before it is acknowledged.",
         discussion: """
-        Each input line is a JSON object: {"op": COMMAND, ...that command's options}. Ops: \(ScriptedEdit.ops.joined(separator: ", ")).
-        Each line gets one JSON line on stdout once it is on disk: {"ok":true,"seq":N} (seq is null when nothing changed; \
-        "layer" names the layer an add made) or {"ok":false,"line":N,"error":"..."}. A bad line is refused and the rest go on; \
-        the exit code is 1 when any line was refused. This is the interface for bots and scripts.
+        Each input line is one edit as a JSON object: {"op": OP, ...its fields}; docs/apply.md lists every op, and \
+        schemas/edit.schema.json describes them. Ops: \(Edit.ops.joined(separator: ", ")).
+        With NAME, lines are edits of that creation; without it, each line names its creation in a "creation" field \
+        (the garage's ops need none), so one stream can do a bot's whole work.
+        Each line gets one JSON line on stdout once it is on disk: {"ok":true,"seq":N,"version":V} (seq is the global \
+        sequence of the last event stored, null when nothing changed; version is the creation's event number, as \
+        `history` shows it; "layer" names the layer an add made, "filter" the position of a filter) or \
+        {"ok":false,"line":N,"error":"..."}. A bad line is refused and the rest go on; the exit code is 1 when any \
+        line was refused, 3 when the store is damaged. This is the interface for bots and scripts.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The creation's name.")
-    var name: String
+    @Argument(help: "The creation the lines edit (default: each line's \"creation\").")
+    var name: String?
 
     @Option(help: ArgumentHelp("Read the lines from a file (default: standard input, or -).", valueName: "file"))
     var file: String?
 
     func run() throws {
-        let session = try storeOptions.open().session(name)
+        let workspace = try storeOptions.open()
+        if let name { _ = try workspace.entry(named: name) }  // a NAME that is not there fails at once
+        let runner = EditRunner(workspace: workspace)
         let input: FileHandle
         if let file, file != "-" {
             guard let handle = FileHandle(forReadingAtPath: file) else { throw InputError("cannot read \(file)") }
@@ -36,9 +42,17 @@ struct ApplyCommand: ParsableCommand {
             number += 1
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
-                let (events, layer) = try ScriptedEdit(line: line).perform(on: session)
-                FailPoint.pass(FailPoint.afterCommitBeforeAcknowledgement)
-                acknowledge([("ok", true), ("seq", events.last.map { $0.sequence as Any } ?? NSNull())] + (layer.map { [("layer", $0)] } ?? []))
+                let addressed = try AddressedEdit.decode(jsonLine: line)
+                let target = addressed.creation ?? name
+                let result = try runner.perform(addressed.edit, on: target)
+                FailPoints.afterCommitBeforeAcknowledgement()
+                var fields: [(String, Any)] = [("ok", true), ("seq", result.sequence.map { $0 as Any } ?? NSNull())]
+                if let version = result.version { fields.append(("version", version)) }
+                if let creation = result.creation, name == nil || creation != name { fields.append(("creation", creation)) }
+                if let layer = result.layer { fields.append(("layer", layer)) }
+                if let filter = result.filter { fields.append(("filter", filter)) }
+                if let item = result.garageItem { fields.append(("image", item.name)) }
+                acknowledge(fields)
             } catch {
                 failures += 1
                 let failure = Failure(error)

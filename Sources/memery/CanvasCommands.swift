@@ -1,15 +1,18 @@
 import ArgumentParser
 import Memery
-import MemeryCore
 
 /// Prints the canvas size after a canvas edit.
-private func printCanvas(_ creation: Creation) { print("\(creation.width)x\(creation.height)") }
+/// Prints the canvas's size after the edit (or the whole result as JSON).
+private func report(_ result: EditResult, _ output: ResultOptions) throws {
+    try output.report(result) { print("\(result.state?.width ?? 0)x\(result.state?.height ?? 0)") }
+}
 
 struct CropCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crop", abstract: "Crop the canvas to a rectangle inside it; layers keep their place on the picture.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -18,7 +21,7 @@ struct CropCommand: ParsableCommand {
     var box: String
 
     func run() throws {
-        printCanvas(try storeOptions.open().edit(name, .crop(try Box(parsing: box))).creation)
+        try report(try storeOptions.perform(.crop(try Box(parsing: box)), on: name), output)
     }
 }
 
@@ -27,6 +30,7 @@ struct RotateCommand: ParsableCommand {
         commandName: "rotate", abstract: "Rotate the canvas clockwise by any angle; it grows to fit (quarter turns are exact).")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -43,7 +47,7 @@ struct RotateCommand: ParsableCommand {
         guard let angle = Double(degrees[0]), angle.isFinite else {
             throw InputError("\"\(degrees[0])\" is not an angle: give degrees, e.g. 90 or -30")
         }
-        printCanvas(try storeOptions.open().edit(name, .rotate(degrees: angle)).creation)
+        try report(try storeOptions.perform(.rotate(degrees: angle), on: name), output)
     }
 }
 
@@ -52,6 +56,7 @@ struct FlipCommand: ParsableCommand {
         commandName: "flip", abstract: "Mirror the canvas: h (left-right) or v (top-bottom).")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -60,6 +65,6 @@ struct FlipCommand: ParsableCommand {
     var axis: FlipAxis
 
     func run() throws {
-        printCanvas(try storeOptions.open().edit(name, .flip(axis)).creation)
+        try report(try storeOptions.perform(.flip(axis), on: name), output)
     }
 }

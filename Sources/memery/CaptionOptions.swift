@@ -1,3 +1,4 @@
+import Memery
 import ArgumentParser
 
 /// `--top TEXT --bottom TEXT`, for the commands that set captions.

@@ -1,5 +1,5 @@
+import Memery
 import Foundation
-import MemeryCore
 
 /// The shapes the CLI prints for creations and layers, as text and as JSON.
 enum Describe {

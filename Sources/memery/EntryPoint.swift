@@ -1,3 +1,4 @@
+import Memery
 import ArgumentParser
 import Foundation
 

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
-import MemeryRender
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,8 +26,8 @@ enum FilterText {
         return "\(p.id)=\(p.defaultValue)  \(p.kind.rawValue)\(range)\(unit)"
     }
 
-    static func warn(_ host: FilterHost) {
-        for warning in host.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    static func warnAboutSkippedPlugins() {
+        for warning in FilterCatalog.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 }
 
@@ -38,9 +36,8 @@ struct FilterListCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let host = FilterHost.shared
-        let filters = host.filters  // reads every catalog, so the warnings are complete
-        FilterText.warn(host)
+        let filters = FilterCatalog.filters  // reads every catalog, so the warnings are complete
+        FilterText.warnAboutSkippedPlugins()
         if json {
             try printJSON(filters.map(FilterText.json))
             return
@@ -54,9 +51,11 @@ struct FilterListCommand: ParsableCommand {
 struct FilterInfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe one filter and its parameters.")
     @Argument(help: "The filter's id, e.g. org.memery.sepia.") var id: String
+    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        guard let f = FilterHost.shared.filter(id) else { throw FilterHost.shared.notInstalled(id) }
+        let f = try FilterCatalog.filter(id)
+        if json { try printJSON(FilterText.json(f)); return }
         print("\(f.id) — \(f.name)")
         if let description = f.description { print(description) }
         print("origin: \(f.origin.rawValue) (\(f.library))")
@@ -75,13 +74,16 @@ struct FilterApplyCommand: ParsableCommand {
     @Argument(help: "PARAM=VALUE settings; the others keep their defaults.") var settings: [String] = []
     @Option(help: ArgumentHelp("Filter this layer only.", valueName: "id")) var layer: String?
     @Flag(help: "Filter the whole picture, layers included.") var canvas = false
+    @OptionGroup var output: ResultOptions
 
     func validate() throws {
         if layer != nil && canvas { throw ValidationError("give --layer ID or --canvas, not both") }
     }
 
     func run() throws {
-        print(try storeOptions.open().applyFilter(name, filter: id, settings: settings, layer: layer, canvas: canvas))
+        let edit = Edit.applyFilter(filter: id, settings: try settings.map(Edit.Setting.init(parsing:)), layer: layer, canvas: canvas)
+        let result = try storeOptions.perform(edit, on: name)
+        try output.report(result) { print(result.filter ?? 0) }
     }
 }
 
@@ -92,8 +94,12 @@ struct FilterSetCommand: ParsableCommand {
     @Argument(help: "The creation's name.") var name: String
     @Argument(help: "The filter's position, as `memery show` lists them (1 first).") var index: Int
     @Argument(help: "PARAM=VALUE settings.") var settings: [String]
+    @OptionGroup var output: ResultOptions
 
-    func run() throws { try storeOptions.open().setFilterParams(name, position: index, settings: settings) }
+    func run() throws {
+        let edit = Edit.setFilter(position: index, settings: try settings.map(Edit.Setting.init(parsing:)))
+        try output.report(try storeOptions.perform(edit, on: name)) {}
+    }
 }
 
 struct FilterRemoveCommand: ParsableCommand {
@@ -102,5 +108,7 @@ struct FilterRemoveCommand: ParsableCommand {
     @Argument(help: "The creation's name.") var name: String
     @Argument(help: "The filter's position, as `memery show` lists them (1 first).") var index: Int
 
-    func run() throws { try storeOptions.open().removeFilter(name, position: index) }
+    @OptionGroup var output: ResultOptions
+
+    func run() throws { try output.report(try storeOptions.perform(.removeFilter(position: index), on: name)) {} }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 struct RenameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a creation (names stay unique, ignoring case).")
@@ -9,9 +8,11 @@ struct RenameCommand: ParsableCommand {
     @Argument(help: "The creation's name.") var name: String
     @Argument(help: "Its new name.") var newName: String
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
-        try storeOptions.open().rename(name, to: newName)
-        print(newName)
+        let result = try storeOptions.perform(.rename(to: newName), on: name)
+        try output.report(result) { print(result.creation ?? newName) }
     }
 }
 
@@ -21,8 +22,10 @@ struct DeleteCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
-        try storeOptions.open().trash(name)
+        try output.report(try storeOptions.perform(.delete, on: name)) {}
     }
 }
 
@@ -31,8 +34,10 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
-        try storeOptions.open().restore(name)
+        try output.report(try storeOptions.perform(.restore, on: name)) {}
     }
 }
 
@@ -68,7 +73,7 @@ struct PurgeCommand: ParsableCommand {
 
     func run() throws {
         let report = try storeOptions.open().purge(name)
-        print("purged \"\(name)\": \(report.events) events, \(report.blobs) images (\(report.blobBytes) bytes)")
+        print("purged \"\(name)\": \(report.events) events, \(report.images) images (\(report.imageBytes) bytes)")
     }
 }
 
@@ -77,7 +82,8 @@ struct FavoriteCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
 
-    func run() throws { try storeOptions.open().setFavorite(name, true) }
+    @OptionGroup var output: ResultOptions
+    func run() throws { try output.report(try storeOptions.perform(.favorite(true), on: name)) {} }
 }
 
 struct UnfavoriteCommand: ParsableCommand {
@@ -85,7 +91,8 @@ struct UnfavoriteCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
 
-    func run() throws { try storeOptions.open().setFavorite(name, false) }
+    @OptionGroup var output: ResultOptions
+    func run() throws { try output.report(try storeOptions.perform(.favorite(false), on: name)) {} }
 }
 
 struct MoveCommand: ParsableCommand {
@@ -95,16 +102,18 @@ struct MoveCommand: ParsableCommand {
     @Argument(help: "The creation's name.") var name: String
     @Option(help: "The position, 1 first.") var to: Int
 
-    func run() throws { try storeOptions.open().move(name, to: to) }
+    @OptionGroup var output: ResultOptions
+    func run() throws { try output.report(try storeOptions.perform(.move(to: to), on: name)) {} }
 }
 
 struct RandomCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "random", abstract: "Print the name of a creation picked at random.")
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     func run() throws {
         // Uniform over the gallery: a new process has no "current" creation to avoid.
         guard let pick = try storeOptions.open().gallery().entries.randomElement() else { throw InputError("the gallery is empty: `memery new NAME --image FILE` makes a creation") }
-        print(pick.name)
+        try output.report(["name": pick.name, "id": pick.id.uuidString.lowercased(), "favorite": pick.favorite]) { print(pick.name) }
     }
 }

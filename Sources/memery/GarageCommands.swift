@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 struct GarageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,9 +14,14 @@ struct GarageAddCommand: ParsableCommand {
     @Argument(help: "The image file.") var file: String
     @Option(help: "A name (default: the file's name, made unique).") var name: String?
     @Option(help: "A tag to find it by; repeat for more.") var tag: [String] = []
+    @OptionGroup var output: ResultOptions
 
     func run() throws {
-        print(try storeOptions.open().addToGarage(imageAt: file, name: name, tags: tag).name)
+        let result = try storeOptions.perform(.garageAdd(file: file, name: name, tags: tag), on: nil)
+        let item = result.garageItem
+        try output.report(result, extra: ["name": item?.name ?? "", "blob": item?.image.blob ?? "", "tags": item?.tags ?? []]) {
+            print(item?.name ?? "")
+        }
     }
 }
 
@@ -48,7 +52,9 @@ struct GarageRemoveCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The image's name or the start of its hash.") var image: String
 
-    func run() throws { try storeOptions.open().removeFromGarage(image) }
+    @OptionGroup var output: ResultOptions
+
+    func run() throws { try output.report(try storeOptions.perform(.garageRemove(image: image), on: nil)) {} }
 }
 
 struct TemplateCommand: ParsableCommand {
@@ -63,10 +69,17 @@ struct TemplateSaveCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
     @Argument(help: "The template's name.") var template: String
+    @OptionGroup var output: ResultOptions
 
     func run() throws {
-        let saved = try storeOptions.open().saveTemplate(from: name, as: template)
-        print("\(saved.name)\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
+        let workspace = try storeOptions.open()
+        let result = try workspace.perform(.saveTemplate(name: template), on: name)
+        let saved = try workspace.templates().find(template)
+        let fields: [String: Any] = ["template": saved.name, "width": saved.canvas.width, "height": saved.canvas.height,
+                                     "textBoxes": saved.layers.count]
+        try output.report(result, extra: fields) {
+            print("\(saved.name)\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,10 +24,10 @@ struct HistoryCommand: ParsableCommand {
         if events {
             let entries = try workspace.events(of: name)
             if json {
-                try printJSON(try entries.map { try $0.event.envelopeJSON() })
+                try printJSON(entries.map(\.envelope))
             } else {
                 for entry in entries {
-                    print("v\(entry.event.version)\t#\(entry.event.sequence)\t\(HistoryTreeText.time(entry.event.timeMilliseconds))\t\(entry.event.type)\t\(entry.summary)")
+                    print("v\(entry.version)\t#\(entry.sequence)\t\(HistoryTreeText.time(entry.timeMilliseconds))\t\(entry.type)\t\(entry.summary)")
                 }
             }
             return

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 extension FlipAxis: ExpressibleByArgument {}
 
@@ -40,18 +39,17 @@ struct ImageAddCommand: ParsableCommand {
     @Option(help: "Mirror it: h or v.")
     var flip: FlipAxis?
 
+    @OptionGroup var output: ResultOptions
+
     func validate() throws {
         if (file == nil) == (garage == nil) { throw ValidationError("give either a FILE or --garage IMAGE") }
     }
 
     func run() throws {
-        let workspace = try storeOptions.open()
-        let point = try at.map(Point.init(parsing:))
-        if let garage {
-            print(try workspace.addImage(name, garageImage: garage, at: point, scale: scale, rotation: rotate, opacity: opacity, flip: flip))
-        } else {
-            print(try workspace.addImage(name, imageAt: file ?? "", at: point, scale: scale, rotation: rotate, opacity: opacity, flip: flip))
-        }
+        let source: Edit.ImageSource = garage.map { .garage($0) } ?? .file(file ?? "")
+        let result = try storeOptions.perform(.addImage(source, at: try at.map(Point.init(parsing:)), scale: scale, rotation: rotate,
+                                                        opacity: opacity, flip: flip), on: name)
+        try output.report(result) { print(result.layer ?? "") }
     }
 }
 
@@ -87,6 +85,8 @@ struct ShapeAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The outline's width.", valueName: "px"))
     var strokeWidth = 2.0
 
+    @OptionGroup var output: ResultOptions
+
     func validate() throws {
         if (rect == nil) == (ellipse == nil) { throw ValidationError("give either --rect X,Y,W,H or --ellipse X,Y,W,H") }
     }
@@ -95,9 +95,9 @@ struct ShapeAddCommand: ParsableCommand {
         let kind: ShapeContent.Kind = rect != nil ? .rect : .ellipse
         let box = try Box(parsing: rect ?? ellipse ?? "")
         let fillColor = fill.lowercased() == "none" ? nil : try Color(hex: fill)
-        let (creation, _) = try storeOptions.open().edit(name, .addShape(
-            kind, box: box, fill: fillColor, alpha: alpha, stroke: try stroke.map(Color.init(hex:)), strokeWidth: strokeWidth))
-        print(creation.layers.last?.id ?? "")
+        let result = try storeOptions.perform(.addShape(
+            kind, box: box, fill: fillColor, alpha: alpha, stroke: try stroke.map(Color.init(hex:)), strokeWidth: strokeWidth), on: name)
+        try output.report(result) { print(result.layer ?? "") }
     }
 }
 
@@ -127,11 +127,12 @@ struct DrawCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The drawing layer to add to.", valueName: "id"))
     var layer: String?
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
         let parsed = try points.split(whereSeparator: \.isWhitespace).map { try Point(parsing: String($0)) }
-        let creation = try storeOptions.open().edit(name, .draw(
-            points: parsed, width: width, color: try Color(hex: color), erase: erase, layer: layer)).creation
-        // The layer drawn on: the one named, the topmost drawing for an eraser, else the new one.
-        print(layer ?? (erase ? creation.layers.last { $0.kind == "drawing" }?.id : creation.layers.last?.id) ?? "")
+        let result = try storeOptions.perform(.draw(points: parsed, width: width, color: try Color(hex: color), erase: erase, layer: layer),
+                                              on: name)
+        try output.report(result) { print(result.layer ?? "") }
     }
 }

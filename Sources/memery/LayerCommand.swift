@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 struct LayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,10 +46,15 @@ struct LayerSetCommand: ParsableCommand {
     @Argument(help: "KEY=VALUE pairs.")
     var settings: [String]
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
-        let changes = try LayerChanges(parsing: settings)
-        let creation = try storeOptions.open().edit(name, .changeLayer(id: id, changes)).creation
-        if let index = creation.layerIndex(id) { print(Describe.line(creation.layers[index], position: index + 1)) }
+        let result = try storeOptions.perform(.setLayer(id: id, settings: try settings.map(Edit.Setting.init(parsing:))), on: name)
+        try output.report(result) {
+            if let creation = result.state, let index = creation.layerIndex(id) {
+                print(Describe.line(creation.layers[index], position: index + 1))
+            }
+        }
     }
 }
 
@@ -65,8 +69,11 @@ struct LayerRemoveCommand: ParsableCommand {
     @Argument(help: "The layer's id.")
     var id: String
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
-        try storeOptions.open().edit(name, .removeLayer(id: id))
+        let result = try storeOptions.perform(.removeLayer(id: id), on: name)
+        try output.report(result) {}
     }
 }
 
@@ -87,6 +94,7 @@ struct LayerMoveCommand: ParsableCommand {
     @Flag(help: "To the top.") var front = false
     @Flag(help: "To the bottom.") var back = false
     @Option(help: "To a position, as `layer list` numbers them (1 is the bottom).") var to: Int?
+    @OptionGroup var output: ResultOptions
 
     func validate() throws {
         if [up, down, front, back, to != nil].filter({ $0 }).count != 1 {
@@ -96,8 +104,9 @@ struct LayerMoveCommand: ParsableCommand {
 
     func run() throws {
         let move: LayerMove = up ? .up : down ? .down : front ? .front : back ? .back : .to(to ?? 1)
-        let creation = try storeOptions.open().edit(name, .moveLayer(id: id, move)).creation
-        print((creation.layerIndex(id) ?? 0) + 1)
+        let result = try storeOptions.perform(.moveLayer(id: id, move), on: name)
+        let position = (result.state?.layerIndex(id) ?? 0) + 1
+        try output.report(result, extra: ["position": position]) { print(position) }
     }
 }
 

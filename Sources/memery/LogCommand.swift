@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryStore
 
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,17 +16,18 @@ struct LogCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let workspace = try storeOptions.open()
-        var envelopes = [[String: Any]]()
-        try workspace.store.forEachEvent(from: from) { event in
-            guard !event.isPurged else { return true }
-            if json {
-                envelopes.append(try event.envelopeJSON())
-            } else {
-                print("#\(event.sequence)\t\(event.stream.uuidString.lowercased())\tv\(event.version)\t\(HistoryTreeText.time(event.timeMilliseconds))\t\(event.type)")
-            }
-            return true
+        let entries = try storeOptions.open().log(from: from)
+        if json {
+            try printJSON(entries.map { entry in
+                var envelope = entry.envelope
+                envelope["creation"] = entry.streamName
+                return envelope
+            })
+            return
         }
-        if json { try printJSON(envelopes) }
+        for event in entries {
+            let stream = event.streamName ?? event.stream.uuidString.lowercased()
+            print("#\(event.sequence)\t\(stream)\tv\(event.version)\t\(HistoryTreeText.time(event.timeMilliseconds))\t\(event.type)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Memery
 import ArgumentParser
 
 struct MemeryCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Foundation
 import Memery
-import MemeryCore
 
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +26,8 @@ struct NewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The blank canvas's colour.", valueName: "hex"))
     var background = "#ffffff"
 
+    @OptionGroup var output: ResultOptions
+
     func validate() throws {
         if [image, garage, template, canvas].compactMap({ $0 }).count != 1 {
             throw ValidationError("give one of --image FILE, --garage IMAGE, --template T or --canvas WxH")
@@ -33,29 +35,19 @@ struct NewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = try storeOptions.open()
-        let creation: Creation
+        let source: Edit.NewSource
         if let image {
-            creation = try workspace.create(name: name, imageAt: image)
+            source = .image(file: image)
         } else if let garage {
-            creation = try workspace.create(name: name, garageImage: garage)
+            source = .garage(garage)
         } else if let template {
-            creation = try workspace.create(name: name, template: template)
+            source = .template(template)
         } else {
-            let (width, height) = try CanvasSize.parse(canvas ?? "")
-            creation = try workspace.create(name: name, canvasWidth: width, height: height, background: try Color(hex: background))
+            let size = try CanvasSize(parsing: canvas ?? "")
+            source = .canvas(width: size.width, height: size.height, background: try Color(hex: background))
         }
-        print("\(creation.name)\t\(creation.id.uuidString.lowercased())")
-    }
-}
-
-enum CanvasSize {
-    /// Parses `WxH`.
-    static func parse(_ text: String) throws -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x").map { Int($0) }
-        guard parts.count == 2, let w = parts[0], let h = parts[1] else {
-            throw InputError("\"\(text)\" is not a canvas size: use WxH, e.g. 800x600")
-        }
-        return (w, h)
+        let result = try storeOptions.perform(.new(source), on: name)
+        let id = result.state?.id.uuidString.lowercased() ?? ""
+        try output.report(result, extra: ["id": id]) { print("\(result.creation ?? name)\t\(id)") }
     }
 }

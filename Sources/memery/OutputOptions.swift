@@ -1,6 +1,6 @@
+import Memery
 import ArgumentParser
 import Foundation
-import MemeryRender
 
 extension ExportFormat: ExpressibleByArgument {
     public init?(argument: String) {

@@ -1,6 +1,6 @@
+import Memery
 import ArgumentParser
 import Foundation
-import MemeryRender
 
 struct PluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +18,7 @@ struct PluginCheckCommand: ParsableCommand {
     func run() throws {
         guard FileManager.default.fileExists(atPath: file) else { throw InputError("no file \(file)") }
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
-        let results = PluginCheck().run(path)
+        let results = PluginTools.check(pluginAt: path)
         for result in results {
             print("\(result.passed ? "pass" : "FAIL")  \(result.check)\(result.reason.isEmpty ? "" : ": \(result.reason)")")
         }

@@ -1,6 +1,6 @@
+import Memery
 import ArgumentParser
 import Foundation
-import MemeryRender
 
 /// The hidden helper mode that runs third-party plugins in a process of their own.
 struct PluginWorkerCommand: ParsableCommand {
@@ -9,6 +9,6 @@ struct PluginWorkerCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 
     func run() throws {
-        throw ExitCode(PluginWorker.main(arguments))
+        throw ExitCode(PluginTools.runWorker(arguments))
     }
 }

@@ -14,12 +14,13 @@ struct QuickCommand: ParsableCommand {
     @OptionGroup var captions: CaptionOptions
 
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var result: ResultOptions
 
     func run() throws {
         let format = try outputOptions.resolvedFormat()
         let name = try storeOptions.open().quick(imageAt: image, top: captions.top, bottom: captions.bottom,
                                                  output: outputOptions.output, format: format,
                                                  quality: outputOptions.quality)
-        print(name)
+        try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue]) { print(name) }
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
-import MemeryRender
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +37,7 @@ struct ShowCommand: ParsableCommand {
         if !creation.filters.isEmpty {
             print("filters: \(creation.filters.count), in the order they apply")
             for (index, applied) in creation.filters.enumerated() {
-                let missing = FilterHost.shared.filter(applied.filter) == nil ? "  (not installed)" : ""
+                let missing = !FilterCatalog.isInstalled(applied.filter) ? "  (not installed)" : ""
                 let params = applied.params.keys.sorted().map { "\($0)=\(applied.params[$0]!)" }.joined(separator: " ")
                 print("  \(index + 1)  \(applied.id)  \(applied.filter) on \(applied.target)  \(params)\(missing)")
             }

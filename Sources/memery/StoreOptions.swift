@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryStore
 
 /// `--store DIR`, shared by every command.
 struct StoreOptions: ParsableArguments {
@@ -13,7 +12,7 @@ struct StoreOptions: ParsableArguments {
 
     func open() throws -> Workspace {
         // MEMERY_MAP_SIZE (bytes) starts a store's map small, so tests can make it grow.
-        let mapSize = ProcessInfo.processInfo.environment["MEMERY_MAP_SIZE"].flatMap(Int.init) ?? EventStore.defaultMapSize
+        let mapSize = ProcessInfo.processInfo.environment["MEMERY_MAP_SIZE"].flatMap(Int.init) ?? Workspace.defaultMapSize
         return try Workspace(directory: StoreLocation.resolve(explicit: store), mapSize: mapSize)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Memery
-import MemeryCore
 
 struct TextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,15 +20,17 @@ struct TextCaptionsCommand: ParsableCommand {
     var name: String
 
     @OptionGroup var captions: CaptionOptions
+    @OptionGroup var output: ResultOptions
 
     func validate() throws {
         if captions.top == nil && captions.bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
     }
 
     func run() throws {
-        let creation = try storeOptions.open().setCaptions(name, top: captions.top, bottom: captions.bottom)
-        for role in [TextContent.Role.top, .bottom] {
-            if let layer = creation.caption(role) { print("\(role)\t\(layer.id)\t\(layer.text?.text ?? "")") }
+        let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom), on: name)
+        let captions = [TextContent.Role.top, .bottom].compactMap { role in result.state?.caption(role).map { (role, $0) } }
+        try output.report(result, extra: ["captions": captions.map { ["role": $0.0.rawValue, "layer": $0.1.id, "text": $0.1.text?.text ?? ""] }]) {
+            for (role, layer) in captions { print("\(role)\t\(layer.id)\t\(layer.text?.text ?? "")") }
         }
     }
 }
@@ -70,13 +71,15 @@ struct TextAddCommand: ParsableCommand {
     @Flag(help: "Keep the letters as typed instead of upper case.")
     var noCaps = false
 
+    @OptionGroup var output: ResultOptions
+
     func run() throws {
         let changes = TextStyleChanges(
             font: font, maxSize: size, fill: try color.map(Color.init(hex:)),
             outline: try outline.map(Color.init(hex:)), outlineWidth: outlineWidth,
             align: align, uppercase: noCaps ? false : nil)
-        let id = try storeOptions.open().addText(name, text, box: try box.map(Box.init(parsing:)), style: changes)
-        print(id)
+        let result = try storeOptions.perform(.addText(text: text, box: try box.map(Box.init(parsing:)), style: changes), on: name)
+        try output.report(result) { print(result.layer ?? "") }
     }
 }
 

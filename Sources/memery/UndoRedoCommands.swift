@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
 import Memery
-import MemeryCore
 
 /// Prints where the head is after a move: its event number and what that edit did.
-func printHead(_ history: CreationHistory) {
-    guard let head = history.head else { return }
-    let node = history.nodes[head]
-    print("at v\(node.version): \(HistoryTreeText.summary(node))")
+private func report(_ result: EditResult, _ output: ResultOptions) throws {
+    try output.report(result) {
+        if let head = result.head { print("at v\(head.version): \(head.summary)") }
+    }
 }
 
 struct UndoCommand: ParsableCommand {
@@ -15,6 +14,7 @@ struct UndoCommand: ParsableCommand {
         commandName: "undo", abstract: "Step back one edit (or --steps N); the undone edits stay in the history.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -23,7 +23,7 @@ struct UndoCommand: ParsableCommand {
     var steps = 1
 
     func run() throws {
-        printHead(try storeOptions.open().undo(name, steps: steps))
+        try report(try storeOptions.perform(.undo(steps: steps), on: name), output)
     }
 }
 
@@ -32,6 +32,7 @@ struct RedoCommand: ParsableCommand {
         commandName: "redo", abstract: "Step forward again, along the newest branch or --branch K.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -40,7 +41,7 @@ struct RedoCommand: ParsableCommand {
     var branch: Int?
 
     func run() throws {
-        printHead(try storeOptions.open().redo(name, branch: branch))
+        try report(try storeOptions.perform(.redo(branch: branch), on: name), output)
     }
 }
 
@@ -51,6 +52,7 @@ struct CheckoutCommand: ParsableCommand {
         discussion: "--at takes 45s, 10m, 2h, 3d or 1w (ago), or an ISO-8601 instant such as 2026-11-21T10:00:00Z. The checkout is itself an event: later edits branch from here, and nothing is lost.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
@@ -66,13 +68,12 @@ struct CheckoutCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = try storeOptions.open()
         if let event {
             let digits = event.hasPrefix("v") ? String(event.dropFirst()) : event
             guard let number = UInt64(digits) else { throw InputError("\"\(event)\" is not an event number: use a number from `memery history \(name)`") }
-            printHead(try workspace.checkout(name, event: number))
+            try report(try storeOptions.perform(.checkout(.event(number)), on: name), output)
         } else if let at {
-            printHead(try workspace.checkout(name, at: try PointInTime.parse(at, now: Date()), text: at))
+            try report(try storeOptions.perform(.checkout(.time(at)), on: name), output)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Memery
 
 struct VerifyCommand: ParsableCommand {
@@ -7,14 +8,23 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Read the whole store and check every checksum and index; exit 3 when damaged.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
 
     func run() throws {
         let report = try storeOptions.open().verify()
+        if output.json {
+            try printJSON(["format": report.formatVersion, "events": report.events, "purged": report.purged, "streams": report.streams,
+                           "blobs": report.blobs, "blobBytes": report.blobBytes, "names": report.names, "ok": report.isClean,
+                           "problem": report.problem.map { $0 as Any } ?? NSNull(),
+                           "badSequence": report.badSequence.map { $0 as Any } ?? NSNull()])
+            if !report.isClean { throw ExitCode(3) }
+            return
+        }
         let purged = report.purged > 0 ? " (and \(report.purged) purged)" : ""
-        print("format \(report.formatVersion): \(report.events) events\(purged) in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.claims) names")
+        print("format \(report.formatVersion): \(report.events) events\(purged) in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.names) names")
         if let problem = report.problem {
             print("damaged: \(problem)")
-            if let sequence = problem.sequence { print("first bad sequence: \(sequence)") }
+            if let sequence = report.badSequence { print("first bad sequence: \(sequence)") }
             throw ExitCode(3)
         }
         print("ok")

@@ -42,8 +42,8 @@ import Testing
         #expect(status == 0, "\(raw)")
         #expect(replies.count == lines.count)
         #expect(replies.allSatisfy { $0["ok"] as? Bool == true }, "\(raw)")
-        #expect(raw[0] == #"{"ok":true,"seq":6}"#, "the two captions are one edit: its last event is acknowledged")
-        #expect(raw[1] == #"{"ok":true,"seq":7,"layer":"L3"}"#)
+        #expect(raw[0] == #"{"ok":true,"seq":6,"version":4}"#, "the two captions are one edit: its last event is acknowledged")
+        #expect(raw[1] == #"{"ok":true,"seq":7,"version":5,"layer":"L3"}"#)
         #expect(replies[5]["layer"] as? String == "L7" && replies[6]["layer"] as? String == "L7")
         // Every acknowledged sequence is in the store, in order.
         let seqs = replies.compactMap { $0["seq"] as? Int }
@@ -76,18 +76,18 @@ import Testing
         #expect(replies.count == 11, "one reply per non-empty line: \(raw)")
         let errors = replies.prefix(9).map { $0["error"] as? String ?? "" }
         #expect(replies.prefix(9).allSatisfy { $0["ok"] as? Bool == false })
-        #expect(errors[0] == "not a JSON object")
+        #expect(errors[0].hasPrefix("not a JSON object"))
         #expect(errors[1].hasPrefix("no \"op\""))
         #expect(errors[2].hasPrefix("unknown op \"teleport\""))
         #expect(errors[3] == "\"text add\" needs \"text\"")
-        #expect(errors[4] == "\"size\" must be a number")
+        #expect(errors[4] == "\"text add\" needs \"size\" as a number")
         #expect(errors[5].hasPrefix("\"text add\" takes no \"colour\""))
         #expect(errors[6] == "alpha must be between 0 and 1, got 7")
         #expect(errors[7].hasPrefix("no layer \"L9\""))
         #expect(errors[8].hasPrefix("nothing to undo"))
         #expect(replies.prefix(9).map { $0["line"] as? Int } == [1, 2, 3, 4, 5, 6, 7, 8, 9])
         #expect(raw[9].hasPrefix(#"{"ok":true,"seq":"#))
-        #expect(raw[10] == #"{"ok":true,"seq":null}"#, "nothing changed")
+        #expect(raw[10] == #"{"ok":true,"seq":null,"version":3}"#, "nothing changed")
         #expect(try s.ok(["show", "bot"]).contains("\"still works\""))
     }
 
@@ -136,5 +136,80 @@ import Testing
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.prefix(5))")
         #expect(!acknowledgedTexts.isEmpty)
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
+    }
+}
+
+@Suite struct ApplyWithoutANameTests {
+    @Test func aBotDoesAllItsWorkInOneStreamNamingEachCreation() throws {
+        let s = try Sandbox()
+        let lines = [
+            #"{"op":"garage add","file":"\#(Paths.example)","name":"cat","tags":["animal"]}"#,
+            ##"{"op":"new","creation":"monday","canvas":"200x100","background":"#102030"}"##,
+            #"{"op":"new","creation":"kitty","garage":"cat"}"#,
+            #"{"op":"text","creation":"monday","top":"it is monday"}"#,
+            #"{"op":"image add","creation":"monday","garage":"cat","scale":0.1}"#,
+            #"{"op":"filter apply","creation":"kitty","filter":"org.memery.sepia","params":{"amount":0.5}}"#,
+            #"{"op":"undo","creation":"monday"}"#,
+            #"{"op":"text","top":"no creation"}"#,
+            #"{"op":"text","creation":"ghost","top":"boo"}"#,
+            #"{"op":"rename","creation":"kitty","to":"cat meme"}"#,
+            #"{"op":"text","creation":"cat meme","bottom":"renamed"}"#,
+            #"{"op":"favorite","creation":"cat meme"}"#,
+            #"{"op":"template save","creation":"monday","template":"weekday"}"#,
+            #"{"op":"new","creation":"tuesday","template":"weekday"}"#,
+            #"{"op":"delete","creation":"tuesday"}"#,
+        ]
+        let input = s.path("bot.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let outcome = try s.run(["apply", "--file", input])
+        #expect(outcome.status == 1 && !outcome.signaled, "two lines were refused: \(outcome)")
+        let replies = try outcome.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(replies.count == lines.count, "\(outcome.stdout)")
+        let refused = replies.enumerated().filter { $0.element["ok"] as? Bool == false }.map { $0.offset + 1 }
+        #expect(refused == [8, 9], "\(outcome.stdout)")
+        #expect((replies[7]["error"] as? String)?.contains(#""text" needs a creation"#) == true, "\(replies[7])")
+        #expect((replies[8]["error"] as? String)?.contains(#"no creation named "ghost""#) == true, "\(replies[8])")
+        #expect(replies[0]["image"] as? String == "cat" && replies[0]["version"] == nil)
+        #expect(replies[1]["creation"] as? String == "monday" && replies[1]["version"] as? Int == 2)
+        #expect(replies[3]["creation"] as? String == "monday" && replies[3]["version"] as? Int == 3)
+        #expect(replies[4]["layer"] as? String == "L2")
+        #expect(replies[5]["filter"] as? Int == 1)
+        #expect(replies[9]["creation"] as? String == "cat meme")
+        // What the stream did is what the store holds.
+        #expect(try s.ok(["list"]).contains("cat meme"))
+        #expect(try s.ok(["show", "monday"]).contains("it is monday"))
+        #expect(!(try s.ok(["show", "monday"]).contains("L2")), "the undo took the sticker away")
+        #expect(try s.ok(["show", "cat meme"]).contains("renamed"))
+        #expect(try s.ok(["trash"]) == "tuesday")
+        #expect(try s.ok(["verify"]).hasSuffix("ok"))
+        // Every version answered is the number history shows for that edit.
+        let history = try s.ok(["history", "monday", "--events"])
+        #expect(history.contains("v3\t"), "\(history)")
+    }
+
+    @Test func everyCommandThatPrintsAResultSpeaksJSON() throws {
+        let s = try Sandbox()
+        let made = try #require(try s.json(["new", "j", "--canvas", "40x30", "--json"]) as? [String: Any])
+        #expect(made["creation"] as? String == "j" && made["version"] as? Int == 2 && (made["id"] as? String)?.count == 36)
+        let text = try #require(try s.json(["text", "add", "j", "hi", "--json"]) as? [String: Any])
+        #expect(text["layer"] as? String == "L1" && text["seq"] as? Int != nil)
+        let crop = try #require(try s.json(["crop", "j", "0,0,20,10", "--json"]) as? [String: Any])
+        #expect(crop["width"] as? Int == 20 && crop["height"] as? Int == 10)
+        let undo = try #require(try s.json(["undo", "j", "--json"]) as? [String: Any])
+        let head = try #require(undo["head"] as? [String: Any])
+        #expect(head["version"] as? Int == 3, "\(undo)")
+        let same = try #require(try s.json(["layer", "set", "j", "L1", "x=20", "--json"]) as? [String: Any])
+        #expect(same["layer"] as? String == "L1")
+        let verify = try #require(try s.json(["verify", "--json"]) as? [String: Any])
+        #expect(verify["ok"] as? Bool == true && verify["events"] as? Int != nil)
+        let random = try #require(try s.json(["random", "--json"]) as? [String: Any])
+        #expect(random["name"] as? String == "j")
+        let quick = try #require(try s.json(["quick", Paths.example, "--top", "q", "-o", s.path("q.png"), "--json"]) as? [String: Any])
+        #expect(quick["creation"] as? String == "chelsea" && quick["format"] as? String == "png")
+        let log = try #require(try s.json(["log", "--json"]) as? [[String: Any]])
+        #expect(log.contains { $0["creation"] as? String == "j" } && log.contains { $0["creation"] as? String == "(gallery)" })
+        #expect(try s.ok(["log"]).contains("\tj\tv1\t"), "log shows creation names")
     }
 }

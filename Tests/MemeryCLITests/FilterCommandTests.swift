@@ -70,7 +70,7 @@ import Testing
         try s.fails(["filter", "apply", "m", "org.memery.nope"], containing: "no filter \"org.memery.nope\" is installed")
         try s.fails(["filter", "apply", "m", "org.memery.sepia", "amount=2"], containing: "org.memery.sepia amount must be between 0 and 1, got 2")
         try s.fails(["filter", "apply", "m", "org.memery.sepia", "strength=1"], containing: "has no parameter \"strength\"; it takes: amount")
-        try s.fails(["filter", "apply", "m", "org.memery.sepia", "amount"], containing: "written as PARAM=VALUE")
+        try s.fails(["filter", "apply", "m", "org.memery.sepia", "amount"], containing: "written as KEY=VALUE")
         try s.fails(["filter", "apply", "m", "org.memery.sepia", "--layer", "L7"], containing: "no layer \"L7\"")
         try s.fails(["filter", "set", "m", "1", "amount=1"], containing: "this creation has no filters")
         try s.fails(["filter", "remove", "m", "1"], containing: "this creation has no filters")

@@ -5,10 +5,10 @@ import Testing
 /// Every event type the CLI produces is checked against schemas/ by scripts/validate-events.py
 /// (Python's jsonschema, which scripts/bootstrap installs).
 @Suite struct SchemaValidationTests {
-    func validate(_ files: [String]) throws -> Outcome {
+    func validate(_ files: [String], script: String = "validate-events.py") throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("scripts/validate-events.py").path] + files
+        process.arguments = ["python3", Paths.root.appendingPathComponent("scripts/\(script)").path] + files
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
@@ -108,5 +108,26 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("'red' does not match"))
         #expect(outcome.stdout.contains("seq 0 (CreationCreated): envelope: 0 is less than the minimum of 1"))
+    }
+
+    /// Every edit the docs show, and every edit as Memery encodes it, matches edit.schema.json.
+    @Test func documentedAndEncodedEditsMatchTheEditSchema() throws {
+        let s = try Sandbox()
+        let documented = try DocumentedEdits.lines().map(\.line)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoded = try documented.map { String(decoding: try encoder.encode(try AddressedEdit.decode(jsonLine: $0)), as: UTF8.self) }
+        let file = s.path("edits.jsonl")
+        try Data((documented + encoded).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let outcome = try validate([file], script: "validate-edits.py")
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix("\(documented.count * 2) edits checked, 0 problems\n"), "\(outcome.stdout)")
+
+        // And the schema refuses what Memery refuses.
+        let bad = s.path("bad.jsonl")
+        try Data([#"{"op":"crop","box":"1,2,3"}"#, ##"{"op":"text add","text":"x","colour":"#fff"}"##, #"{"op":"teleport"}"#]
+            .joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: bad))
+        let refused = try validate([bad], script: "validate-edits.py")
+        #expect(refused.status == 1 && refused.stdout.hasSuffix("3 edits checked, 3 problems\n"), "\(refused.stdout)")
     }
 }

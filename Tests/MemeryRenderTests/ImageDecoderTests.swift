@@ -1,3 +1,4 @@
+import MemeryCore
 import Foundation
 import MemeryTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import MemeryCore
 import Foundation
 import Testing
 @testable import MemeryRender

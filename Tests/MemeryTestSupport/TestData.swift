@@ -58,3 +58,28 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// The JSON edit examples the docs show: every line of README.md and docs/*.md that is a
+/// JSON object with an "op", as written (shell quoting around README's lines removed).
+public enum DocumentedEdits {
+    public static func lines() throws -> [(file: String, line: String)] {
+        var files = [TestData.root.appendingPathComponent("README.md")]
+        let docs = TestData.root.appendingPathComponent("docs")
+        files += try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        var found = [(String, String)]()
+        for file in files {
+            for raw in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                // README quotes its lines for the shell: '{"op":…}' \ or '{…}' | memery apply
+                var pieces = [Substring]()
+                if raw.hasPrefix("{\"op\"") {
+                    pieces = [raw]
+                } else {
+                    pieces = raw.split(separator: "'").filter { $0.hasPrefix("{\"op\"") }
+                }
+                found += pieces.map { (file.lastPathComponent, String($0)) }
+            }
+        }
+        return found
+    }
+}

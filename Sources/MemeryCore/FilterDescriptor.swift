@@ -1,5 +1,3 @@
-import MemeryCore
-
 /// A filter as a plugin declares it, read out of the C structs once at load time.
 public struct FilterDescriptor: Sendable, Equatable, Codable {
     public enum Origin: String, Sendable, Codable { case builtin, user, frei0r }
@@ -16,6 +14,12 @@ public struct FilterDescriptor: Sendable, Equatable, Codable {
         public var max: Double
         public var defaultValue: FilterValue
         public var choices: [String]
+
+        public init(id: String, name: String, description: String?, kind: Kind, unit: Unit, min: Double, max: Double,
+                    defaultValue: FilterValue, choices: [String]) {
+            self.id = id; self.name = name; self.description = description; self.kind = kind; self.unit = unit
+            self.min = min; self.max = max; self.defaultValue = defaultValue; self.choices = choices
+        }
     }
 
     public var id: String
@@ -27,6 +31,13 @@ public struct FilterDescriptor: Sendable, Equatable, Codable {
     /// The plugin library it came from.
     public var library: String
     public var params: [Param]
+
+    public init(id: String, name: String, description: String?, paramVersion: Int, deterministic: Bool, origin: Origin,
+                library: String, params: [Param], isolated: Bool = false) {
+        self.id = id; self.name = name; self.description = description; self.paramVersion = paramVersion
+        self.deterministic = deterministic; self.origin = origin; self.library = library; self.params = params
+        self.isolated = isolated
+    }
 
     public func param(_ id: String) -> Param? { params.first { $0.id == id } }
 

@@ -1,0 +1,176 @@
+import Foundation
+import MemeryCore
+import MemeryRender
+import MemeryStore
+
+/// Performs edits of the shared vocabulary (`Edit`) against a workspace, keeping each
+/// creation it touched open, so that a stream of edits (`memery apply`, a browser tab)
+/// costs one decide and one durable append per edit.
+public final class EditRunner {
+    public let workspace: Workspace
+    /// Open creations, by the gallery's name key.
+    private var sessions: [String: CreationSession] = [:]
+
+    public init(workspace: Workspace) { self.workspace = workspace }
+
+    /// Performs `edit` on the creation named `name` (nil only for garage edits).
+    public func perform(_ edit: Edit, on name: String?) throws -> EditResult {
+        guard let name else {
+            guard !edit.needsCreation else { throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation: give \"creation\": NAME") }
+            return try performOutsideCreations(edit)
+        }
+        switch edit {
+        case .new(let source):
+            let creation: Creation
+            switch source {
+            case .image(let file): creation = try workspace.create(name: name, imageAt: file)
+            case let .canvas(width, height, background):
+                creation = try workspace.create(name: name, canvasWidth: width, height: height, background: background)
+            case .garage(let reference): creation = try workspace.create(name: name, garageImage: reference)
+            case .template(let template): creation = try workspace.create(name: name, template: template)
+            }
+            var result = EditResult(creation: creation.name)
+            let session = try self.session(name)
+            result.version = session.head.streamVersion
+            result.sequence = try workspace.lastSequence(of: creation.id)
+            result.state = session.state
+            return result
+        case .rename(let newName):
+            let stored = try workspace.rename(name, to: newName)
+            forget(name)
+            var result = EditResult(creation: stored.isEmpty ? name : newName)
+            result.sequence = stored.last?.sequence
+            return result
+        case .delete: return galleryResult(name, try workspace.trash(name))
+        case .restore: return galleryResult(name, try workspace.restore(name))
+        case .favorite(let on): return galleryResult(name, try workspace.setFavorite(name, on))
+        case .move(let position): return galleryResult(name, try workspace.move(name, to: position))
+        case .saveTemplate(let template):
+            let stored = try workspace.saveTemplate(storing: name, as: template).stored
+            var result = EditResult(creation: name)
+            result.sequence = stored.last?.sequence
+            return result
+        case .garageAdd, .garageRemove:
+            var result = try performOutsideCreations(edit)
+            result.creation = name
+            return result
+        default:
+            return try performOnCreation(edit, session: try session(name))
+        }
+    }
+
+    private func galleryResult(_ name: String, _ stored: [StoredEvent]) -> EditResult {
+        forget(name)  // its trashed state or name may have changed
+        var result = EditResult(creation: name)
+        result.sequence = stored.last?.sequence
+        return result
+    }
+
+    private func performOutsideCreations(_ edit: Edit) throws -> EditResult {
+        var result = EditResult(creation: nil)
+        switch edit {
+        case let .garageAdd(file, name, tags):
+            let (item, stored) = try workspace.addToGarage(storing: file, name: name, tags: tags)
+            result.garageItem = item
+            result.sequence = stored.last?.sequence
+        case .garageRemove(let reference):
+            result.sequence = try workspace.removeFromGarage(reference).last?.sequence
+        default:
+            throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation")
+        }
+        return result
+    }
+
+    private func performOnCreation(_ edit: Edit, session: CreationSession) throws -> EditResult {
+        var result = EditResult(creation: session.name)
+        var stored = [StoredEvent]()
+        switch edit {
+        case let .captions(top, bottom):
+            stored = try session.edit(.setCaptions(top: top, bottom: bottom))
+        case let .addText(text, box, style):
+            stored = try session.edit(.addText(role: .free, text: text, box: box, style: style))
+            if !stored.isEmpty { result.layer = session.state.layers.last?.id }
+        case let .addImage(source, at, scale, rotation, opacity, flip):
+            switch source {
+            case .file(let path):
+                let (data, image, _) = try workspace.readImage(at: path)
+                stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
+                                          blobs: [data])
+            case .garage(let reference):
+                let item = try workspace.garage().find(reference)
+                stored = try session.edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
+                                          blobRefs: [item.image.blob])
+            }
+            result.layer = session.state.layers.last?.id
+        case let .addShape(kind, box, fill, alpha, stroke, strokeWidth):
+            stored = try session.edit(.addShape(kind, box: box, fill: fill, alpha: alpha, stroke: stroke, strokeWidth: strokeWidth))
+            result.layer = session.state.layers.last?.id
+        case let .draw(points, width, color, erase, layer):
+            stored = try session.edit(.draw(points: points, width: width, color: color, erase: erase, layer: layer))
+            // The layer drawn on: the one named, the topmost drawing for an eraser, else the new one.
+            let state = session.state
+            result.layer = layer ?? (erase ? state.layers.last { $0.kind == "drawing" }?.id : state.layers.last?.id)
+        case let .setLayer(id, settings):
+            stored = try session.edit(.changeLayer(id: id, try LayerChanges(parsing: settings.map(\.description))))
+            result.layer = id
+        case .removeLayer(let id):
+            stored = try session.edit(.removeLayer(id: id))
+        case let .moveLayer(id, move):
+            stored = try session.edit(.moveLayer(id: id, move))
+            result.layer = id
+        case .crop(let box): stored = try session.edit(.crop(box))
+        case .rotate(let degrees): stored = try session.edit(.rotate(degrees: degrees))
+        case .flip(let axis): stored = try session.edit(.flip(axis))
+        case let .applyFilter(filter, settings, layer, canvas):
+            stored = try workspace.applyFilter(in: session, filter: filter, settings: settings.map(\.description), layer: layer, canvas: canvas)
+            result.filter = session.state.filters.count
+        case let .setFilter(position, settings):
+            stored = try workspace.setFilterParams(in: session, position: position, settings: settings.map(\.description))
+            result.filter = position
+        case .removeFilter(let position):
+            stored = try session.edit(.removeFilter(position: position))
+        case .undo(let steps):
+            stored = try session.undo(steps: steps)
+            result.head = try session.headSummary()
+        case .redo(let branch):
+            stored = try session.redo(branch: branch)
+            result.head = try session.headSummary()
+        case .checkout(.event(let event)):
+            stored = try session.checkout(event: event)
+            result.head = try session.headSummary()
+        case .checkout(.time(let text)):
+            stored = try session.checkout(at: try PointInTime.parse(text, now: Date()), text: text)
+            result.head = try session.headSummary()
+        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove:
+            throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
+        }
+        result.sequence = stored.last?.sequence
+        result.version = session.head.streamVersion
+        result.state = session.state
+        return result
+    }
+
+    /// The creation held open, opened on first use.
+    private func session(_ name: String) throws -> CreationSession {
+        let key = Gallery.key(name)
+        if let open = sessions[key] { return open }
+        let session = try workspace.session(name)
+        sessions[key] = session
+        return session
+    }
+
+    private func forget(_ name: String) { sessions[Gallery.key(name)] = nil }
+}
+
+extension Workspace {
+    /// Performs one edit (see `EditRunner` for a stream of them).
+    @discardableResult
+    public func perform(_ edit: Edit, on name: String?) throws -> EditResult {
+        try EditRunner(workspace: self).perform(edit, on: name)
+    }
+
+    /// The global sequence of a stream's newest event.
+    func lastSequence(of stream: UUID) throws -> UInt64? {
+        try store.events(in: stream, fromVersion: max(1, try store.version(of: stream))).last?.sequence
+    }
+}

@@ -1,0 +1,9 @@
+import MemeryStore
+
+/// The crash test's fail points that front ends pass (`MEMERY_FAILPOINT=NAME:N`).
+public enum FailPoints {
+    /// After an edit committed, before a front end acknowledges it.
+    public static func afterCommitBeforeAcknowledgement() {
+        FailPoint.pass(FailPoint.afterCommitBeforeAcknowledgement)
+    }
+}

@@ -1,0 +1,37 @@
+import MemeryCore
+import MemeryRender
+
+/// The filters this process can run: the built-ins, frei0r's and the user's plugins.
+public enum FilterCatalog {
+    /// Every installed filter (reading every catalog, so `warnings` is complete after).
+    public static var filters: [FilterDescriptor] { FilterHost.shared.filters }
+
+    /// Plugins skipped while loading, each with the file and the reason.
+    public static var warnings: [String] { FilterHost.shared.warnings }
+
+    /// The filter with this id, or an error that says it is not installed and why.
+    public static func filter(_ id: String) throws -> FilterDescriptor {
+        guard let filter = FilterHost.shared.filter(id) else { throw FilterHost.shared.notInstalled(id) }
+        return filter
+    }
+
+    public static func isInstalled(_ id: String) -> Bool { FilterHost.shared.filter(id) != nil }
+}
+
+/// Tools for plugin authors and the helper process plugins run in.
+public enum PluginTools {
+    public struct CheckResult: Sendable, Equatable {
+        public var passed: Bool
+        public var check: String
+        public var reason: String
+    }
+
+    /// Loads a plugin in isolation and puts each of its filters through odd sizes, strides
+    /// and parameters.
+    public static func check(pluginAt path: String) -> [CheckResult] {
+        PluginCheck().run(path).map { CheckResult(passed: $0.passed, check: $0.check, reason: $0.reason) }
+    }
+
+    /// The helper process's main: describes or runs plugins for the host; returns the exit code.
+    public static func runWorker(_ arguments: [String]) -> Int32 { PluginWorker.main(arguments) }
+}
