@@ -23,7 +23,7 @@ struct ApplyCommand: ParsableCommand {
     @Argument(help: "The creation the lines edit (default: each line's \"creation\").")
     var name: String?
 
-    @Option(help: ArgumentHelp("Read the lines from a file (default: standard input, or -).", valueName: "file"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Read the lines from a file (default: standard input, or -).", valueName: "file"))
     var file: String?
 
     func run() throws {

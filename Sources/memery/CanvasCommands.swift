@@ -17,11 +17,16 @@ struct CropCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Argument(help: ArgumentHelp("The rectangle to keep.", valueName: "x,y,w,h"))
-    var box: String
+    // allUnrecognized: so that a box starting with a negative number is read as the box.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The rectangle to keep.", valueName: "x,y,w,h"))
+    var boxes: [String] = []
+
+    func validate() throws {
+        guard boxes.count == 1 else { throw ValidationError("give one rectangle as X,Y,W,H, e.g. 0,0,400,300") }
+    }
 
     func run() throws {
-        try report(try storeOptions.perform(.crop(try Box(parsing: box)), on: name), output)
+        try report(try storeOptions.perform(.crop(try Box(parsing: boxes[0])), on: name), output)
     }
 }
 

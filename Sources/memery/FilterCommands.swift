@@ -72,7 +72,7 @@ struct FilterApplyCommand: ParsableCommand {
     @Argument(help: "The creation's name.") var name: String
     @Argument(help: "The filter's id.") var id: String
     @Argument(help: "PARAM=VALUE settings; the others keep their defaults.") var settings: [String] = []
-    @Option(help: ArgumentHelp("Filter this layer only.", valueName: "id")) var layer: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Filter this layer only.", valueName: "id")) var layer: String?
     @Flag(help: "Filter the whole picture, layers included.") var canvas = false
     @OptionGroup var output: ResultOptions
 

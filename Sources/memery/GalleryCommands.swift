@@ -100,7 +100,7 @@ struct MoveCommand: ParsableCommand {
         commandName: "move", abstract: "Put a creation at a position in the gallery (1 first, as `memery list` shows them).")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
-    @Option(help: "The position, 1 first.") var to: Int
+    @Option(parsing: .unconditional, help: "The position, 1 first.") var to: Int
 
     @OptionGroup var output: ResultOptions
     func run() throws { try output.report(try storeOptions.perform(.move(to: to), on: name)) {} }

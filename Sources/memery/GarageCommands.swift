@@ -12,7 +12,7 @@ struct GarageAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Import an image into the garage; prints its name.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The image file.") var file: String
-    @Option(help: "A name (default: the file's name, made unique).") var name: String?
+    @Option(parsing: .unconditional, help: "A name (default: the file's name, made unique).") var name: String?
     @Option(help: "A tag to find it by; repeat for more.") var tag: [String] = []
     @OptionGroup var output: ResultOptions
 
@@ -28,7 +28,7 @@ struct GarageAddCommand: ParsableCommand {
 struct GarageListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the garage's images.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Only images whose name or a tag contains this (ignoring case).") var search: String?
+    @Option(parsing: .unconditional, help: "Only images whose name or a tag contains this (ignoring case).") var search: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

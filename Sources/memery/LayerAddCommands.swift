@@ -21,22 +21,22 @@ struct ImageAddCommand: ParsableCommand {
     @Argument(help: "The picture to add.")
     var file: String?
 
-    @Option(help: ArgumentHelp("A garage image instead of a file, by name or the start of its hash.", valueName: "image"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A garage image instead of a file, by name or the start of its hash.", valueName: "image"))
     var garage: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
     var at: String?
 
-    @Option(help: "A scale factor, 0.01 to 100.")
+    @Option(parsing: .unconditional, help: "A scale factor, 0.01 to 100.")
     var scale = 1.0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Degrees, clockwise; negative turns the other way.", valueName: "deg"))
     var rotate = 0.0
 
-    @Option(help: "0 (invisible) to 1 (opaque).")
+    @Option(parsing: .unconditional, help: "0 (invisible) to 1 (opaque).")
     var opacity = 1.0
 
-    @Option(help: "Mirror it: h or v.")
+    @Option(parsing: .unconditional, help: "Mirror it: h or v.")
     var flip: FlipAxis?
 
     @OptionGroup var output: ResultOptions
@@ -73,16 +73,16 @@ struct ShapeAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("An ellipse filling this box.", valueName: "x,y,w,h"))
     var ellipse: String?
 
-    @Option(help: ArgumentHelp("The fill colour, or none.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour, or none.", valueName: "hex"))
     var fill = "#ffffff"
 
-    @Option(help: "The fill's opacity, 0 to 1.")
+    @Option(parsing: .unconditional, help: "The fill's opacity, 0 to 1.")
     var alpha = 1.0
 
-    @Option(help: ArgumentHelp("An outline colour (default: no outline).", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("An outline colour (default: no outline).", valueName: "hex"))
     var stroke: String?
 
-    @Option(help: ArgumentHelp("The outline's width.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The outline's width.", valueName: "px"))
     var strokeWidth = 2.0
 
     @OptionGroup var output: ResultOptions
@@ -115,16 +115,16 @@ struct DrawCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's points in canvas pixels.", valueName: "\"x,y x,y ...\""))
     var points: String
 
-    @Option(help: ArgumentHelp("The stroke's colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's colour.", valueName: "hex"))
     var color = "#000000"
 
-    @Option(help: ArgumentHelp("The stroke's width.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's width.", valueName: "px"))
     var width = 6.0
 
     @Flag(help: "Erase instead of drawing.")
     var erase = false
 
-    @Option(help: ArgumentHelp("The drawing layer to add to.", valueName: "id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The drawing layer to add to.", valueName: "id"))
     var layer: String?
 
     @OptionGroup var output: ResultOptions

@@ -93,7 +93,7 @@ struct LayerMoveCommand: ParsableCommand {
     @Flag(help: "One step down.") var down = false
     @Flag(help: "To the top.") var front = false
     @Flag(help: "To the bottom.") var back = false
-    @Option(help: "To a position, as `layer list` numbers them (1 is the bottom).") var to: Int?
+    @Option(parsing: .unconditional, help: "To a position, as `layer list` numbers them (1 is the bottom).") var to: Int?
     @OptionGroup var output: ResultOptions
 
     func validate() throws {

@@ -9,7 +9,7 @@ struct LogCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "The first sequence to print.")
+    @Option(parsing: .unconditional, help: "The first sequence to print.")
     var from: UInt64 = 1
 
     @Flag(help: "Print the envelopes as JSON.")

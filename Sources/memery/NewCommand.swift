@@ -11,19 +11,19 @@ struct NewCommand: ParsableCommand {
     @Argument(help: "A name for the creation, unique in the gallery (case is ignored).")
     var name: String
 
-    @Option(help: ArgumentHelp("The base picture: PNG, JPEG, GIF, BMP, TIFF, WebP, AVIF, ...", valueName: "file"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The base picture: PNG, JPEG, GIF, BMP, TIFF, WebP, AVIF, ...", valueName: "file"))
     var image: String?
 
-    @Option(help: ArgumentHelp("A garage image, by name or the start of its hash.", valueName: "image"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A garage image, by name or the start of its hash.", valueName: "image"))
     var garage: String?
 
-    @Option(help: ArgumentHelp("A template: its canvas, base image and text boxes.", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A template: its canvas, base image and text boxes.", valueName: "name"))
     var template: String?
 
-    @Option(help: ArgumentHelp("A blank canvas of this size instead of a picture.", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A blank canvas of this size instead of a picture.", valueName: "WxH"))
     var canvas: String?
 
-    @Option(help: ArgumentHelp("The blank canvas's colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The blank canvas's colour.", valueName: "hex"))
     var background = "#ffffff"
 
     @OptionGroup var output: ResultOptions

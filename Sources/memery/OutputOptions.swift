@@ -10,13 +10,13 @@ extension ExportFormat: ExpressibleByArgument {
 
 /// Where and how a picture is written: `-o FILE [--format png|jpeg|webp] [--quality 1-100]`.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The picture to write.", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], parsing: .unconditional, help: ArgumentHelp("The picture to write.", valueName: "file"))
     var output: String
 
-    @Option(help: "png, jpeg or webp; by default the output file's extension decides.")
+    @Option(parsing: .unconditional, help: "png, jpeg or webp; by default the output file's extension decides.")
     var format: ExportFormat?
 
-    @Option(help: "JPEG and WebP quality, 1 to 100.")
+    @Option(parsing: .unconditional, help: "JPEG and WebP quality, 1 to 100.")
     var quality: Int = ExportFormat.defaultQuality
 
     /// The format asked for; an unknown extension is bad input (exit 1), found in `run()`.

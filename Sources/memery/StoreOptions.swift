@@ -4,7 +4,7 @@ import Memery
 
 /// `--store DIR`, shared by every command.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "The store directory.",
         discussion: "Defaults to $MEMERY_STORE, else $XDG_DATA_HOME/memery, else ~/.local/share/memery.",
         valueName: "dir"))

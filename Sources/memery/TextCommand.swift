@@ -50,22 +50,22 @@ struct TextAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The box in canvas pixels; by default a wide box across the middle.", valueName: "x,y,w,h"))
     var box: String?
 
-    @Option(help: "The font family (fallback fonts fill in other scripts and emoji).")
+    @Option(parsing: .unconditional, help: "The font family (fallback fonts fill in other scripts and emoji).")
     var font: String?
 
-    @Option(help: ArgumentHelp("The largest size in pixels; the text shrinks to fit its box.", valueName: "pt"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest size in pixels; the text shrinks to fit its box.", valueName: "pt"))
     var size: Double?
 
-    @Option(help: ArgumentHelp("The fill colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour.", valueName: "hex"))
     var color: String?
 
-    @Option(help: ArgumentHelp("The outline colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The outline colour.", valueName: "hex"))
     var outline: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The outline width; by default an eighth of the size.", valueName: "px"))
     var outlineWidth: Double?
 
-    @Option(help: "left, center or right.")
+    @Option(parsing: .unconditional, help: "left, center or right.")
     var align: TextStyle.Alignment?
 
     @Flag(help: "Keep the letters as typed instead of upper case.")

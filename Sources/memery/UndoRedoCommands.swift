@@ -19,7 +19,7 @@ struct UndoCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: "How many edits to step back.")
+    @Option(parsing: .unconditional, help: "How many edits to step back.")
     var steps = 1
 
     func run() throws {
@@ -37,7 +37,7 @@ struct RedoCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: "Which branch to follow where edits were made after an undo (1 = the oldest).")
+    @Option(parsing: .unconditional, help: "Which branch to follow where edits were made after an undo (1 = the oldest).")
     var branch: Int?
 
     func run() throws {
@@ -57,10 +57,10 @@ struct CheckoutCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: "The event number, as `memery history` shows it (v12 or 12).")
+    @Option(parsing: .unconditional, help: "The event number, as `memery history` shows it (v12 or 12).")
     var event: String?
 
-    @Option(help: "A time: how long ago (10m, 2h, 3d) or an ISO-8601 instant.")
+    @Option(parsing: .unconditional, help: "A time: how long ago (10m, 2h, 3d) or an ISO-8601 instant.")
     var at: String?
 
     func validate() throws {
