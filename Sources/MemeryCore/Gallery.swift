@@ -279,6 +279,45 @@ public struct Gallery: Sendable, Equatable {
         follow(keep)
     }
 
+    /// Folds events into a list of entries in one pass, for loading a gallery of any size:
+    /// `evolve` keeps the browsing position after each event, which costs a pass over the
+    /// entries per event. Gives the same entries as evolving one event at a time.
+    public static func fold(_ entries: [Entry], _ events: [GalleryEvent]) -> [Entry] {
+        var list: [Entry?] = entries
+        var position = [UUID: Int](minimumCapacity: entries.count + events.count)
+        for (index, entry) in entries.enumerated() { position[entry.id] = index }
+        func update(_ id: UUID, _ change: (inout Entry) -> Void) {
+            guard let index = position[id], var entry = list[index] else { return }
+            change(&entry)
+            list[index] = entry
+        }
+        for event in events {
+            switch event {
+            case .added(let added):
+                if position[added.id] == nil { position[added.id] = list.count; list.append(added) }
+            case let .renamed(id, name): update(id) { $0.name = name }
+            case .trashed(let id): update(id) { $0.trashed = true }
+            case .restored(let id): update(id) { $0.trashed = false }
+            case let .favorite(id, favorite): update(id) { $0.favorite = favorite }
+            case .purged(let id):
+                if let index = position.removeValue(forKey: id) { list[index] = nil }
+            case let .reordered(id, index):
+                // Rare: compact, move, and number the entries again.
+                var compact = list.compactMap { $0 }
+                guard let from = compact.firstIndex(where: { $0.id == id }) else { continue }
+                let entry = compact.remove(at: from)
+                compact.insert(entry, at: max(0, min(index, compact.count)))
+                list = compact
+                position.removeAll(keepingCapacity: true)
+                for (offset, entry) in compact.enumerated() { position[entry.id] = offset }
+            }
+        }
+        return list.compactMap { $0 }
+    }
+
+    /// The version of the gallery snapshots' format (entries as JSON).
+    public static let snapshotFormat = 1
+
     private mutating func update(_ id: UUID, _ change: (inout Entry) -> Void) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }
         change(&all[index])

@@ -121,4 +121,32 @@ import Testing
         }
         #expect(throws: EventDecodingError.self) { try GalleryEvent.decode(type: "CreationRenamed", schemaVersion: 1, payload: Data(#"{"id":"\#(id.uuidString)"}"#.utf8)) }
     }
+
+    /// Loading folds in one pass; it must give the entries evolving one event at a time gives.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func foldingInOnePassEqualsEvolvingEventByEvent(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var ids = [UUID]()
+        var events = [GalleryEvent]()
+        for step in 0..<2_000 {
+            let pick = ids.isEmpty ? nil : ids[Int(rng.next() % UInt64(ids.count))]
+            switch (rng.next() % 9, pick) {
+            case (0...2, _), (_, nil):
+                let id = UUID(); ids.append(id); events.append(.added(.init(id: id, name: "c\(step)")))
+            case (3, let id?): events.append(.renamed(id: id, name: "r\(step)"))
+            case (4, let id?): events.append(.trashed(id: id))
+            case (5, let id?): events.append(.restored(id: id))
+            case (6, let id?): events.append(.favorite(id: id, favorite: rng.next() % 2 == 0))
+            case (7, let id?): events.append(.reordered(id: id, index: Int(rng.next() % UInt64(ids.count + 2))))
+            case (_, let id?): events.append(.purged(id: id)); ids.removeAll { $0 == id }
+            }
+        }
+        var evolved = Gallery()
+        events.forEach { evolved.evolve($0) }
+        #expect(Gallery.fold([], events) == evolved.all)
+        // From a part-way fold (a snapshot) and the rest: the same.
+        let half = Gallery.fold([], Array(events.prefix(1_000)))
+        #expect(Gallery.fold(half, Array(events.dropFirst(1_000))) == evolved.all)
+    }
 }
+

@@ -110,3 +110,22 @@ import Testing
         #expect(lines.last?.hasPrefix(String(repeating: "  ", count: HistoryTreeText.maxIndent) + "v") == true, "the indent stops growing")
     }
 }
+
+@Suite struct GallerySnapshotTests {
+    /// The gallery opens from its snapshot and the events after it, and that equals folding
+    /// its whole stream; a damaged snapshot is ignored.
+    @Test func galleryFromSnapshotPlusTailEqualsFullReplay() throws {
+        let (workspace, dir) = try { let dir = try TemporaryDirectory(); return (try Workspace(directory: dir.url), dir) }(); defer { dir.cleanup() }
+        for n in 0..<130 { try workspace.create(name: "c\(n)", canvasWidth: 8, height: 8, background: .white) }
+        for n in stride(from: 0, to: 130, by: 7) { try workspace.rename("c\(n)", to: "renamed \(n)") }
+        try workspace.trash("c1")
+        try workspace.move("c2", to: 1)
+        let snapshot = try #require(try workspace.store.snapshot(WellKnownStreams.gallery), "a long gallery has a snapshot")
+        #expect(snapshot.version >= Workspace.snapshotInterval)
+        let opened = try workspace.gallery()
+        #expect(opened.all == (try workspace.replayGallery()).all)
+        #expect(opened.all.count == 130 && opened.entries.first?.name == "c2" && opened.trash.map(\.name) == ["c1"])
+        try workspace.store.putSnapshot(WellKnownStreams.gallery, version: snapshot.version, format: Gallery.snapshotFormat, data: Data("[".utf8))
+        #expect(try workspace.gallery().all == opened.all, "an unreadable snapshot is ignored")
+    }
+}
