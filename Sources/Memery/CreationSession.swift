@@ -91,7 +91,9 @@ public final class CreationSession {
     }
 
     static func head(_ history: CreationHistory, at time: Date, text: String) throws -> Int {
-        try history.head(atTime: Int64((time.timeIntervalSince1970 * 1000).rounded(.down)), describedAs: text)
+        let millis = (time.timeIntervalSince1970 * 1000).rounded(.down)
+        guard millis.isFinite, abs(millis) < 9e15 else { throw DomainError.invalidTime(DomainError.shortened(text)) }
+        return try history.head(atTime: Int64(millis), describedAs: text)
     }
 
     /// The head's version and what the edit there did, after undo, redo or checkout.

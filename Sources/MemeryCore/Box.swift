@@ -20,7 +20,7 @@ public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
-        [x, y, w, h].map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ",")
+        [x, y, w, h].map(DomainError.number).joined(separator: ",")
     }
 }
 

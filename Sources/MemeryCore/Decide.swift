@@ -113,6 +113,10 @@ extension Creation {
                 throw DomainError.tooManyPoints(points.count, max: Stroke.maxPoints)
             }
             try check("stroke width", strokeWidth, Stroke.widthRange)
+            for point in points {
+                try check("a stroke's x", point.x, Transform.coordinateRange)
+                try check("a stroke's y", point.y, Transform.coordinateRange)
+            }
             let target: Layer?
             if let layerID {
                 target = try existingLayer(layerID)
@@ -227,8 +231,8 @@ extension Creation {
         }
         if changes.touchesTransform {
             var t = layer.transform
-            if let x = changes.x { try check("x", x, -100_000...100_000); t.x = x }
-            if let y = changes.y { try check("y", y, -100_000...100_000); t.y = y }
+            if let x = changes.x { try check("x", x, Transform.coordinateRange); t.x = x }
+            if let y = changes.y { try check("y", y, Transform.coordinateRange); t.y = y }
             if let scale = changes.scale { try check("scale", scale, Transform.scaleRange); t.scale = scale }
             if let rotation = changes.rotation { try check("rotation", rotation, -36_000...36_000); t.rotation = Angle.normalized(rotation) }
             if let flipH = changes.flipH { t.flipH = flipH }

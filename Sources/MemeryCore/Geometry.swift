@@ -29,6 +29,8 @@ public struct Transform: Sendable, Hashable, Codable {
     }
 
     public static let scaleRange: ClosedRange<Double> = 0.01...100
+    /// Where a layer's centre or a stroke's point may be, in canvas pixels.
+    public static let coordinateRange: ClosedRange<Double> = -100_000...100_000
 
     /// Canvas point of a point in the content's own coordinates, [0, w] x [0, h].
     public func canvasPoint(_ local: Point, size: (w: Double, h: Double)) -> Point {
