@@ -165,6 +165,7 @@ public final class Workspace: @unchecked Sendable {
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
+        if let problem = Self.problem(withImageFile: path) { throw RenderError.unreadable(path: path.isEmpty ? "\"\"" : path, reason: problem) }
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
@@ -306,6 +307,25 @@ public final class Workspace: @unchecked Sendable {
 
     public func verify() throws -> StoreCheck {
         StoreCheck(try store.verify())
+    }
+
+    /// Why a path cannot be read as a picture, before reading it: a directory, a device or
+    /// a FIFO would otherwise give Foundation's jargon, or block, or never end.
+    static func problem(withImageFile path: String) -> String? {
+        if path.isEmpty { return "an empty path names no file" }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            switch errno {
+            case ENOENT: return "no such file"
+            case EACCES: return "permission denied"
+            default: return String(cString: strerror(errno))
+            }
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "it is a directory, not an image file"
+        default: return "it is not a regular file"
+        }
     }
 
     static func reason(_ error: Error) -> String {

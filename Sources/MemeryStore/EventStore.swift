@@ -1,4 +1,5 @@
 import CLMDB
+import Crypto
 import Foundation
 
 /// The append-only event log on LMDB: a global log, a per-stream index, content-addressed
@@ -40,6 +41,8 @@ public final class EventStore: @unchecked Sendable {
             } catch let second as LMDBError {
                 throw StoreError.unusableDirectory(path: directory.path, reason: second.message)
             }
+        } catch let error as LMDBError where error.meansDamage {
+            throw StoreError.damaged(sequence: nil, reason: "\(directory.appendingPathComponent("data.mdb").path) is not a readable store file (\(error.message))")
         } catch let error as LMDBError {
             throw StoreError.unusableDirectory(path: directory.path, reason: error.message)
         }
@@ -267,9 +270,17 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// The bytes of a blob, or nil when absent.
+    /// The bytes of a blob, checked against their hash (damaged bytes are an error, never
+    /// a picture), or nil when absent.
     public func blob(_ hash: String) throws -> Data? {
         guard let key = BlobHash.key(hash) else { return nil }
-        return try env.read { txn in try txn.get(blobs, key).map { Data($0) } }
+        return try env.read { txn -> Data? in
+            guard let bytes = try txn.get(blobs, key) else { return nil }
+            guard Array(SHA256.hash(data: bytes)) == key else {
+                throw StoreError.damaged(sequence: nil, reason: "image \(hash.prefix(12))… does not match its hash (its bytes changed on disk)")
+            }
+            return Data(bytes)
+        }
     }
 
     /// The stream holding a unique claim, if any.
