@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bench-peers crashtest fuzz bootstrap build clean
+.PHONY: demo test bench bench-peers crashtest fuzz tsan bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -25,6 +25,12 @@ bench-peers: bootstrap
 crashtest: bootstrap
 	swift build -c release
 	.build/release/memery-crashtest --kills $${KILLS:-1000}
+
+# The concurrency tests (one workspace, many threads and tasks) under ThreadSanitizer, in
+# a build of their own so that the ordinary one is kept.
+tsan: bootstrap
+	swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+	swift test --disable-xctest --sanitize=thread --scratch-path .build/tsan --filter ConcurrencyTests
 
 # libFuzzer on the image import path and the event decoders, FUZZ_SECONDS each (default 60).
 fuzz: bootstrap

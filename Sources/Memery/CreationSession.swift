@@ -12,8 +12,6 @@ public final class CreationSession {
     public private(set) var head: CreationHead
     /// The whole tree, once something needed it.
     private var tree: CreationHistory?
-    /// Tries per edit when another process appends to the same creation meanwhile.
-    private let conflictRetries = 5
 
     init(workspace: Workspace, name: String) throws {
         self.workspace = workspace
@@ -45,32 +43,38 @@ public final class CreationSession {
         try retrying { try append(try decide(try history())) }
     }
 
+    /// Through the workspace's one write path: on a conflict, start again from the store.
     private func retrying(_ attempt: () throws -> [StoredEvent]) throws -> [StoredEvent] {
-        var tries = 0
-        while true {
-            tries += 1
-            do {
-                return try attempt()
-            } catch StoreError.conflict where tries < conflictRetries {
-                // Someone else edited it: start again from the store.
+        try workspace.writing { tries in
+            if tries > 1 {
                 head = try workspace.headForEditing(name)
                 tree = nil
             }
+            return try attempt()
         }
     }
 
     private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
         guard !events.isEmpty else { return [] }
-        let stored = try workspace.store.append(to: id, expectedVersion: head.streamVersion,
-                                                events: events.map(EventCoding.newEvent), blobs: blobs, blobRefs: blobRefs)
+        // A move of the head is stored with the state it leads to, so that the next reader
+        // opens it from that snapshot instead of replaying the whole tree.
+        var moved: CreationHead?
+        if let tree, events.count == 1, case .headMoved(let move) = events[0], let target = tree.node(version: move.to) {
+            moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1, headVersion: move.to)
+        }
+        let write = EventStore.StreamWrite(
+            stream: id, expectedVersion: head.streamVersion, events: try events.map(EventCoding.newEvent),
+            snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) })
+        let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs)
         guard let last = stored.last else { return stored }
         tree?.apply(events, lastVersion: last.version, time: last.timeMilliseconds)
-        if !head.apply(events, lastVersion: last.version) {
-            // A move of the head: the tree, loaded to decide it, knows where the head is now.
-            if let tree { head = CreationHead(tree) }
-            head.state.name = name
+        if let moved {
+            head = moved
+        } else if !head.apply(events, lastVersion: last.version) {
+            if let tree { head = CreationHead(tree) }  // (a move the tree could not place)
         }
-        workspace.snapshotIfDue(head)
+        head.state.name = name
+        if moved == nil { workspace.snapshotIfDue(head) }
         return stored
     }
 

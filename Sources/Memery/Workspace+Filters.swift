@@ -14,7 +14,7 @@ extension Workspace {
     @discardableResult
     public func applyFilter(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
         let session = try session(name)
-        try applyFilter(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
+        _ = try applyFilter(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
         return session.state.filters.count
     }
 

@@ -9,7 +9,13 @@ extension Workspace {
     /// Opens from the gallery's snapshot and folds the events after it, so a command costs
     /// the same with ten thousand creations as with one; the snapshot is renewed when the
     /// tail grows past `snapshotInterval`. A snapshot is a cache: unreadable, it is ignored.
+    /// A long-lived process keeps the result and follows the log (LiveProjections).
     func loadGallery() throws -> (gallery: Gallery, version: UInt64) {
+        let folded = try projections.gallery(store) { try readGallery() }
+        return (Gallery(folded.state), folded.version)
+    }
+
+    private func readGallery() throws -> LiveProjections.Folded<[Gallery.Entry]> {
         var entries = [Gallery.Entry](), since: UInt64 = 0
         if let snapshot = try store.snapshot(WellKnownStreams.gallery), snapshot.format == Gallery.snapshotFormat,
            let cached = try? PayloadJSONDecoder().decode([Gallery.Entry].self, from: snapshot.data) {
@@ -28,7 +34,7 @@ extension Workspace {
         if version - since >= Self.snapshotInterval, let data = try? SortedJSONEncoder().encode(entries) {
             try? store.putSnapshot(WellKnownStreams.gallery, version: version, format: Gallery.snapshotFormat, data: data)
         }
-        return (Gallery(entries), version)
+        return .init(state: entries, version: version)
     }
 
     /// The gallery folded from its first event, ignoring any snapshot (for checking them).
@@ -42,6 +48,15 @@ extension Workspace {
     /// Every creation, trash included, in the order the person keeps them.
     public func gallery() throws -> Gallery {
         try loadGallery().gallery
+    }
+
+    /// The first of `base`, `base-2`, `base-3`, ... that no creation uses, asked of the
+    /// names' claims rather than of the whole gallery.
+    func uniqueName(from base: String) throws -> String {
+        if try store.owner(ofClaim: Self.nameClaim(base)) == nil { return base }
+        var n = 2
+        while try store.owner(ofClaim: Self.nameClaim("\(base)-\(n)")) != nil { n += 1 }
+        return "\(base)-\(n)"
     }
 
     /// The gallery entry of a creation by name (trashed ones too).
@@ -58,19 +73,13 @@ extension Workspace {
     @discardableResult
     func changeGallery(_ id: UUID, claim: [String] = [], release: [String] = [],
                        _ decide: (Gallery) throws -> [GalleryEvent]) throws -> [StoredEvent] {
-        var attempt = 0
-        while true {
-            attempt += 1
+        try writing { _ in
             let (gallery, version) = try loadGallery()
             let events = try decide(gallery)
             guard !events.isEmpty else { return [] }
-            do {
-                return try store.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
-                                                                events: try events.map(Self.newEvent))],
-                                        claim: claim, release: release, owner: id)
-            } catch StoreError.conflict where attempt < 5 {
-                continue
-            }
+            return try store.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
+                                                            events: try events.map(Self.newEvent))],
+                                    claim: claim, release: release, owner: id)
         }
     }
 
@@ -120,11 +129,13 @@ extension Workspace {
     /// Removes a creation for good: its events, its name and the images only it used.
     public func purge(_ name: String) throws -> PurgeSummary {
         let entry = try entry(named: name)
-        let (_, version) = try loadGallery()
-        return PurgeSummary(try store.purge(entry.id, alsoAppend: [
-            EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
-                                   events: [try Self.newEvent(.purged(id: entry.id))]),
-        ]))
+        return PurgeSummary(try writing { _ in
+            let (_, version) = try loadGallery()
+            return try store.purge(entry.id, alsoAppend: [
+                EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
+                                       events: [try Self.newEvent(.purged(id: entry.id))]),
+            ])
+        })
     }
 
     /// The store's global log from `sequence` on, purged events left out, each with the

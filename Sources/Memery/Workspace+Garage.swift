@@ -8,35 +8,40 @@ extension Workspace {
     // MARK: Garage
 
     func loadGarage() throws -> (garage: Garage, version: UInt64) {
-        var garage = Garage()
-        let stored = try store.events(in: WellKnownStreams.garage)
+        let folded = try projections.garage(store) {
+            let (garage, version) = try fold(WellKnownStreams.garage, into: Garage(), Garage.Event.decode) { $0.evolve($1) }
+            return .init(state: garage, version: version)
+        }
+        return (folded.state, folded.version)
+    }
+
+    /// A small well-known stream folded from its first event (the garage and the templates
+    /// hold one event per image or template a person saved).
+    func fold<State, Event>(_ stream: UUID, into initial: State, _ decode: (String, Int, Data) throws -> Event,
+                            _ evolve: (inout State, Event) -> Void) throws -> (State, UInt64) {
+        var state = initial
+        let stored = try store.events(in: stream)
         for event in stored {
             do {
-                garage.evolve(try Garage.Event.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload))
+                evolve(&state, try decode(event.type, event.schemaVersion, event.payload))
             } catch let error as EventDecodingError {
                 throw StoreError.damaged(sequence: event.sequence, reason: error.description)
             }
         }
-        return (garage, stored.last?.version ?? 0)
+        return (state, stored.last?.version ?? 0)
     }
 
     public func garage() throws -> Garage { try loadGarage().garage }
 
     private func changeGarage(blobs: [Data] = [], _ decide: (Garage) throws -> [Garage.Event]) throws -> (Garage, [StoredEvent]) {
-        var attempt = 0
-        while true {
-            attempt += 1
+        try writing { _ in
             var (garage, version) = try loadGarage()
             let events = try decide(garage)
-            do {
-                let stored = try store.append(to: WellKnownStreams.garage, expectedVersion: version, events: try events.map {
-                    NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
-                }, blobs: blobs)
-                events.forEach { garage.evolve($0) }
-                return (garage, stored)
-            } catch StoreError.conflict where attempt < 5 {
-                continue
-            }
+            let stored = try store.append(to: WellKnownStreams.garage, expectedVersion: version, events: try events.map {
+                NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
+            }, blobs: blobs)
+            events.forEach { garage.evolve($0) }
+            return (garage, stored)
         }
     }
 
@@ -74,16 +79,12 @@ extension Workspace {
     // MARK: Templates
 
     func loadTemplates() throws -> (templates: Templates, version: UInt64) {
-        var templates = Templates()
-        let stored = try store.events(in: WellKnownStreams.templates)
-        for event in stored {
-            do {
-                templates.evolve(try Templates.decode(schemaVersion: event.schemaVersion, payload: event.payload))
-            } catch let error as EventDecodingError {
-                throw StoreError.damaged(sequence: event.sequence, reason: error.description)
-            }
+        let folded = try projections.templates(store) {
+            let (templates, version) = try fold(WellKnownStreams.templates, into: Templates(),
+                                                { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0.evolve($1) }
+            return .init(state: templates, version: version)
         }
-        return (templates, stored.last?.version ?? 0)
+        return (folded.state, folded.version)
     }
 
     public func templates() throws -> Templates { try loadTemplates().templates }
@@ -96,20 +97,14 @@ extension Workspace {
 
     func saveTemplate(storing name: String, as templateName: String) throws -> (template: Templates.Template, stored: [StoredEvent]) {
         let creation = try creation(named: name)
-        var attempt = 0
-        while true {
-            attempt += 1
+        return try writing { _ in
             let (templates, version) = try loadTemplates()
             let template = try templates.decideSave(creation, as: templateName)
-            do {
-                let stored = try store.append(
-                    to: WellKnownStreams.templates, expectedVersion: version,
-                    events: [NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode(template))],
-                    blobRefs: template.baseImage.map { [$0.blob] } ?? [])
-                return (template, stored)
-            } catch StoreError.conflict where attempt < 5 {
-                continue
-            }
+            let stored = try store.append(
+                to: WellKnownStreams.templates, expectedVersion: version,
+                events: [NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode(template))],
+                blobRefs: template.baseImage.map { [$0.blob] } ?? [])
+            return (template, stored)
         }
     }
 

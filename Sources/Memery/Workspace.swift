@@ -6,9 +6,22 @@ import MemeryStore
 /// The library's front door: a store, the domain and the renderer joined. Every edit is
 /// decided against the creation's current state, appended atomically and acknowledged
 /// only once durable.
-public final class Workspace: @unchecked Sendable {
+///
+/// One workspace serves many threads and tasks at once, as GRDB's DatabasePool does: reads
+/// run side by side (LMDB read transactions, renders), writes take turns (`writing`), and
+/// the async API (Workspace+Async.swift) runs all of it off Swift's cooperative pool.
+public final class Workspace: Sendable {
     let store: EventStore
     let compositor: Compositor
+    /// The projections a long-lived process keeps, following the global log.
+    let projections = LiveProjections()
+    /// Writers in this process take turns, so that only another process can make one decide again.
+    private let writeLock = NSRecursiveLock()
+    /// Tries per write when another process appends to the same stream meanwhile.
+    static let conflictRetries = 5
+    /// Where the async API runs edits (one at a time, in order) and reads (side by side).
+    let writer = DispatchQueue(label: "memery.workspace.writer")
+    let readers = DispatchQueue(label: "memery.workspace.readers", attributes: .concurrent)
 
     /// The event store itself, for the project's own tools (the crash test, benchmarks):
     /// front ends never reach it.
@@ -58,21 +71,30 @@ public final class Workspace: @unchecked Sendable {
     }
 
     func openHead(_ entry: Gallery.Entry) throws -> (head: CreationHead, entry: Gallery.Entry) {
-        var head = CreationHead(id: entry.id)
-        if let snapshot = try store.snapshot(entry.id), snapshot.format == CreationHead.snapshotFormat,
-           let cached = CreationHead.decoded(snapshot.data), cached.streamVersion == snapshot.version, cached.state.id == entry.id {
+        var head = try projections.head(entry.id, store) { try readHead(entry.id) }
+        head.state.name = entry.name  // the gallery's name: renames live there
+        return (head, entry)
+    }
+
+    /// The head from the store: the snapshot and the events after it. Undo, redo and
+    /// checkout store a snapshot with their move, so a move in the tail (written by an older
+    /// Memery, or by a crash between an edit and its snapshot) is the one case that replays.
+    func readHead(_ id: UUID) throws -> CreationHead {
+        var head = CreationHead(id: id)
+        if let snapshot = try store.snapshot(id), snapshot.format == CreationHead.snapshotFormat,
+           let cached = CreationHead.decoded(snapshot.data), cached.streamVersion == snapshot.version, cached.state.id == id {
             head = cached
         }
         let since = head.streamVersion
-        for batch in Self.batches(try store.events(in: entry.id, fromVersion: since + 1)) {
+        for batch in Self.batches(try store.events(in: id, fromVersion: since + 1)) {
             guard let last = batch.last, head.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version) else {
-                head = CreationHead(try load(entry.name).history)  // a move of the head: only the tree can follow it
-                break
+                head = CreationHead(try loadHistory(id).history)
+                snapshotIfDue(head, force: true)
+                return head
             }
         }
-        head.state.name = entry.name  // the gallery's name: renames live there
         if head.streamVersion - since >= Self.snapshotInterval { snapshotIfDue(head, force: true) }
-        return (head, entry)
+        return head
     }
 
     /// Keeps the creation's snapshot near its head. A snapshot is a cache: failing to write
@@ -97,14 +119,20 @@ public final class Workspace: @unchecked Sendable {
 
     func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
         let entry = try entry(named: name)
-        let stored = try store.events(in: entry.id)
-        var history = CreationHistory(id: entry.id)
+        var (history, stored) = try loadHistory(entry.id)
+        history.name = entry.name  // the gallery's name: renames live there
+        return (history, stored, entry.trashed)
+    }
+
+    /// The whole history tree, replayed from the creation's first event.
+    func loadHistory(_ id: UUID) throws -> (history: CreationHistory, events: [StoredEvent]) {
+        let stored = try store.events(in: id)
+        var history = CreationHistory(id: id)
         for batch in Self.batches(stored) {
             guard let last = batch.last else { continue }
             history.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version, time: last.timeMilliseconds)
         }
-        history.name = entry.name  // the gallery's name: renames live there
-        return (history, stored, entry.trashed)
+        return (history, stored)
     }
 
     /// The creation's events, oldest first, each described for people.
@@ -136,29 +164,47 @@ public final class Workspace: @unchecked Sendable {
 
     /// Appends a new creation's name and canvas in one batch: the first node of its history,
     /// which undo keeps.
+    /// The gallery is not read: the name's claim, taken in the same transaction, is what
+    /// keeps names unique, so the 10,000th creation costs what the first did.
     func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> Creation {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let (gallery, galleryVersion) = try loadGallery()
-            var creation = Creation(id: UUID())
-            var events = try creation.decide(.create(name: name), gallery: gallery)
-            events.forEach { creation = creation.evolve($0) }
-            let made = try creation.decide(canvas)
-            made.forEach { creation = creation.evolve($0) }
-            events += made
-            do {
-                // The creation's first edit and its gallery entry land together.
+        var creation = Creation(id: UUID())
+        var events = try creation.decide(.create(name: name))
+        events.forEach { creation = creation.evolve($0) }
+        let made = try creation.decide(canvas)
+        made.forEach { creation = creation.evolve($0) }
+        events += made
+        do {
+            // The creation's first edit and its gallery entry land together; the entry
+            // depends on nothing before it in the gallery.
+            try writing { _ in
                 try store.append([
                     EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try events.map(EventCoding.newEvent)),
-                    EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: galleryVersion,
+                    EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
                                            events: [try Self.newEvent(.added(.init(id: creation.id, name: name)))]),
                 ], blobs: blobs, blobRefs: blobRefs, claim: [Self.nameClaim(name)])
-                return creation
-            } catch StoreError.claimTaken {
-                throw DomainError.nameTaken(name)  // another process took the name meanwhile
-            } catch StoreError.conflict where attempt < 5 {
-                continue  // another process changed the gallery: decide again
+            }
+            return creation
+        } catch StoreError.claimTaken {
+            throw DomainError.nameTaken(name)
+        }
+    }
+
+    /// The one write path of every stream — creations, gallery, garage, templates: read the
+    /// state, decide, append with the version decided against (`attempt`, given the try
+    /// number from 1), and when another process appended meanwhile, read and decide again.
+    /// Writers in this process take turns, so reads never wait for them and a retry means
+    /// another process.
+    @discardableResult
+    func writing<T>(_ attempt: (Int) throws -> T) throws -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        var tries = 0
+        while true {
+            tries += 1
+            do {
+                return try attempt(tries)
+            } catch StoreError.conflict where tries < Self.conflictRetries {
+                continue
             }
         }
     }
@@ -271,6 +317,14 @@ public final class Workspace: @unchecked Sendable {
         }
     }
 
+    /// The creation's picture, encoded: at its own size, or scaled down to `width` pixels wide.
+    public func picture(of name: String, width: Int? = nil, format: ExportFormat,
+                        quality: Int = ExportFormat.defaultQuality) throws -> Data {
+        var raster = try render(name)
+        if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
+        return try ImageEncoder.encode(raster, as: format, quality: quality)
+    }
+
     /// Renders and writes the creation; the file is replaced whole or not at all.
     public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
                        skipMissingFilters: Bool = false) throws {
@@ -286,7 +340,7 @@ public final class Workspace: @unchecked Sendable {
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var base = stem.trimmingCharacters(in: .whitespacesAndNewlines)
         if Gallery.problem(withName: base) != nil { base = "meme" }
-        var name = try gallery().uniqueName(from: base)
+        var name = try uniqueName(from: base)
         var creation: Creation
         let image: Raster
         while true {
@@ -294,7 +348,7 @@ public final class Workspace: @unchecked Sendable {
                 (creation, image) = try createKeepingImage(name: name, imageAt: path)
                 break
             } catch DomainError.nameTaken {
-                name = try gallery().uniqueName(from: base)  // lost a race for the name
+                name = try uniqueName(from: base)  // lost a race for the name
             }
         }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty

@@ -17,6 +17,12 @@ public struct CreationHead: Sendable, Equatable, Codable {
         headVersion = history.head.map { history.nodes[$0].version }
     }
 
+    public init(state: Creation, streamVersion: UInt64, headVersion: UInt64?) {
+        self.state = state
+        self.streamVersion = streamVersion
+        self.headVersion = headVersion
+    }
+
     public init(id: UUID) {
         state = Creation(id: id)
         streamVersion = 0

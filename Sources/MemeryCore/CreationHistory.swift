@@ -176,6 +176,12 @@ public struct CreationHistory: Sendable {
 }
 
 extension CreationHistory.Batch {
+    /// Undo, redo or checkout, rather than an edit.
+    public var isMove: Bool {
+        if case .move = kind { return true }
+        return false
+    }
+
     var headAfter: Int {
         switch kind {
         case .edit(let node): return node

@@ -9,12 +9,19 @@ import MemeryPluginABI
 /// loaded in-process; then every .so in each folder of $MEMERY_PLUGIN_PATH and in
 /// $XDG_DATA_HOME/memery/plugins, read and run only in a helper process (IsolatedRunner).
 /// MEMERY_ISOLATE_ALL=1 isolates the built-ins too.
+///
+/// `@unchecked Sendable`, earned: every table is read and written under `lock` (plugins load
+/// lazily, from any thread); filters run outside it on their own buffers, and each
+/// in-process filter holds its own lock while it runs, since memery_filter.h promises a
+/// plugin one call of its process() at a time per filter.
 public final class FilterHost: @unchecked Sendable {
     /// Every filter: the built-ins, then (read when first needed) user plugins and frei0r.
     public var filters: [FilterDescriptor] {
-        loadUserPlugins()
-        loadFrei0r()
-        return loaded
+        lock.withLock {
+            loadUserPlugins()
+            loadFrei0r()
+            return loaded
+        }
     }
     private var loaded: [FilterDescriptor] = []
     /// Folders of third-party plugins, read the first time a filter is looked for there.
@@ -24,45 +31,52 @@ public final class FilterHost: @unchecked Sendable {
     private var frei0rPlugins: [String: Frei0rPlugin] = [:]
     private let lock = NSRecursiveLock()
     /// Plugins or filters that were skipped, each with the file and the reason.
-    public private(set) var warnings: [String] = []
+    public var warnings: [String] { lock.withLock { skipped } }
+    private var skipped: [String] = []
     /// Why the built-in filters are not there, when they are not (e.g. only `memery` was built).
-    public private(set) var builtinProblem: String?
+    public private(set) var builtinProblem: String?  // set by init only
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
     /// The entry of the library each in-process filter came from (for its extensions).
     private var entries: [String: UnsafePointer<memery_filter_entry>] = [:]
     /// Each filter's accepted pixel formats (bits), for isolated ones too.
     private var formats: [String: UInt32] = [:]
     private var libraries: [PluginLibrary] = []
+    /// One lock per in-process filter, held while it runs (the ABI's promise of one thread at a time).
+    private var running: [String: NSLock] = [:]
+
+    private func runningLock(_ id: String) -> NSLock {
+        lock.withLock {
+            if let existing = running[id] { return existing }
+            let made = NSLock()
+            running[id] = made
+            return made
+        }
+    }
     /// The `memery` binary that runs isolated plugins in its hidden worker mode.
-    public var helperPath: String
+    public let helperPath: String
     /// How long an isolated filter may run before it is stopped: 10 s, or MEMERY_FILTER_TIMEOUT.
-    public var timeout: TimeInterval = ProcessInfo.processInfo.environment["MEMERY_FILTER_TIMEOUT"].flatMap(Double.init) ?? 10
+    public let timeout: TimeInterval = ProcessInfo.processInfo.environment["MEMERY_FILTER_TIMEOUT"].flatMap(Double.init) ?? 10
 
     /// The host with the built-in filters and the user's plugins, loaded once per process.
-    public static let shared: FilterHost = {
-        let host = FilterHost(builtinDirectory: executableDirectory())
-        host.userDirectories = userPluginDirectories()
-        return host
-    }()
+    public static let shared = FilterHost(builtinDirectory: executableDirectory(), userDirectories: userPluginDirectories())
 
     public static let builtinLibraryName = "libmemery-builtins.so"
 
-    public init(builtinDirectory: String?, helperPath: String? = nil) {
+    public init(builtinDirectory: String?, helperPath: String? = nil, userDirectories: [String] = []) {
         self.helperPath = helperPath ?? ProcessInfo.processInfo.environment["MEMERY_HELPER"]
             ?? URL(fileURLWithPath: Self.executableDirectory() ?? ".").appendingPathComponent("memery").path
-        if let builtinDirectory {
-            let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path
-            if Self.isolateAll {
-                loadIsolated(path, origin: .builtin)
-            } else {
-                load(path, origin: .builtin)
-            }
-            if !loaded.contains(where: { $0.origin == .builtin }) {
-                builtinProblem = FileManager.default.fileExists(atPath: path)
-                    ? "the built-in filters at \(path) could not be loaded (\(warnings.last ?? "no filters in it"))"
-                    : "the built-in filters are not installed: there is no \(Self.builtinLibraryName) in \(builtinDirectory)"
-            }
+        self.userDirectories = userDirectories
+        guard let builtinDirectory else { return }
+        let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path
+        if Self.isolateAll {
+            loadIsolated(path, origin: .builtin)
+        } else {
+            load(path, origin: .builtin)
         }
+        builtinProblem = loaded.contains(where: { $0.origin == .builtin }) ? nil
+            : FileManager.default.fileExists(atPath: path)
+                ? "the built-in filters at \(path) could not be loaded (\(skipped.last ?? "no filters in it"))"
+                : "the built-in filters are not installed: there is no \(Self.builtinLibraryName) in \(builtinDirectory)"
     }
 
     /// The error for a filter no plugin provides: a built-in one says what is missing.
@@ -103,10 +117,10 @@ public final class FilterHost: @unchecked Sendable {
     func loadIsolated(_ path: String, origin: FilterDescriptor.Origin) {
         do {
             let (described, refusals) = try IsolatedRunner(helper: helperPath, timeout: timeout).describe(path, origin: origin)
-            warnings += refusals
+            skipped += refusals
             for (descriptor, pixelFormats) in described {
                 guard !loaded.contains(where: { $0.id == descriptor.id }) else {
-                    warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
+                    skipped.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
                     continue
                 }
                 var isolated = descriptor
@@ -115,23 +129,23 @@ public final class FilterHost: @unchecked Sendable {
                 formats[descriptor.id] = pixelFormats
             }
         } catch {
-            warnings.append("skipped plugin \(path): \(error)")
+            skipped.append("skipped plugin \(path): \(error)")
         }
     }
 
     /// Loads one plugin library; a refusal becomes a warning, never an error.
     func load(_ path: String, origin: FilterDescriptor.Origin) {
         guard FileManager.default.fileExists(atPath: path) else {
-            warnings.append("no plugin at \(path)")
+            skipped.append("no plugin at \(path)")
             return
         }
         do {
             let library = try PluginLibrary(path: path, origin: origin)
             libraries.append(library)
-            warnings += library.refusedFilters.map { "skipped in \(path): \($0)" }
+            skipped += library.refusedFilters.map { "skipped in \(path): \($0)" }
             for (descriptor, filter) in library.filters {
                 guard !loaded.contains(where: { $0.id == descriptor.id }) else {
-                    warnings.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
+                    skipped.append("skipped \(descriptor.id) from \(path): another plugin already provides it")
                     continue
                 }
                 implementations[descriptor.id] = filter
@@ -140,7 +154,7 @@ public final class FilterHost: @unchecked Sendable {
                 loaded.append(descriptor)
             }
         } catch {
-            warnings.append(String(describing: error))
+            skipped.append(String(describing: error))
         }
     }
 
@@ -272,8 +286,11 @@ public final class FilterHost: @unchecked Sendable {
             throw FilterError.newerParams(filter: id, stored: version, installed: descriptor.paramVersion)
         }
         let migrated: [String: FilterValue]
-        if let implementation = implementations[id], let entry = entries[id], !descriptor.isolated {
-            let values = try ParamMigration.migrate(implementation, entry: entry, filter: id, params: params, from: version, to: descriptor.paramVersion)
+        let (implementation, entry) = lock.withLock { (implementations[id], entries[id]) }
+        if let implementation, let entry, !descriptor.isolated {
+            let values = try runningLock(id).withLock {
+                try ParamMigration.migrate(implementation, entry: entry, filter: id, params: params, from: version, to: descriptor.paramVersion)
+            }
             migrated = ParamMigration.filterValues(values, descriptor: descriptor, old: params)
         } else if descriptor.origin == .frei0r {
             migrated = params  // frei0r has no parameter versions
@@ -290,21 +307,22 @@ public final class FilterHost: @unchecked Sendable {
     public func apply(_ id: String, params: [String: FilterValue], to raster: Raster) throws -> Raster {
         guard let descriptor = filter(id) else { throw missing([id]) }
         let values = try checked(params, for: descriptor)
-        let straight = formats[id].map { $0 & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0 } ?? true
+        let (pixelFormats, frei0r, implementation) = lock.withLock { (formats[id], frei0rPlugins[id], implementations[id]) }
+        let straight = pixelFormats.map { $0 & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0 } ?? true
         var input = straight ? PixelConversion.straightRGBA(raster) : PixelConversion.premultipliedBGRA(raster)
         var output = [UInt8](repeating: 0, count: input.count)
         let width = raster.width, height = raster.height
         let (status, message): (Int32, String)
         // frei0r promises nothing past 2048 pixels a side: bigger frames run in the helper.
-        if let plugin = frei0rPlugins[id], !descriptor.isolated, width <= 2048, height <= 2048 {
+        if let plugin = frei0r, !descriptor.isolated, width <= 2048, height <= 2048 {
             plugin.run(values: values, pixels: &input, width: width, height: height)
             (status, message, output) = (0, "", input)
-        } else if let implementation = implementations[id], !descriptor.isolated, frei0rPlugins[id] == nil {
-            (status, message) = input.withUnsafeMutableBytes { inBytes in
+        } else if let implementation, !descriptor.isolated, frei0r == nil {
+            (status, message) = runningLock(id).withLock { input.withUnsafeMutableBytes { inBytes in
                 output.withUnsafeMutableBytes { outBytes in
                     Self.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!, output: outBytes.baseAddress!,
                              width: width, height: height, straight: straight)
-                }
+                } }
             }
         } else {
             (status, message) = try IsolatedRunner(helper: helperPath, timeout: timeout)

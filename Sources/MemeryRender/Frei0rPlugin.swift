@@ -8,6 +8,9 @@ import Glibc
 /// `frei0r.<name>` with its parameters under string ids. frei0r's own rules are kept here:
 /// frames of whole multiples of 8 pixels, 16-byte aligned, in the plugin's colour model
 /// (BGRA8888, RGBA8888 or PACKED32); doubles and positions in [0, 1].
+///
+/// `@unchecked Sendable`, earned: nothing changes after init, and each run constructs its own
+/// instance, which frei0r allows to run beside other instances.
 final class Frei0rPlugin: @unchecked Sendable {
     // The frei0r C API (frei0r.h), looked up by name.
     private struct PluginInfo {

@@ -1,7 +1,7 @@
 import CPangoCairo
 
 /// A Cairo ARGB32 image (premultiplied, native-endian 32-bit pixels) that owns its surface.
-public final class Raster: @unchecked Sendable {
+public final class Raster {
     let surface: OpaquePointer
     public let width: Int
     public let height: Int

@@ -4,7 +4,7 @@ import Foundation
 
 /// The append-only event log on LMDB: a global log, a per-stream index, content-addressed
 /// blobs, unique claims and metadata. It knows streams and events, not memes.
-public final class EventStore: @unchecked Sendable {
+public final class EventStore: Sendable {
     /// The store format this build writes and the newest it reads.
     public static let formatVersion = 1
     /// A generous virtual reservation; LMDB on Linux only uses disk for written pages.
@@ -33,11 +33,11 @@ public final class EventStore: @unchecked Sendable {
         self.directory = directory
         try Self.prepare(directory)
         do {
-            env = try LMDBEnvironment(directory: directory.path, mapSize: mapSize, databaseNames: Name.all)
+            env = try LMDBEnvironment.open(directory: directory.path, mapSize: mapSize, databaseNames: Name.all)
         } catch let error as LMDBError where error.code == EACCES || error.code == EROFS {
             // Files or filesystem that cannot be written: still readable, never changed.
             do {
-                env = try LMDBEnvironment(directory: directory.path, mapSize: mapSize, databaseNames: Name.all, readOnly: true)
+                env = try LMDBEnvironment.open(directory: directory.path, mapSize: mapSize, databaseNames: Name.all, readOnly: true)
             } catch let second as LMDBError {
                 throw StoreError.unusableDirectory(path: directory.path, reason: second.message)
             }
@@ -116,12 +116,22 @@ public final class EventStore: @unchecked Sendable {
     /// Events for one stream within an append.
     public struct StreamWrite: Sendable {
         public var stream: UUID
-        /// The stream's version the caller decided against (0: a new stream).
-        public var expectedVersion: UInt64
+        /// The stream's version the caller decided against (0: a new stream); nil appends
+        /// whatever the version, for events that depend on nothing before them.
+        public var expectedVersion: UInt64?
         public var events: [NewEvent]
-        public init(stream: UUID, expectedVersion: UInt64, events: [NewEvent]) {
-            self.stream = stream; self.expectedVersion = expectedVersion; self.events = events
+        /// The stream's state after these events, stored as its snapshot in the same
+        /// transaction (a move of a creation's head, which a reader could not fold).
+        public var snapshot: SnapshotWrite?
+        public init(stream: UUID, expectedVersion: UInt64?, events: [NewEvent], snapshot: SnapshotWrite? = nil) {
+            self.stream = stream; self.expectedVersion = expectedVersion; self.events = events; self.snapshot = snapshot
         }
+    }
+
+    public struct SnapshotWrite: Sendable {
+        public var format: Int
+        public var data: Data
+        public init(format: Int, data: Data) { self.format = format; self.data = data }
     }
 
     /// Appends `events` to `stream` atomically, with the blobs they reference and the unique
@@ -153,8 +163,8 @@ public final class EventStore: @unchecked Sendable {
         var versions = [UInt64]()
         for write in writes {
             let actual = try version(of: write.stream, in: txn)
-            guard actual == write.expectedVersion else {
-                throw StoreError.conflict(stream: write.stream, expected: write.expectedVersion, actual: actual)
+            if let expected = write.expectedVersion, actual != expected {
+                throw StoreError.conflict(stream: write.stream, expected: expected, actual: actual)
             }
             versions.append(actual)
         }
@@ -197,6 +207,9 @@ public final class EventStore: @unchecked Sendable {
                     }
                 }
                 stored.append(record)
+            }
+            if let snapshot = write.snapshot {
+                try putSnapshot(write.stream, version: actual + UInt64(write.events.count), snapshot, in: txn)
             }
         }
         FailPoint.pass(FailPoint.afterPutBeforeCommit)

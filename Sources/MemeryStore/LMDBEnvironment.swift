@@ -1,21 +1,34 @@
 import CLMDB
 import Foundation
+import Synchronization
 
 /// One open LMDB environment (a store directory holding data.mdb and lock.mdb).
 ///
 /// Transactions are closures, as GRDB does for SQLite. A write that fills the map is
 /// aborted, the map is grown, and the write is run again; a map grown by another process
 /// is adopted before the next transaction. Sync stays on: a returned write is durable.
+///
+/// Shared by every thread of the process (`open` gives one environment per store): LMDB
+/// serializes write transactions itself (one writer across threads and processes) and,
+/// opened with MDB_NOTLS, lets any thread run read transactions beside it.
+///
+/// `@unchecked Sendable`, earned: the handle is LMDB's thread-safe environment; the
+/// database handles are fixed once `init` returns; the map size is guarded by a mutex and
+/// changed only under the resize lock held exclusively.
 public final class LMDBEnvironment: @unchecked Sendable {
     let handle: OpaquePointer
     /// Guards the map size: every transaction holds it shared, resizing holds it exclusive,
     /// because LMDB allows mdb_env_set_mapsize only while this process has no transaction.
-    private var resizeLock = pthread_rwlock_t()
+    /// On the heap: a pthread lock must not move, and a class's stored property may.
+    private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
     private var databases: [String: MDB_dbi] = [:]
     /// How many times a write may grow the map before giving up.
     private let maxGrowths = 40
+    private let currentMapSize: Mutex<Int>
+    /// The key `open` shares this environment under.
+    private var registryKey: String?
 
-    public private(set) var mapSize: Int
+    public var mapSize: Int { currentMapSize.withLock { $0 } }
     /// Opened read-only (the store's files or filesystem cannot be written).
     public let readOnly: Bool
 
@@ -26,9 +39,10 @@ public final class LMDBEnvironment: @unchecked Sendable {
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: EINVAL, operation: "mdb_env_create") }
         handle = env
-        self.mapSize = mapSize
+        currentMapSize = Mutex(mapSize)
         self.readOnly = readOnly
-        pthread_rwlock_init(&resizeLock, nil)
+        resizeLock = .allocate(capacity: 1)
+        pthread_rwlock_init(resizeLock, nil)
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(databaseNames.count + 2)), "mdb_env_set_maxdbs")
             try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
@@ -41,7 +55,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
             var dead: Int32 = 0
             let checked = mdb_reader_check(env, &dead)
             if !readOnly { try LMDBError.check(checked, "mdb_reader_check") }
-            self.mapSize = Self.currentMapSize(env)
+            currentMapSize.withLock { $0 = Self.currentMapSize(env) }
             let open = { (txn: Transaction) throws in
                 for name in databaseNames {
                     var dbi: MDB_dbi = 0
@@ -73,8 +87,48 @@ public final class LMDBEnvironment: @unchecked Sendable {
     }
 
     deinit {
-        mdb_env_close(handle)
-        pthread_rwlock_destroy(&resizeLock)
+        // Closed under the registry's lock, so that `open` never opens the same files while
+        // this close is under way (closing drops the process's locks on lock.mdb).
+        // (One that failed to open was never registered, and its init holds that lock.)
+        if let registryKey {
+            Self.registry.withLock { open in
+                mdb_env_close(handle)
+                open[registryKey] = nil
+            }
+        } else {
+            mdb_env_close(handle)
+        }
+        pthread_rwlock_destroy(resizeLock)
+        resizeLock.deallocate()
+    }
+
+    // MARK: One environment per store per process
+
+    /// LMDB forbids opening one environment twice in a process (a second close would drop
+    /// the first one's locks), so environments are shared by the directory's identity.
+    private final class Weak: @unchecked Sendable {  // set once, read under the registry lock
+        weak var environment: LMDBEnvironment?
+        init(_ environment: LMDBEnvironment) { self.environment = environment }
+    }
+    private static let registry = Mutex<[String: Weak]>([:])
+
+    /// The environment of the store in `directory`: the one this process has open (whatever
+    /// mode it was opened in), or a new one, opened under the registry's lock so that two
+    /// threads never open the same files twice.
+    public static func open(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false) throws -> LMDBEnvironment {
+        var info = stat()
+        let key = stat(directory, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : directory
+        while true {
+            let shared: LMDBEnvironment? = try registry.withLock { open in
+                if let entry = open[key] { return entry.environment }  // nil: its close is under way
+                let environment = try LMDBEnvironment(directory: directory, mapSize: mapSize, databaseNames: databaseNames, readOnly: readOnly)
+                environment.registryKey = key
+                open[key] = Weak(environment)
+                return environment
+            }
+            if let shared { return shared }
+            sched_yield()  // the last user is closing it: wait for the close
+        }
     }
 
     /// The handle of a database opened at init.
@@ -87,7 +141,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     @discardableResult
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         let txn = try begin(flags: UInt32(MDB_RDONLY))
-        defer { mdb_txn_abort(txn); pthread_rwlock_unlock(&resizeLock) }
+        defer { mdb_txn_abort(txn); pthread_rwlock_unlock(resizeLock) }
         return try body(Transaction(handle: txn))
     }
 
@@ -97,11 +151,12 @@ public final class LMDBEnvironment: @unchecked Sendable {
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         var growths = 0
         while true {
+            let seen = mapSize
             do {
                 return try writeOnce(body)
             } catch let error as LMDBError where error.isMapFull && growths < maxGrowths {
                 growths += 1
-                try grow()
+                try grow(from: seen)
                 FailPoint.pass(FailPoint.duringMapGrowth)
             }
         }
@@ -109,7 +164,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     private func writeOnce<T>(_ body: (Transaction) throws -> T) throws -> T {
         let txn = try begin(flags: 0)
-        defer { pthread_rwlock_unlock(&resizeLock) }
+        defer { pthread_rwlock_unlock(resizeLock) }
         let result: T
         do {
             result = try body(Transaction(handle: txn))
@@ -125,26 +180,30 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// Begins a transaction holding the resize lock shared; adopts a map another process grew.
     private func begin(flags: UInt32) throws -> OpaquePointer {
         while true {
-            pthread_rwlock_rdlock(&resizeLock)
+            pthread_rwlock_rdlock(resizeLock)
             var txn: OpaquePointer?
             let rc = mdb_txn_begin(handle, nil, flags, &txn)
             if rc == MDB_SUCCESS, let txn { return txn }
-            pthread_rwlock_unlock(&resizeLock)
+            pthread_rwlock_unlock(resizeLock)
             guard rc == MDB_MAP_RESIZED else { throw LMDBError(code: rc, operation: "mdb_txn_begin") }
             try setMapSize(0)  // 0 adopts the size recorded by the other process
         }
     }
 
-    /// Doubles the map (at least +1 MiB).
-    private func grow() throws {
-        try setMapSize(max(mapSize * 2, mapSize + 1 << 20))
+    /// Doubles the map (at least +1 MiB), unless another thread grew it meanwhile.
+    private func grow(from seen: Int) throws {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard mapSize == seen else { return }
+        try LMDBError.check(mdb_env_set_mapsize(handle, max(seen * 2, seen + 1 << 20)), "mdb_env_set_mapsize")
+        currentMapSize.withLock { $0 = Self.currentMapSize(handle) }
     }
 
     private func setMapSize(_ size: Int) throws {
-        pthread_rwlock_wrlock(&resizeLock)
-        defer { pthread_rwlock_unlock(&resizeLock) }
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
         try LMDBError.check(mdb_env_set_mapsize(handle, size), "mdb_env_set_mapsize")
-        mapSize = Self.currentMapSize(handle)
+        currentMapSize.withLock { $0 = Self.currentMapSize(handle) }
     }
 
     private static func currentMapSize(_ env: OpaquePointer) -> Int {

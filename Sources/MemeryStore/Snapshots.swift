@@ -13,10 +13,14 @@ extension EventStore {
     /// follows was acknowledged: losing one costs a longer fold, never an edit.
     public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data) throws {
         try write { txn in
-            let value = KeyEncoding.bigEndian(version) + withUnsafeBytes(of: UInt32(format).bigEndian) { Array($0) } + Array(data)
-            try txn.put(snapshots, KeyEncoding.uuid(stream), value)
+            try putSnapshot(stream, version: version, EventStore.SnapshotWrite(format: format, data: data), in: txn)
             FailPoint.pass(FailPoint.duringSnapshot)
         }
+    }
+
+    func putSnapshot(_ stream: UUID, version: UInt64, _ snapshot: SnapshotWrite, in txn: Transaction) throws {
+        let value = KeyEncoding.bigEndian(version) + withUnsafeBytes(of: UInt32(snapshot.format).bigEndian) { Array($0) } + Array(snapshot.data)
+        try txn.put(snapshots, KeyEncoding.uuid(stream), value)
     }
 
     /// The stream's snapshot, if it has one that is not past the stream's end.

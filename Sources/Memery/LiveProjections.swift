@@ -1,0 +1,122 @@
+import Foundation
+import MemeryCore
+import MemeryStore
+import Synchronization
+
+/// What a long-lived process (a server, a stream of edits) keeps between requests: the
+/// gallery, the garage, the templates and the heads of recently used creations, each with
+/// the version of its stream. Before answering, the cache follows the global log from the
+/// last sequence it saw, folding what was appended since, by this process or another. A
+/// projection it cannot follow (a move of a creation's head, a purge, a gap) is dropped and
+/// opens again from its snapshot. Nothing here is the truth: a cold cache only costs a read.
+final class LiveProjections: Sendable {
+    struct Folded<State: Sendable>: Sendable {
+        var state: State
+        var version: UInt64
+    }
+
+    private struct Cache: Sendable {
+        /// The last global sequence folded in (0: nothing yet).
+        var seen: UInt64 = 0
+        var gallery: Folded<[Gallery.Entry]>?
+        var garage: Folded<Garage>?
+        var templates: Folded<Templates>?
+        var heads: [UUID: CreationHead] = [:]
+
+        mutating func clear(at sequence: UInt64) { self = Cache(seen: sequence) }
+    }
+
+    private let cache = Mutex(Cache())
+    /// How many heads are kept; past it the cache starts afresh.
+    static let headLimit = 256
+    /// How far behind the cache may fall before reading from snapshots is cheaper than following.
+    static let followLimit: UInt64 = 10_000
+
+    // MARK: Reading through the cache
+
+    func gallery(_ store: EventStore, load: () throws -> Folded<[Gallery.Entry]>) throws -> Folded<[Gallery.Entry]> {
+        try cached(store, \.gallery, load)
+    }
+
+    func garage(_ store: EventStore, load: () throws -> Folded<Garage>) throws -> Folded<Garage> {
+        try cached(store, \.garage, load)
+    }
+
+    func templates(_ store: EventStore, load: () throws -> Folded<Templates>) throws -> Folded<Templates> {
+        try cached(store, \.templates, load)
+    }
+
+    func head(_ id: UUID, _ store: EventStore, load: () throws -> CreationHead) throws -> CreationHead {
+        try cache.withLock { cache in
+            try follow(store, &cache)
+            if let head = cache.heads[id] { return head }
+            let head = try load()
+            if cache.heads.count >= Self.headLimit { cache.heads.removeAll(keepingCapacity: true) }
+            cache.heads[id] = head
+            return head
+        }
+    }
+
+    private func cached<State>(_ store: EventStore, _ path: WritableKeyPath<Cache, Folded<State>?>,
+                               _ load: () throws -> Folded<State>) throws -> Folded<State> {
+        try cache.withLock { cache in
+            try follow(store, &cache)
+            if let folded = cache[keyPath: path] { return folded }
+            let folded = try load()
+            cache[keyPath: path] = folded
+            return folded
+        }
+    }
+
+    // MARK: Following the log
+
+    /// Folds the global log since the last sequence seen into every cached projection.
+    private func follow(_ store: EventStore, _ cache: inout Cache) throws {
+        let last = try store.lastSequence()
+        guard last != cache.seen else { return }
+        guard last > cache.seen, last - cache.seen <= Self.followLimit else { return cache.clear(at: last) }
+        var pending = [StoredEvent]()  // one creation's batch, applied whole
+        func flush() {
+            guard let first = pending.first else { return }
+            defer { pending.removeAll(keepingCapacity: true) }
+            guard var head = cache.heads[first.stream] else { return }
+            guard first.version == head.streamVersion + 1, let events = try? pending.map(EventCoding.domainEvent),
+                  head.apply(events, lastVersion: pending[pending.count - 1].version) else {
+                cache.heads[first.stream] = nil  // a head move, a gap or an unreadable event: open it afresh
+                return
+            }
+            cache.heads[first.stream] = head
+        }
+        try store.forEachEvent(from: cache.seen + 1) { event in
+            if let first = pending.first, first.batch != event.batch || first.stream != event.stream { flush() }
+            switch event.stream {
+            case WellKnownStreams.gallery:
+                Self.fold(event, into: &cache.gallery, GalleryEvent.decode) { Gallery.fold($0, [$1]) }
+                if event.type == "CreationPurged" { cache.heads.removeAll() }  // rare: its head must not outlive it
+            case WellKnownStreams.garage: Self.fold(event, into: &cache.garage, Garage.Event.decode) { var g = $0; g.evolve($1); return g }
+            case WellKnownStreams.templates:
+                Self.fold(event, into: &cache.templates, { try Templates.decode(schemaVersion: $1, payload: $2) }) {
+                    var t = $0; t.evolve($1); return t
+                }
+            default:
+                if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event) }
+            }
+            return event.sequence < last
+        }
+        flush()
+        cache.seen = last
+    }
+
+    /// Folds one event of a well-known stream into its cached state, or drops the state
+    /// when the event does not follow it or cannot be read.
+    private static func fold<State, Event>(_ event: StoredEvent, into folded: inout Folded<State>?,
+                                           _ decode: (String, Int, Data) throws -> Event, _ evolve: (State, Event) -> State) {
+        guard let current = folded else { return }
+        guard event.version == current.version + 1, !event.isPurged,
+              let decoded = try? decode(event.type, event.schemaVersion, event.payload) else {
+            folded = nil
+            return
+        }
+        folded = Folded(state: evolve(current.state, decoded), version: event.version)
+    }
+}
