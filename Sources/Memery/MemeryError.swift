@@ -34,6 +34,24 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// What a failure of the store or the filters is about, for front ends that add their
+    /// own advice (the CLI names commands); domain failures carry their `DomainError`.
+    public enum Topic: Sendable { case damagedStore, missingImage, unknownFilter }
+
+    public var topic: Topic? {
+        switch underlying {
+        case let error as StoreError:
+            if case .damaged = error { return .damagedStore }
+            if case .missingBlob = error { return .missingImage }
+            return nil
+        case let error as FilterError:
+            if case .unknownFilter = error { return .unknownFilter }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// The command-line exit code: 3 for a damaged store, 1 for everything else.
     public var exitCode: Int32 { kind == .damagedStore ? 3 : 1 }
 

@@ -42,9 +42,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .nameTaken(let name):
-            return "a creation named \"\(name)\" already exists"
+            return "a creation named \"\(DomainError.shortened(name))\" already exists"
         case let .invalidName(name, reason):
-            return "the name \"\(name)\" cannot be used: \(reason)"
+            return "the name \"\(DomainError.shortened(name))\" cannot be used: \(reason)"
         case let .outOfRange(field, value, range):
             return "\(field) must be between \(Self.number(range.lowerBound)) and \(Self.number(range.upperBound)), got \(Self.number(value))"
         case .invalidColor(let text):
@@ -56,9 +56,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case .emptyText:
             return "the text is empty: give the words to show"
         case .noSuchLayer(let id):
-            return "no layer \"\(id)\" in this creation: `memery show NAME` lists the layers"
+            return "no layer \"\(id)\" in this creation"
         case .noSuchCreation(let name):
-            return "no creation named \"\(name)\": `memery list` shows the gallery"
+            return "no creation named \"\(DomainError.shortened(name))\""
         case .creationExists:
             return "this creation already exists"
         case .creationNotStarted:
@@ -70,7 +70,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case .nothingToUndo:
             return "nothing to undo: this is the creation as it was first made"
         case .nothingToRedo:
-            return "nothing to redo: no edit was undone from here (`memery history NAME` shows the branches)"
+            return "nothing to redo: no edit was undone from here"
         case let .noSuchEvent(number, last):
             return "there is no event \(number): this creation has events 1 to \(last)"
         case .notYetCreated(let when):
@@ -91,25 +91,25 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case let .tooManyPoints(count, max):
             return "a stroke may have 1 to \(max) points, got \(count)"
         case .alreadyTrashed(let name):
-            return "\"\(name)\" is already in the trash: `memery restore \(name)` brings it back"
+            return "\"\(name)\" is already in the trash"
         case .notTrashed(let name):
             return "\"\(name)\" is not in the trash"
         case .inTrash(let name):
-            return "\"\(name)\" is in the trash: `memery restore \(name)` first"
+            return "\"\(name)\" is in the trash"
         case .noSuchGarageImage(let reference):
-            return "no image \"\(reference)\" in the garage: `memery garage list` shows them"
+            return "no image \"\(DomainError.shortened(reference))\" in the garage"
         case .alreadyInGarage(let name):
             return "this image is already in the garage as \"\(name)\""
         case .garageNameTaken(let name):
             return "the garage already has an image named \"\(name)\""
         case .noSuchTemplate(let name):
-            return "no template named \"\(name)\": `memery template list` shows them"
+            return "no template named \"\(DomainError.shortened(name))\""
         case .templateNameTaken(let name):
             return "a template named \"\(name)\" already exists"
         case .noBaseImage:
             return "this creation has no base image (it started on a blank canvas): filter the canvas instead"
         case .noFilters:
-            return "this creation has no filters: `memery filter apply NAME ID` adds one"
+            return "this creation has no filters"
         case .invalidEdit(let reason):
             return reason
         case .invalidCanvasSize(let text):

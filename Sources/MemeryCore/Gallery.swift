@@ -241,8 +241,10 @@ public struct Gallery: Sendable, Equatable {
 
     /// Moves a shown creation to a position as `memery list` numbers them (1 first).
     public func decideMove(_ id: UUID, to position: Int) throws -> [GalleryEvent] {
+        guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
+        guard !entry.trashed else { throw DomainError.inTrash(entry.name) }
         let visible = entries
-        guard let from = visible.firstIndex(where: { $0.id == id }) else { throw DomainError.noSuchCreation(id.uuidString) }
+        guard let from = visible.firstIndex(where: { $0.id == id }) else { throw DomainError.noSuchCreation(entry.name) }
         guard (1...max(1, visible.count)).contains(position) else {
             throw DomainError.outOfRange(field: "position", value: Double(position), range: 1...Double(visible.count))
         }

@@ -19,7 +19,7 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFilter(let id):
-            return "no filter \"\(id)\" is installed: `memery filter list` shows the filters there are"
+            return "no filter \"\(id)\" is installed"
         case let .builtinsMissing(filter, problem):
             return "\(filter) is a built-in filter, but \(problem); build them with "
                 + "`swift build -c release --product memery-builtins` (`make demo` does) and try again"

@@ -27,7 +27,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "this store has format \(found) but this memery reads format \(supported) at most; use a newer memery"
         case let .damaged(sequence, reason):
             let at = sequence.map { " at sequence \($0)" } ?? ""
-            return "the store is damaged\(at): \(reason); run `memery verify` and restore from a backup"
+            return "the store is damaged\(at): \(reason)"
         case let .unusableDirectory(path, reason):
             return "cannot use store directory \(path): \(reason)"
         case let .readOnly(path):
@@ -35,7 +35,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case let .diskFull(path):
             return "the disk holding the store \(path) is full (or failing): nothing was stored; free some space and try again"
         case let .missingBlob(hash):
-            return "blob \(hash) is missing from the store; run `memery verify`"
+            return "blob \(hash) is missing from the store"
         }
     }
 }

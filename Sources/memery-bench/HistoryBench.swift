@@ -29,6 +29,25 @@ enum HistoryBench {
         if let small = openTimes[10], let large = openTimes[100_000] {
             print(String(format: "  open at 100,000 edits / open at 10 edits (medians): %.2f", large / small))
         }
+        // A long-lived process (memery serve, memery apply) keeps the creation open: undo and
+        // redo decide on the tree in memory, and the show after each opens the head the move
+        // stored with itself. The first undo in a process reads the tree once.
+        let runner = EditRunner(workspace: workspace)
+        let firstUndo = try seconds { _ = try runner.perform(.undo(steps: 1), on: "h100000") }
+        _ = try runner.perform(.redo(branch: nil), on: "h100000")
+        var undo = Timings(), redo = Timings(), showAfterUndo = Timings(), showAfterRedo = Timings()
+        for _ in 0..<5 {
+            undo.add(try seconds { _ = try runner.perform(.undo(steps: 1), on: "h100000") })
+            showAfterUndo.add(try seconds { _ = try workspace.creation(named: "h100000") })
+            redo.add(try seconds { _ = try runner.perform(.redo(branch: nil), on: "h100000") })
+            showAfterRedo.add(try seconds { _ = try workspace.creation(named: "h100000") })
+        }
+        print("  at 100,000 edits, in one process: undo \(undo.milliseconds), show after it \(showAfterUndo.milliseconds); "
+              + "redo \(redo.milliseconds), show after it \(showAfterRedo.milliseconds); "
+              + String(format: "the first undo in a process (reads the tree) %.1f ms", firstUndo * 1000))
+        let fresh = try Workspace(directory: url)
+        let coldShow = try seconds { _ = try fresh.creation(named: "h100000") }
+        print(String(format: "  show after an undo, another process's first read: %.1f ms", coldShow * 1000))
         // Each checkout is an event (HeadMoved): five round trips add ten to the history.
         var away = Timings(), back = Timings()
         for _ in 0..<5 {

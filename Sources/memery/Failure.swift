@@ -19,7 +19,7 @@ struct Failure {
         if let error = error as? InputError {
             self.init(message: error.message, exitCode: Self.badInput)
         } else if let error = MemeryError(classifying: error) {
-            self.init(message: error.message, exitCode: error.exitCode)
+            self.init(message: Hints.hint(for: error).map { "\(error.message): \($0)" } ?? error.message, exitCode: error.exitCode)
         } else {
             return nil
         }

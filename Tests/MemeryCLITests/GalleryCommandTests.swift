@@ -25,6 +25,19 @@ import Testing
         try s.ok(["new", "Kitty", "--canvas", "4x4"])
     }
 
+    /// A name of 10,000 characters is named in the error, not echoed whole.
+    @Test func longNamesAreShortenedInMessages() throws {
+        let s = try Sandbox()
+        try make(s, ["a"])
+        let long = String(repeating: "x", count: 10_000)
+        for arguments in [["new", long, "--canvas", "4x4"], ["show", long], ["rename", "a", long]] {
+            let outcome = try s.run(arguments)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("xxxxxxxx…"), "\(arguments[0])")
+            #expect(outcome.stderr.count < 400, "\(arguments[0]): \(outcome.stderr.count) characters")
+        }
+    }
+
     @Test func deleteRestoreAndTheTrash() throws {
         let s = try Sandbox()
         try make(s, ["a", "b"])
@@ -35,7 +48,8 @@ import Testing
         let trash = try #require(try s.json(["trash", "--json"]) as? [[String: Any]])
         #expect(trash.map { $0["name"] as? String } == ["a"])
         try s.fails(["text", "a", "--top", "x"], containing: "\"a\" is in the trash: `memery restore a` first")
-        try s.fails(["delete", "a"], containing: "already in the trash")
+        try s.fails(["delete", "a"], containing: "already in the trash: `memery restore a` brings it back")
+        try s.fails(["move", "a", "--to", "1"], containing: "\"a\" is in the trash")  // its name, not its UUID
         try s.fails(["new", "A", "--canvas", "4x4"], containing: "already exists")
         #expect(try s.ok(["show", "a"]).contains("name:    a"), "a trashed creation can still be looked at")
         try s.ok(["restore", "a"])

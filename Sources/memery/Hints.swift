@@ -1,0 +1,29 @@
+import Memery
+
+/// What to type next, after the engine's message says what is wrong: hints that name
+/// commands belong to the command line, not to the engine other front ends share.
+enum Hints {
+    static func hint(for error: MemeryError) -> String? {
+        switch error.underlying {
+        case let error as DomainError:
+            switch error {
+            case .noSuchLayer: return "`memery show NAME` lists the layers"
+            case .noSuchCreation: return "`memery list` shows the gallery"
+            case .nothingToRedo: return "`memery history NAME` shows the branches"
+            case .alreadyTrashed(let name): return "`memery restore \(DomainError.shortened(name))` brings it back"
+            case .inTrash(let name): return "`memery restore \(DomainError.shortened(name))` first"
+            case .noSuchGarageImage: return "`memery garage list` shows them"
+            case .noSuchTemplate: return "`memery template list` shows them"
+            case .noFilters: return "`memery filter apply NAME ID` adds one"
+            default: return nil
+            }
+        default:
+            switch error.topic {
+            case .damagedStore: return "run `memery verify` and restore from a backup"
+            case .missingImage: return "run `memery verify`"
+            case .unknownFilter: return "`memery filter list` shows the filters there are"
+            case nil: return nil
+            }
+        }
+    }
+}

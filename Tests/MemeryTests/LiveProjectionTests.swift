@@ -1,0 +1,60 @@
+import Foundation
+@testable import Memery
+import MemeryCore
+@testable import MemeryStore
+import MemeryTestSupport
+import Testing
+
+/// A long-lived workspace keeps its projections and follows the global log; undo, redo and
+/// checkout leave a state that opens without replaying the tree.
+@Suite struct LiveProjectionTests {
+    /// Two workspaces on one store stand for two processes: what one appends, the other's
+    /// cached gallery, garage, templates and heads pick up by following the log.
+    @Test func cachedProjectionsFollowWhatOthersAppend() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let server = try Workspace(directory: dir.url), other = try Workspace(directory: dir.url)
+        try server.create(name: "a", canvasWidth: 40, height: 30, background: .white)
+        #expect(try server.creation(named: "a").textLayers.isEmpty)  // cached now
+        #expect(try server.gallery().count == 1)
+        #expect(try server.templates().all.isEmpty)
+
+        try other.setCaptions("a", top: "from elsewhere", bottom: nil)
+        try other.create(name: "b", canvasWidth: 40, height: 30, background: .white)
+        try other.rename("b", to: "bee")
+        try other.saveTemplate(from: "a", as: "t")
+        #expect(try server.creation(named: "a").textLayers.map(\.text?.text) == ["from elsewhere"])
+        #expect(try server.gallery().entries.map(\.name) == ["a", "bee"])
+        #expect(try server.templates().all.map(\.name) == ["t"])
+
+        // What the cache holds equals a fresh read after every kind of change.
+        try other.undo("a")
+        try other.trash("bee")
+        #expect(try server.head(of: "a") == (try Workspace(directory: dir.url).readHead(try server.entry(named: "a").id)).named("a"))
+        #expect(try server.gallery() == (try server.replayGallery()))
+    }
+
+    /// After undo, redo and checkout the store holds a snapshot at the stream's end, so
+    /// the next reader folds nothing and never replays the tree.
+    @Test func headMovesStoreTheStateTheyLeadTo() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 40, height: 30, background: .white).id
+        for n in 1...5 { try workspace.setCaptions("m", top: "edit \(n)", bottom: nil) }
+        for move in [{ try workspace.undo("m", steps: 2) }, { try workspace.redo("m") }, { try workspace.checkout("m", event: 3) }] {
+            let history = try move()
+            let snapshot = try #require(try workspace.store.snapshot(id))
+            #expect(snapshot.version == history.streamVersion, "a move's snapshot is at the stream's end")
+            let stored = try #require(CreationHead.decoded(snapshot.data))
+            #expect(stored.state.textLayers.map(\.text?.text) == history.state.textLayers.map(\.text?.text))
+            #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(history))
+        }
+    }
+}
+
+extension CreationHead {
+    func named(_ name: String) -> CreationHead {
+        var copy = self
+        copy.state.name = name
+        return copy
+    }
+}
