@@ -1,7 +1,6 @@
 import Foundation
 import MemeryCore
 import MemeryStore
-import Synchronization
 
 /// What a long-lived process (a server, a stream of edits) keeps between requests: the
 /// gallery, the garage, the templates and the heads of recently used creations, each with
@@ -26,7 +25,7 @@ final class LiveProjections: Sendable {
         mutating func clear(at sequence: UInt64) { self = Cache(seen: sequence) }
     }
 
-    private let cache = Mutex(Cache())
+    private let cache = Locked(Cache())
     /// How many heads are kept; past it the cache starts afresh.
     static let headLimit = 256
     /// How far behind the cache may fall before reading from snapshots is cheaper than following.

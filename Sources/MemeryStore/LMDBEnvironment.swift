@@ -1,6 +1,5 @@
 import CLMDB
 import Foundation
-import Synchronization
 
 /// One open LMDB environment (a store directory holding data.mdb and lock.mdb).
 ///
@@ -24,7 +23,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private var databases: [String: MDB_dbi] = [:]
     /// How many times a write may grow the map before giving up.
     private let maxGrowths = 40
-    private let currentMapSize: Mutex<Int>
+    private let currentMapSize: Locked<Int>
     /// The key `open` shares this environment under.
     private var registryKey: String?
 
@@ -39,7 +38,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: EINVAL, operation: "mdb_env_create") }
         handle = env
-        currentMapSize = Mutex(mapSize)
+        currentMapSize = Locked(mapSize)
         self.readOnly = readOnly
         resizeLock = .allocate(capacity: 1)
         pthread_rwlock_init(resizeLock, nil)
@@ -110,7 +109,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         weak var environment: LMDBEnvironment?
         init(_ environment: LMDBEnvironment) { self.environment = environment }
     }
-    private static let registry = Mutex<[String: Weak]>([:])
+    private static let registry = Locked<[String: Weak]>([:])
 
     /// The environment of the store in `directory`: the one this process has open (whatever
     /// mode it was opened in), or a new one, opened under the registry's lock so that two

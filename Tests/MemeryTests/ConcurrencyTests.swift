@@ -3,7 +3,6 @@ import Foundation
 import MemeryCore
 @testable import MemeryStore
 import MemeryTestSupport
-import Synchronization
 import Testing
 
 /// One workspace shared by many threads and tasks at once: writers take turns, readers run
@@ -151,7 +150,7 @@ import Testing
 
 /// A flag set once, read from many threads.
 final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
 }
