@@ -37,6 +37,14 @@ final class LiveProjections: Sendable {
         try cached(store, \.gallery, load)
     }
 
+    /// The gallery if this process holds it (brought up to date), without loading it.
+    func cachedGallery(_ store: EventStore) throws -> Folded<[Gallery.Entry]>? {
+        try cache.withLock { cache in
+            try follow(store, &cache)
+            return cache.gallery
+        }
+    }
+
     func garage(_ store: EventStore, load: () throws -> Folded<Garage>) throws -> Folded<Garage> {
         try cached(store, \.garage, load)
     }

@@ -21,6 +21,14 @@ public enum GalleryEvent: Sendable, Equatable {
         public init(id: UUID, name: String) { self.id = id; self.name = name }
     }
 
+    /// The creation the event is about.
+    public var id: UUID {
+        switch self {
+        case .added(let entry): entry.id
+        case .renamed(let id, _), .trashed(let id), .restored(let id), .purged(let id), .favorite(let id, _), .reordered(let id, _): id
+        }
+    }
+
     public var type: String {
         switch self {
         case .added: "GalleryEntryAdded"
@@ -317,8 +325,22 @@ public struct Gallery: Sendable, Equatable {
         return list.compactMap { $0 }
     }
 
-    /// The version of the gallery snapshots' format (entries as JSON).
-    public static let snapshotFormat = 1
+    /// One creation's entry after `event`, for reading one entry without the whole gallery
+    /// (nil: not in the gallery). Gives what `fold` gives for that creation.
+    public static func evolve(_ entry: Entry?, of id: UUID, _ event: GalleryEvent) -> Entry? {
+        guard event.id == id else { return entry }
+        switch event {
+        case .added(let added): return entry ?? added
+        case .purged: return nil
+        case .reordered: return entry
+        case .renamed, .trashed, .restored, .favorite:
+            return fold(entry.map { [$0] } ?? [], [event]).first
+        }
+    }
+
+    /// The version of the gallery snapshots' format: the entries as JSON, and beside them
+    /// one row per entry (its JSON) for reading one entry alone.
+    public static let snapshotFormat = 2
 
     private mutating func update(_ id: UUID, _ change: (inout Entry) -> Void) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }

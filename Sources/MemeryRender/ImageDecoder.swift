@@ -31,6 +31,7 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes `data`; `source` names it in errors (a file name, or "the base image").
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        if let reason = PNGCompleteness.problem(data) { throw RenderError.corrupt(source: source, format: "png", reason: reason) }
         let pixbuf = try loadPixbuf(data, source: source)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer)

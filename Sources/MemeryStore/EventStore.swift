@@ -241,16 +241,18 @@ public final class EventStore: Sendable {
 
     /// Every event of `stream` in version order, each checked against its checksum.
     public func events(in stream: UUID, fromVersion: UInt64 = 1) throws -> [StoredEvent] {
-        try env.read { txn in
-            var sequences = [UInt64]()
-            let prefix = KeyEncoding.uuid(stream)
-            try txn.scan(streams, from: KeyEncoding.streamKey(stream, fromVersion)) { key, value in
-                guard key.count == 24, key.starts(with: prefix) else { return false }
-                if let sequence = KeyEncoding.uint64(value) { sequences.append(sequence) }
-                return true
-            }
-            return try sequences.map { try event(at: $0, in: txn) }
+        try env.read { txn in try events(in: stream, fromVersion: fromVersion, in: txn) }
+    }
+
+    func events(in stream: UUID, fromVersion: UInt64, in txn: Transaction) throws -> [StoredEvent] {
+        var sequences = [UInt64]()
+        let prefix = KeyEncoding.uuid(stream)
+        try txn.scan(streams, from: KeyEncoding.streamKey(stream, fromVersion)) { key, value in
+            guard key.count == 24, key.starts(with: prefix) else { return false }
+            if let sequence = KeyEncoding.uint64(value) { sequences.append(sequence) }
+            return true
         }
+        return try sequences.map { try event(at: $0, in: txn) }
     }
 
     func event(at sequence: UInt64, in txn: Transaction) throws -> StoredEvent {

@@ -33,4 +33,32 @@ extension EventStore {
             return Snapshot(version: version, format: format, data: Data(value[12...]))
         }
     }
+
+    // MARK: Rows
+
+    /// Replaces the stream's snapshot together with rows of it that can be read one at a
+    /// time (key: the stream id + the row's id), all in one transaction, so the rows always
+    /// reflect the snapshot's version: `rows` are written, `removedRows` deleted, others kept.
+    public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data,
+                            rows: [(id: UUID, data: Data)], removedRows: [UUID]) throws {
+        try write { txn in
+            try putSnapshot(stream, version: version, EventStore.SnapshotWrite(format: format, data: data), in: txn)
+            for row in rows { try txn.put(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(row.id), Array(row.data)) }
+            for id in removedRows { try txn.delete(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(id)) }
+            FailPoint.pass(FailPoint.duringSnapshot)
+        }
+    }
+
+    /// One row of the stream's snapshot and the events after the snapshot, read together:
+    /// what a point lookup folds. Nil when the stream has no snapshot.
+    public func snapshotRow(_ stream: UUID, row: UUID) throws -> (version: UInt64, format: Int, row: Data?, tail: [StoredEvent])? {
+        try env.read { txn in
+            guard let header = try txn.get(snapshots, KeyEncoding.uuid(stream), prefix: 12),
+                  let version = KeyEncoding.uint64(Array(header[0..<8])) else { return nil }
+            let format = Int(header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            guard version <= (try self.version(of: stream, in: txn)) else { return nil }
+            let data = try txn.get(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(row)).map { Data($0) }
+            return (version, format, data, try events(in: stream, fromVersion: version + 1, in: txn))
+        }
+    }
 }

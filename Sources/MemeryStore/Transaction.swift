@@ -16,6 +16,19 @@ public struct Transaction {
         }
     }
 
+    /// The first `prefix` bytes of the value under `key` (all of it when shorter), or nil:
+    /// a header read without copying a large value out of the map.
+    public func get(_ dbi: MDB_dbi, _ key: [UInt8], prefix: Int) throws -> [UInt8]? {
+        try key.withUnsafeBytes { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var v = MDB_val()
+            let rc = mdb_get(handle, dbi, &k, &v)
+            if rc == MDB_NOTFOUND { return nil }
+            try LMDBError.check(rc, "mdb_get")
+            return Array(UnsafeRawBufferPointer(start: v.mv_data, count: min(prefix, v.mv_size)))
+        }
+    }
+
     /// Stores `value` under `key`. Returns false when `noOverwrite` and the key exists.
     @discardableResult
     public func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], append: Bool = false, noOverwrite: Bool = false) throws -> Bool {

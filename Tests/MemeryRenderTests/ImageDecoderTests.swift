@@ -88,6 +88,23 @@ struct ImageDecoderTests {
     }
 }
 
+/// A PNG cut short is refused, never imported with grey where its bottom was.
+@Suite struct TruncatedPNGTests {
+    @Test(arguments: [100, 20_000, 200_000])
+    func aPNGCutShortIsRefused(keeping bytes: Int) throws {
+        let whole = try Data(contentsOf: Paths.example("chelsea.png"))
+        let cut = whole.prefix(bytes)
+        do {
+            _ = try ImageDecoder().decode(Data(cut), source: "cut.png")
+            Issue.record("a PNG cut at \(bytes) bytes decoded")
+        } catch let error as RenderError {
+            #expect(error.description.contains("cut.png"))
+            #expect(error.description.contains("image data ends early"), "\(error)")
+        }
+        #expect(PNGCompleteness.problem(whole) == nil, "the whole file is whole")
+    }
+}
+
 @Suite struct ImageLimitTests {
     @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
         let bomb = pngDeclaring(width: 60_000, height: 60_000)
