@@ -20,7 +20,8 @@ enum HistoryBench {
             let build = try seconds {
                 for n in 1..<edits { try session.edit(.editText(id: "L1", text: "edit \(n)", box: nil, style: .init())) }
             }
-            let open = try Timings(runs: 5) { _ = try workspace.head(of: name) }
+            // A fresh workspace each time: a cold open, as a new process has (not the live cache).
+            let open = try Timings(runs: 5) { _ = try Workspace(directory: url).head(of: name) }
             let replay = try Timings(runs: 5) { _ = try workspace.history(of: name) }
             openTimes[edits] = open.median
             print(String(format: "  %6d edits (built at %.0f durable edits/s): open %@ (snapshot + tail); full replay %@; ratio %.0fx",
