@@ -15,6 +15,14 @@ enum EventCoding {
             throw StoreError.damaged(sequence: stored.sequence, reason: error.description)
         }
     }
+
+    static func galleryEvent(_ stored: StoredEvent) throws -> GalleryEvent {
+        do {
+            return try GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
+        } catch let error as EventDecodingError {
+            throw StoreError.damaged(sequence: stored.sequence, reason: error.description)
+        }
+    }
 }
 
 extension StoredEvent {

@@ -11,29 +11,32 @@ extension Workspace {
     /// tail grows past `snapshotInterval`. A snapshot is a cache: unreadable, it is ignored.
     /// A long-lived process keeps the result and follows the log (LiveProjections).
     func loadGallery() throws -> (gallery: Gallery, version: UInt64) {
-        let folded = try projections.gallery(store) { try readGallery() }
+        var renewal: (() -> Void)?
+        let folded = try projections.gallery(store) {
+            let (folded, renew) = try readGallery()
+            renewal = renew
+            return folded
+        }
+        renewal?()  // a synced write: not while the cache's lock keeps readers waiting
         return (Gallery(folded.state), folded.version)
     }
 
-    private func readGallery() throws -> LiveProjections.Folded<[Gallery.Entry]> {
+    /// The gallery from its snapshot and tail, and the renewal of the snapshot when due.
+    private func readGallery() throws -> (LiveProjections.Folded<[Gallery.Entry]>, renewal: (() -> Void)?) {
         var entries = [Gallery.Entry](), since: UInt64 = 0
         if let snapshot = try store.snapshot(WellKnownStreams.gallery), snapshot.format == Gallery.snapshotFormat,
            let cached = try? PayloadJSONDecoder().decode([Gallery.Entry].self, from: snapshot.data) {
             (entries, since) = (cached, snapshot.version)
         }
         let stored = try store.events(in: WellKnownStreams.gallery, fromVersion: since + 1)
-        let events = try stored.map { event in
-            do {
-                return try GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload)
-            } catch let error as EventDecodingError {
-                throw StoreError.damaged(sequence: event.sequence, reason: error.description)
-            }
-        }
+        let events = try stored.map(EventCoding.galleryEvent)
         let hadSnapshot = since > 0
         entries = Gallery.fold(entries, events)
         let version = stored.last?.version ?? since
-        if version - since >= Self.snapshotInterval { writeGallerySnapshot(entries, version: version, changed: hadSnapshot ? events : nil) }
-        return .init(state: entries, version: version)
+        let renewal = version - since < Self.snapshotInterval ? nil : { [entries] in
+            self.writeGallerySnapshot(entries, version: version, changed: hadSnapshot ? events : nil)
+        }
+        return (.init(state: entries, version: version), renewal)
     }
 
     /// The gallery's snapshot and its rows: the rows of the creations `changed` touched (all
@@ -65,14 +68,7 @@ extension Workspace {
             guard let decoded = try? PayloadJSONDecoder().decode(Gallery.Entry.self, from: row) else { return try gallery().entry(id: id) }
             entry = decoded
         }
-        for event in point.tail {
-            do {
-                entry = Gallery.evolve(entry, of: id, try GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion,
-                                                                               payload: event.payload))
-            } catch let error as EventDecodingError {
-                throw StoreError.damaged(sequence: event.sequence, reason: error.description)
-            }
-        }
+        for event in point.tail { entry = Gallery.evolve(entry, of: id, try EventCoding.galleryEvent(event)) }
         return entry
     }
 
@@ -92,10 +88,7 @@ extension Workspace {
     /// The first of `base`, `base-2`, `base-3`, ... that no creation uses, asked of the
     /// names' claims rather than of the whole gallery.
     func uniqueName(from base: String) throws -> String {
-        if try store.owner(ofClaim: Self.nameClaim(base)) == nil { return base }
-        var n = 2
-        while try store.owner(ofClaim: Self.nameClaim("\(base)-\(n)")) != nil { n += 1 }
-        return "\(base)-\(n)"
+        try Gallery.uniqueName(from: base) { try store.owner(ofClaim: Self.nameClaim($0)) != nil }
     }
 
     /// The gallery entry of a creation by name (trashed ones too).

@@ -71,7 +71,13 @@ public final class Workspace: Sendable {
     }
 
     func openHead(_ entry: Gallery.Entry) throws -> (head: CreationHead, entry: Gallery.Entry) {
-        var head = try projections.head(entry.id, store) { try readHead(entry.id) }
+        var replayed: CreationHead?
+        var head = try projections.head(entry.id, store) {
+            let (head, fromScratch) = try readHead(entry.id)
+            if fromScratch { replayed = head }
+            return head
+        }
+        if let replayed { snapshotIfDue(replayed, force: true) }  // a synced write: not under the cache's lock
         head.state.name = entry.name  // the gallery's name: renames live there
         return (head, entry)
     }
@@ -79,7 +85,8 @@ public final class Workspace: Sendable {
     /// The head from the store: the snapshot and the events after it. Undo, redo and
     /// checkout store a snapshot with their move, so a move in the tail (written by an older
     /// Memery, or by a crash between an edit and its snapshot) is the one case that replays.
-    func readHead(_ id: UUID) throws -> CreationHead {
+    /// `snapshotDue` says the snapshot is worth renewing (a long tail, or a replay).
+    func readHead(_ id: UUID) throws -> (head: CreationHead, snapshotDue: Bool) {
         var head = CreationHead(id: id)
         if let snapshot = try store.snapshot(id), snapshot.format == CreationHead.snapshotFormat,
            let cached = CreationHead.decoded(snapshot.data), cached.streamVersion == snapshot.version, cached.state.id == id {
@@ -88,13 +95,10 @@ public final class Workspace: Sendable {
         let since = head.streamVersion
         for batch in Self.batches(try store.events(in: id, fromVersion: since + 1)) {
             guard let last = batch.last, head.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version) else {
-                head = CreationHead(try loadHistory(id).history)
-                snapshotIfDue(head, force: true)
-                return head
+                return (CreationHead(try loadHistory(id).history), true)
             }
         }
-        if head.streamVersion - since >= Self.snapshotInterval { snapshotIfDue(head, force: true) }
-        return head
+        return (head, head.streamVersion - since >= Self.snapshotInterval)
     }
 
     /// Keeps the creation's snapshot near its head. A snapshot is a cache: failing to write
@@ -319,8 +323,8 @@ public final class Workspace: Sendable {
 
     /// The creation's picture, encoded: at its own size, or scaled down to `width` pixels wide.
     public func picture(of name: String, width: Int? = nil, format: ExportFormat,
-                        quality: Int = ExportFormat.defaultQuality) throws -> Data {
-        var raster = try render(name)
+                        quality: Int = ExportFormat.defaultQuality, skipMissingFilters: Bool = false) throws -> Data {
+        var raster = try render(name, skipMissingFilters: skipMissingFilters)
         if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
         return try ImageEncoder.encode(raster, as: format, quality: quality)
     }
@@ -328,7 +332,7 @@ public final class Workspace: Sendable {
     /// Renders and writes the creation; the file is replaced whole or not at all.
     public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
                        skipMissingFilters: Bool = false) throws {
-        let data = try ImageEncoder.encode(try render(name, skipMissingFilters: skipMissingFilters), as: format, quality: quality)
+        let data = try picture(of: name, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
         try AtomicFile.write(data, to: URL(fileURLWithPath: path))
     }
 

@@ -200,9 +200,14 @@ public struct Gallery: Sendable, Equatable {
 
     /// The first of `base`, `base-2`, `base-3`, ... that no creation uses.
     public func uniqueName(from base: String) -> String {
-        if entry(named: base) == nil { return base }
+        Self.uniqueName(from: base) { entry(named: $0) != nil }
+    }
+
+    /// The first of `base`, `base-2`, `base-3`, ... for which `taken` says no.
+    public static func uniqueName(from base: String, taken: (String) throws -> Bool) rethrows -> String {
+        if try !taken(base) { return base }
         var n = 2
-        while entry(named: "\(base)-\(n)") != nil { n += 1 }
+        while try taken("\(base)-\(n)") { n += 1 }
         return "\(base)-\(n)"
     }
 

@@ -6,14 +6,7 @@ public struct Transaction {
 
     /// The value under `key`, copied out of the map, or nil.
     public func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> [UInt8]? {
-        try key.withUnsafeBytes { keyBytes in
-            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            var v = MDB_val()
-            let rc = mdb_get(handle, dbi, &k, &v)
-            if rc == MDB_NOTFOUND { return nil }
-            try LMDBError.check(rc, "mdb_get")
-            return Array(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
-        }
+        try get(dbi, key, prefix: .max)
     }
 
     /// The first `prefix` bytes of the value under `key` (all of it when shorter), or nil:

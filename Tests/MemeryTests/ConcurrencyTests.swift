@@ -123,7 +123,7 @@ import Testing
                 }
             }
             // What a fresh reader opens equals the full replay.
-            #expect(try workspace.readHead(history.id) == CreationHead(history))
+            #expect(try workspace.readHead(history.id).head == CreationHead(history))
         }
         #expect(try workspace.verify().problem == nil)
     }
