@@ -1,0 +1,37 @@
+import Foundation
+import Memery
+import MemeryRender
+import MemeryTestSupport
+import Testing
+
+/// The pictures `memery serve` will show while editing: the creation scaled to a width.
+@Suite struct PreviewTests {
+    /// A preview keeps the aspect and looks like the full picture: each of its pixels is
+    /// near the mean of the block of full-size pixels it stands for.
+    @Test func aPreviewIsTheWholePictureScaledDown() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "cat", imageAt: TestData.example("chelsea.png").path)
+        try workspace.setCaptions("cat", top: "PREVIEW", bottom: "SCALED")
+        let full = try workspace.render("cat")
+        let data = try workspace.picture(of: "cat", width: 150, format: .png)
+        let previewFile = dir.url.appendingPathComponent("preview.png")
+        try data.write(to: previewFile)
+        if let keep = ProcessInfo.processInfo.environment["MEMERY_KEEP_PREVIEW"] { try? data.write(to: URL(fileURLWithPath: keep)) }
+        let viewer = try Workspace(directory: dir.url.appendingPathComponent("viewer"))
+        try viewer.create(name: "p", imageAt: previewFile.path)
+        let preview = try viewer.render("p")
+        #expect(preview.width == 150 && preview.height == 100, "451x300 at 150 wide: \(preview.width)x\(preview.height)")
+        var worst = 0.0
+        for (px, py) in [(10, 10), (75, 50), (140, 90), (75, 12), (40, 70)] {
+            var sum = (0.0, 0.0, 0.0), n = 0.0
+            for y in (py * 3)..<min(full.height, py * 3 + 3) { for x in (px * 3)..<min(full.width, px * 3 + 3) {
+                let p = full.pixel(x: x, y: y); sum.0 += Double(p.r); sum.1 += Double(p.g); sum.2 += Double(p.b); n += 1
+            } }
+            let q = preview.pixel(x: px, y: py)
+            worst = max(worst, abs(sum.0 / n - Double(q.r)), abs(sum.1 / n - Double(q.g)), abs(sum.2 / n - Double(q.b)))
+        }
+        #expect(worst < 60, "preview pixels stray from the picture by \(worst)")
+        #expect(try workspace.picture(of: "cat", width: 2000, format: .png).count > 0, "wider than the picture: its own size")
+    }
+}
