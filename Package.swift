@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
-        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

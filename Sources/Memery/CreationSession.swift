@@ -59,18 +59,19 @@ public final class CreationSession {
         // A move of the head is stored with the state it leads to, so that the next reader
         // opens it from that snapshot instead of replaying the whole tree.
         var moved: CreationHead?
-        if let tree, events.count == 1, case .headMoved(let move) = events[0], let target = tree.node(version: move.to) {
-            moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1, headVersion: move.to)
+        if let tree, events.count == 1, case .headMoved(let move) = events[0], let target = tree.node(id: move.to) {
+            moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1,
+                                 headVersion: tree.nodes[target].version, headEdit: move.to)
         }
         let write = EventStore.StreamWrite(
-            stream: id, expectedVersion: head.streamVersion, events: try events.map(EventCoding.newEvent),
+            stream: id, expectedVersion: head.streamVersion, events: try EventCoding.newEvents(events, madeOn: head.headEdit),
             snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) })
         let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs)
-        guard let last = stored.last else { return stored }
-        tree?.apply(events, lastVersion: last.version, time: last.timeMilliseconds)
+        guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
+        tree?.apply(events, envelope)
         if let moved {
             head = moved
-        } else if !head.apply(events, lastVersion: last.version) {
+        } else if !head.apply(events, envelope) {
             if let tree { head = CreationHead(tree) }  // (a move the tree could not place)
         }
         head.state.name = name

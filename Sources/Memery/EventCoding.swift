@@ -4,8 +4,19 @@ import MemeryStore
 
 /// Between the domain's events and the store's envelopes.
 enum EventCoding {
-    static func newEvent(_ event: CreationEvent) throws -> NewEvent {
-        NewEvent(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
+    /// The events of one edit made on `parent` (the head's edit; moves of the head name
+    /// their target in the payload and have none), each with a new id.
+    static func newEvents(_ events: [CreationEvent], madeOn parent: UUID?) throws -> [NewEvent] {
+        try events.map { event in
+            NewEvent(parent: event.isHeadMove ? nil : parent, type: event.type, schemaVersion: event.schemaVersion,
+                     payload: try event.encodedPayload())
+        }
+    }
+
+    /// Where one stored append of a creation sits in its history.
+    static func envelope(_ batch: ArraySlice<StoredEvent>) -> EditEnvelope? {
+        guard let first = batch.first, let last = batch.last else { return nil }
+        return EditEnvelope(id: first.id, parent: first.parent, lastVersion: last.version, time: last.timeMilliseconds)
     }
 
     static func domainEvent(_ stored: StoredEvent) throws -> CreationEvent {
@@ -33,6 +44,8 @@ extension StoredEvent {
             "batch": batch,
             "stream": stream.uuidString.lowercased(),
             "version": version,
+            "id": id.uuidString.lowercased(),
+            "parent": parent.map { $0.uuidString.lowercased() as any Sendable } ?? NSNull(),
             "type": type,
             "schema": schemaVersion,
             "time": timeMilliseconds,

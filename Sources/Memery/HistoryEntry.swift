@@ -14,16 +14,19 @@ public struct HistoryEntry: Sendable {
     /// The envelope as JSON (schemas/envelope.schema.json), payload included.
     public var envelope: [String: any Sendable]
 
-    init(_ stored: StoredEvent, _ event: CreationEvent) throws {
+    init(_ stored: StoredEvent, _ event: CreationEvent, in history: CreationHistory) throws {
         version = stored.version
         sequence = stored.sequence
         timeMilliseconds = stored.timeMilliseconds
         type = stored.type
-        summary = Self.describe(event)
+        var target: UInt64?
+        if case .headMoved(let move) = event { target = history.node(id: move.to).map { history.nodes[$0].version } }
+        summary = Self.describe(event, moveTarget: target)
         envelope = try stored.envelopeJSON()
     }
 
-    public static func describe(_ event: CreationEvent) -> String {
+    /// `moveTarget`: where a move of the head went, by the event number people see.
+    public static func describe(_ event: CreationEvent, moveTarget: UInt64? = nil) -> String {
         func quoted(_ text: String) -> String {
             let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
             return "\"\(short)\""
@@ -65,7 +68,7 @@ public struct HistoryEntry: Sendable {
         case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
         case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
-        case .headMoved(let e): return "\(e.cause) to event \(e.to)"
+        case .headMoved(let e): return "\(e.cause) to event \(moveTarget.map(String.init) ?? e.to.uuidString.lowercased())"
         case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.id))"
         case .filterParamsChanged(let e): return "changed \(e.id)'s parameters"
         case .filterRemoved(let e): return "removed filter \(e.id)"

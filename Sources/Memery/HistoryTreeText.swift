@@ -4,7 +4,7 @@ import MemeryCore
 /// The history tree drawn for a terminal and shaped for JSON.
 public enum HistoryTreeText {
     public static func summary(_ node: CreationHistory.Node) -> String {
-        node.events.map(HistoryEntry.describe).joined(separator: "; ")
+        node.events.map { HistoryEntry.describe($0) }.joined(separator: "; ")
     }
 
     public static func time(_ millis: Int64) -> String {

@@ -88,7 +88,7 @@ final class LiveProjections: Sendable {
             defer { pending.removeAll(keepingCapacity: true) }
             guard var head = cache.heads[first.stream] else { return }
             guard first.version == head.streamVersion + 1, let events = try? pending.map(EventCoding.domainEvent),
-                  head.apply(events, lastVersion: pending[pending.count - 1].version) else {
+                  let envelope = EventCoding.envelope(pending[...]), head.apply(events, envelope) else {
                 cache.heads[first.stream] = nil  // a head move, a gap or an unreadable event: open it afresh
                 return
             }

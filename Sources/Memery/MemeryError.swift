@@ -101,9 +101,9 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
 
     static func kind(of error: StoreError) -> Kind {
         switch error {
-        case .conflict, .claimTaken: return .conflict
+        case .conflict, .claimTaken, .duplicateEventID: return .conflict
         case .newerFormat, .damaged, .missingBlob: return .damagedStore
-        case .unusableDirectory, .readOnly, .diskFull: return .storage
+        case .unusableDirectory, .readOnly, .diskFull, .olderFormat: return .storage
         }
     }
 }

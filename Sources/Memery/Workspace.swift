@@ -35,11 +35,27 @@ public final class Workspace: Sendable {
     }
 
     init(directory: URL, mapSize: Int, decoder: ImageDecoder) throws {
-        store = try EventStore(directory: directory, mapSize: mapSize)
+        let (store, migration) = try StoreMigration.open(directory: directory, mapSize: mapSize) { old, new in
+            try FormatOneMigration.run(old, into: new)
+        }
+        // Read-only, it could not be migrated, and this build does not read format 1's moves.
+        guard store.storedFormat == EventStore.formatVersion else {
+            throw MemeryError(classifying: StoreError.olderFormat(found: store.storedFormat, path: directory.path))!
+        }
+        self.store = store
         compositor = Compositor(decoder: decoder)
+        migrationNotice = migration.map { report in
+            (["the store \(directory.path) was migrated from format \(report.from) to format \(report.to) (\(report.events) events, checked)"]
+                + report.notes).joined(separator: "; ")
+        }
     }
 
-    static func nameClaim(_ name: String) -> String { "creation-name:" + Gallery.key(name) }
+    /// One line saying that opening the store migrated it to this build's format (and what
+    /// that changed), or nil; front ends show it once.
+    public let migrationNotice: String?
+
+    static let nameClaimPrefix = "creation-name:"
+    static func nameClaim(_ name: String) -> String { nameClaimPrefix + Gallery.key(name) }
 
     // MARK: Reading
 
@@ -94,7 +110,7 @@ public final class Workspace: Sendable {
         }
         let since = head.streamVersion
         for batch in Self.batches(try store.events(in: id, fromVersion: since + 1)) {
-            guard let last = batch.last, head.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version) else {
+            guard let envelope = EventCoding.envelope(batch), head.apply(try batch.map(EventCoding.domainEvent), envelope) else {
                 return (CreationHead(try loadHistory(id).history), true)
             }
         }
@@ -133,15 +149,16 @@ public final class Workspace: Sendable {
         let stored = try store.events(in: id)
         var history = CreationHistory(id: id)
         for batch in Self.batches(stored) {
-            guard let last = batch.last else { continue }
-            history.apply(try batch.map(EventCoding.domainEvent), lastVersion: last.version, time: last.timeMilliseconds)
+            guard let envelope = EventCoding.envelope(batch) else { continue }
+            history.apply(try batch.map(EventCoding.domainEvent), envelope)
         }
         return (history, stored)
     }
 
     /// The creation's events, oldest first, each described for people.
     public func events(of name: String) throws -> [HistoryEntry] {
-        try load(name).events.map { try HistoryEntry($0, try EventCoding.domainEvent($0)) }
+        let (history, events, _) = try load(name)
+        return try events.map { try HistoryEntry($0, try EventCoding.domainEvent($0), in: history) }
     }
 
     // MARK: Editing
@@ -182,7 +199,7 @@ public final class Workspace: Sendable {
             // depends on nothing before it in the gallery.
             try writing { _ in
                 try store.append([
-                    EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try events.map(EventCoding.newEvent)),
+                    EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try EventCoding.newEvents(events, madeOn: nil)),
                     EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
                                            events: [try Self.newEvent(.added(.init(id: creation.id, name: name)))]),
                 ], blobs: blobs, blobRefs: blobRefs, claim: [Self.nameClaim(name)])

@@ -143,10 +143,20 @@ public enum CreationEvent: Sendable, Equatable {
 
     public struct HeadMoved: Sendable, Equatable, Codable {
         public enum Cause: String, Sendable, Codable { case undo, redo, checkout }
-        /// The edit now at the head, by the stream version of its last event.
-        public var to: UInt64
+        /// The edit now at the head, by its id (v1, store format 1, named it by the stream
+        /// version of its last event: the migration to format 2 rewrote those).
+        public var to: UUID
         public var cause: Cause
-        public init(to: UInt64, cause: Cause) { self.to = to; self.cause = cause }
+        public init(to: UUID, cause: Cause) { self.to = to; self.cause = cause }
+
+        /// A v1 payload: the target as a stream version, as only the format-1 migration reads it.
+        public struct FormatOne: Sendable, Equatable, Decodable {
+            public var to: UInt64
+            public var cause: Cause
+            public static func decode(_ payload: Data) throws -> FormatOne {
+                try PayloadJSONDecoder().decode(FormatOne.self, from: payload)
+            }
+        }
     }
 
     /// True for the events that move the history's head rather than edit the creation.
@@ -188,7 +198,7 @@ public enum CreationEvent: Sendable, Equatable {
         "TextLayerAdded": 2, "TextLayerEdited": 1, "TextLayerRemoved": 1,
         "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
         "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
-        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "HeadMoved": 1,
+        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "HeadMoved": 2,
         "FilterApplied": 1, "FilterParamsChanged": 1, "FilterRemoved": 1,
     ]
 
@@ -254,7 +264,11 @@ public enum CreationEvent: Sendable, Equatable {
             case "FilterApplied": return .filterApplied(try d(FilterApplied.self))
             case "FilterParamsChanged": return .filterParamsChanged(try d(FilterParamsChanged.self))
             case "FilterRemoved": return .filterRemoved(try d(FilterRemoved.self))
-            case "HeadMoved": return .headMoved(try d(HeadMoved.self))
+            case "HeadMoved":
+                // v1 named its target by a stream version, which means nothing on another
+                // machine; the migration to store format 2 rewrites every v1 move.
+                guard schemaVersion >= 2 else { throw EventDecodingError.unsupportedVersion(type: type, version: 1, newest: current) }
+                return .headMoved(try d(HeadMoved.self))
             default: throw EventDecodingError.unknownType(type)
             }
         } catch let error as DecodingError {

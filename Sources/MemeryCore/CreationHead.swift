@@ -8,39 +8,47 @@ public struct CreationHead: Sendable, Equatable, Codable {
     public var state: Creation
     /// How many events the stream holds: the version the next append expects.
     public var streamVersion: UInt64
-    /// The edit at the head, by the stream version of its last event.
+    /// The edit at the head, by the stream version of its last event (in this store).
     public var headVersion: UInt64?
+    /// The edit at the head, by id: the parent of the next edit.
+    public var headEdit: UUID?
 
     public init(_ history: CreationHistory) {
         state = history.state
         streamVersion = history.streamVersion
         headVersion = history.head.map { history.nodes[$0].version }
+        headEdit = history.head.map { history.nodes[$0].id }
     }
 
-    public init(state: Creation, streamVersion: UInt64, headVersion: UInt64?) {
+    public init(state: Creation, streamVersion: UInt64, headVersion: UInt64?, headEdit: UUID?) {
         self.state = state
         self.streamVersion = streamVersion
         self.headVersion = headVersion
+        self.headEdit = headEdit
     }
 
     public init(id: UUID) {
         state = Creation(id: id)
         streamVersion = 0
         headVersion = nil
+        headEdit = nil
     }
 
-    /// Applies one append. Returns false, changing nothing, for a move of the head, which
-    /// only the whole tree can follow.
-    public mutating func apply(_ events: [CreationEvent], lastVersion: UInt64) -> Bool {
-        if events.contains(where: \.isHeadMove) { return false }
+    /// Applies one append. Returns false, changing nothing, for a move of the head or an
+    /// edit made on another edit than the head (a branch that came by sync), which only
+    /// the whole tree can follow.
+    public mutating func apply(_ events: [CreationEvent], _ envelope: EditEnvelope) -> Bool {
+        if events.contains(where: \.isHeadMove) || envelope.parent != headEdit { return false }
         state = events.reduce(state) { $0.evolve($1) }
-        streamVersion = lastVersion
-        headVersion = lastVersion
+        streamVersion = envelope.lastVersion
+        headVersion = envelope.lastVersion
+        headEdit = envelope.id
         return true
     }
 
     /// The snapshot format: a snapshot of another format is ignored and rebuilt.
-    public static let snapshotFormat = 1
+    /// (2: the head is named by id too, as store format 2 does.)
+    public static let snapshotFormat = 2
 
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()

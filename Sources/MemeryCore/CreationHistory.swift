@@ -2,12 +2,15 @@ import Foundation
 
 /// A creation's whole history as a tree, and its state at the head.
 ///
-/// Each edit (the events of one append) is a node whose parent is the head when it was
-/// made, so an edit after an undo starts a branch and no branch is ever lost. Undo, redo
-/// and checkout are `HeadMoved` events: the head moves, nothing is deleted. Replaying the
-/// stream into this type is the one way to rebuild a creation.
+/// Each edit (the events of one append) is a node that names, by id, the edit it was made
+/// on (the head then), so an edit after an undo starts a branch, no branch is ever lost, and
+/// the tree is the same on any machine the events are copied to. Undo, redo and checkout
+/// are `HeadMoved` events naming the edit they go to: the head moves, nothing is deleted.
+/// Replaying the stream into this type is the one way to rebuild a creation.
 public struct CreationHistory: Sendable {
     public struct Node: Sendable, Equatable {
+        /// The edit's id: its first event's, unique across machines.
+        public var id: UUID
         /// The stream version of the edit's last event: the edit's number.
         public var version: UInt64
         public var firstVersion: UInt64
@@ -44,6 +47,7 @@ public struct CreationHistory: Sendable {
     public var name: String? { didSet { if let name { state.name = name } } }
 
     private var nodeByVersion: [UInt64: Int] = [:]
+    private var nodeByID: [UUID: Int] = [:]
     /// States kept every `checkpointSpacing` levels of depth, so rebuilding the state at any
     /// node folds at most that many edits.
     private var checkpoints: [Int: Creation] = [:]
@@ -56,14 +60,22 @@ public struct CreationHistory: Sendable {
 
     // MARK: Evolving
 
-    /// Applies the events of one append (`lastVersion` is the stream version of the last).
+    /// Applies the events of one append made on the head, as one writer makes them (a new
+    /// edit id; a move has no parent).
     public mutating func apply(_ events: [CreationEvent], lastVersion: UInt64, time: Int64) {
+        let parent = events.contains(where: \.isHeadMove) ? nil : head.map { nodes[$0].id }
+        apply(events, EditEnvelope(id: UUID(), parent: parent, lastVersion: lastVersion, time: time))
+    }
+
+    /// Applies the events of one append.
+    public mutating func apply(_ events: [CreationEvent], _ envelope: EditEnvelope) {
         guard !events.isEmpty else { return }
+        let lastVersion = envelope.lastVersion, time = envelope.time
         let firstVersion = lastVersion - UInt64(events.count) + 1
         streamVersion = lastVersion
         if events.count == 1, case .headMoved(let move) = events[0] {
             // A move to an unknown edit changes nothing: evolve is total.
-            guard let target = nodeByVersion[move.to] else { return }
+            guard let target = nodeByID[move.to] else { return }
             batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time,
                                  kind: .move(to: target, cause: move.cause)))
             head = target
@@ -71,12 +83,16 @@ public struct CreationHistory: Sendable {
             if let name { state.name = name }
             return
         }
-        let parent = head
+        // The edit it was made on; one whose parent is not here yet hangs under the head.
+        let parent = envelope.parent.map { nodeByID[$0] ?? head } ?? nil
         let depth = parent.map { nodes[$0].depth + 1 } ?? 0
         let index = nodes.count
-        nodes.append(Node(version: lastVersion, firstVersion: firstVersion, parent: parent, time: time, events: events, depth: depth))
+        if parent != head { state = parent.map { state(at: $0) } ?? Creation(id: id) }  // a branch made elsewhere
+        nodes.append(Node(id: envelope.id, version: lastVersion, firstVersion: firstVersion, parent: parent, time: time,
+                          events: events, depth: depth))
         if let parent { nodes[parent].children.append(index) }
         nodeByVersion[lastVersion] = index
+        nodeByID[envelope.id] = index
         batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time, kind: .edit(node: index)))
         state = events.filter { !$0.isHeadMove }.reduce(state) { $0.evolve($1) }
         if let name { state.name = name }
@@ -109,6 +125,7 @@ public struct CreationHistory: Sendable {
     }
 
     public func node(version: UInt64) -> Int? { nodeByVersion[version] }
+    public func node(id: UUID) -> Int? { nodeByID[id] }
 
     /// The head right after the append holding event `version` (the state as it was then).
     public func head(afterEvent version: UInt64) throws -> Int {
@@ -144,7 +161,7 @@ public struct CreationHistory: Sendable {
             moved += 1
         }
         guard moved > 0 else { throw DomainError.nothingToUndo }
-        return [.headMoved(.init(to: nodes[target].version, cause: .undo))]
+        return [.headMoved(.init(to: nodes[target].id, cause: .undo))]
     }
 
     /// Moves the head to a child: the newest by default, or branch `branch` (1 = oldest).
@@ -160,18 +177,34 @@ public struct CreationHistory: Sendable {
         } else {
             chosen = children[children.count - 1]
         }
-        return [.headMoved(.init(to: nodes[chosen].version, cause: .redo))]
+        return [.headMoved(.init(to: nodes[chosen].id, cause: .redo))]
     }
 
     /// Moves the head to `node`; nothing when it is there already.
     public func decideCheckout(_ node: Int) throws -> [CreationEvent] {
         guard node != head else { return [] }
-        return [.headMoved(.init(to: nodes[node].version, cause: .checkout))]
+        return [.headMoved(.init(to: nodes[node].id, cause: .checkout))]
     }
 
     /// Decides an edit against the state at the head.
     public func decide(_ command: CreationCommand, gallery: Gallery = Gallery()) throws -> [CreationEvent] {
         try state.decide(command, gallery: gallery)
+    }
+}
+
+/// Where one append of a creation's events sits: the edit's id (its first event's), the
+/// edit it was made on, and its place in the stream and in time.
+public struct EditEnvelope: Sendable, Equatable {
+    public var id: UUID
+    /// The edit this one was made on; nil for the first edit and for moves of the head.
+    public var parent: UUID?
+    /// The stream version of the append's last event.
+    public var lastVersion: UInt64
+    /// Milliseconds since the Unix epoch.
+    public var time: Int64
+
+    public init(id: UUID, parent: UUID?, lastVersion: UInt64, time: Int64) {
+        self.id = id; self.parent = parent; self.lastVersion = lastVersion; self.time = time
     }
 }
 

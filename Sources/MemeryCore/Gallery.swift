@@ -193,9 +193,13 @@ public struct Gallery: Sendable, Equatable {
 
     public func entry(id: UUID) -> Entry? { all.first { $0.id == id } }
 
-    /// The form names are compared in.
+    /// The form names are compared in: full Unicode case folding (`Straße` and `STRASSE`
+    /// are one name, as are `ﬁle` and `FILE`), then canonical composition, so that an
+    /// accent typed as one character or two is the same name too.
     public static func key(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        name.trimmingCharacters(in: .whitespacesAndNewlines)
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCanonicalMapping
     }
 
     /// The first of `base`, `base-2`, `base-3`, ... that no creation uses.

@@ -6,21 +6,26 @@ import Foundation
 ///     checksum       32 bytes   SHA-256 of everything after it
 ///     header length   4 bytes   the header's size, so later formats can add fields
 ///     header                    seq (8), batch (8), stream id (16), version (8),
-///                               schema (4), time in ms (8), type length (2), type (UTF-8)
+///                               schema (4), time in ms (8), type length (2), type (UTF-8),
+///                               then (format 2) event id (16), parent edit id (16, zeros: none)
 ///     payload                   JSON, exactly as the domain encoded it
 ///
 /// The checksum covers the bytes as stored, so checking it needs no re-encoding; the header
-/// is fixed binary so that reading an event costs no parsing beyond its payload.
+/// is fixed binary so that reading an event costs no parsing beyond its payload. Format 2
+/// added the ids after the type, where the header length lets a format add fields, so one
+/// decoder reads both (a format-1 record's id is derived: `EventIdentity.formatOneID`).
 enum EventRecord {
     static let checksumSize = 32
     /// The header's fixed part, before the type name.
     static let fixedHeaderSize = 8 + 8 + 16 + 8 + 4 + 8 + 2
+    /// What format 2 added after the type name: the event's id and its parent's.
+    static let idsSize = 16 + 16
 
     /// The record's size in bytes, or an error when the type name cannot be stored.
     static func size(of event: StoredEvent) throws -> Int {
         let typeCount = event.type.utf8.count
         guard typeCount <= Int(UInt16.max) else { throw StoreError.damaged(sequence: event.sequence, reason: "event type name too long") }
-        return checksumSize + 4 + fixedHeaderSize + typeCount + event.payload.count
+        return checksumSize + 4 + fixedHeaderSize + typeCount + idsSize + event.payload.count
     }
 
     /// Writes the record into `record` (exactly `size(of:)` bytes, e.g. space LMDB reserved
@@ -36,7 +41,7 @@ enum EventRecord {
             for byte in bytes { record[offset] = byte; offset += 1 }
         }
         let typeCount = event.type.utf8.count
-        put(UInt32(fixedHeaderSize + typeCount))
+        put(UInt32(fixedHeaderSize + typeCount + idsSize))
         put(event.sequence)
         put(event.batch)
         withUnsafeBytes(of: event.stream.uuid) { put($0) }
@@ -45,6 +50,8 @@ enum EventRecord {
         put(UInt64(bitPattern: event.timeMilliseconds))
         put(UInt16(typeCount))
         put(event.type.utf8)
+        withUnsafeBytes(of: event.id.uuid) { put($0) }
+        withUnsafeBytes(of: (event.parent ?? noParent).uuid) { put($0) }
         event.payload.withUnsafeBytes { payload in
             UnsafeMutableRawBufferPointer(rebasing: record[offset...]).copyMemory(from: payload)
         }
@@ -80,10 +87,23 @@ enum EventRecord {
         guard fixedHeaderSize + typeLength <= headerSize else { throw damaged("type name past the header") }
         let type = String(decoding: reader.bytes(typeLength), as: UTF8.self)
         guard seq == sequence else { throw damaged("record says sequence \(seq)") }
-        return StoredEvent(sequence: sequence, batch: batch, stream: stream, version: version, type: type, schemaVersion: schema,
+        var id = EventIdentity.formatOneID(stream: stream, version: version)
+        var parent: UUID?
+        if headerSize >= fixedHeaderSize + typeLength + idsSize {
+            guard let stored = KeyEncoding.uuid(reader.bytes(16)), let storedParent = KeyEncoding.uuid(reader.bytes(16)) else {
+                throw damaged("unreadable event id")
+            }
+            id = stored
+            parent = storedParent == noParent ? nil : storedParent
+        }
+        return StoredEvent(sequence: sequence, batch: batch, stream: stream, version: version, id: id, parent: parent,
+                           type: type, schemaVersion: schema,
                            timeMilliseconds: time, payload: Data(bytes: body.baseAddress! + 4 + headerSize, count: body.count - 4 - headerSize),
                            checksum: Array(stored))
     }
+
+    /// The parent field of an event without one.
+    static let noParent = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// Reads big-endian integers off the front of a buffer whose length was checked first.
     private struct Reader {

@@ -6,7 +6,7 @@ import Foundation
 /// blobs, unique claims and metadata. It knows streams and events, not memes.
 public final class EventStore: Sendable {
     /// The store format this build writes and the newest it reads.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     /// A generous virtual reservation; LMDB on Linux only uses disk for written pages.
     public static let defaultMapSize = 1 << 30
 
@@ -18,7 +18,8 @@ public final class EventStore: Sendable {
         static let meta = "meta"        // UTF-8 key -> UTF-8 value
         static let blobRefs = "blobrefs"  // 32-byte SHA-256 + 16-byte stream id -> nothing
         static let snapshots = "snapshots"  // 16-byte stream id -> version (8) + format (4) + bytes
-        static let all = [log, streams, blobs, claims, meta, blobRefs, snapshots]
+        static let ids = "ids"          // 16-byte event id -> 8-byte sequence (format 2)
+        static let all = [log, streams, blobs, claims, meta, blobRefs, snapshots, ids]
     }
 
     public let directory: URL
@@ -27,6 +28,11 @@ public final class EventStore: Sendable {
     /// Which streams use which blob.
     let blobReferences: UInt32
     let snapshots: UInt32
+    /// Which sequence holds each event id (format 2).
+    let ids: UInt32
+    /// The format the store's files are in: older than `formatVersion` until migrated
+    /// (`StoreMigration`), and then only read.
+    public let storedFormat: Int
 
     /// Opens the store in `directory`, creating it when absent.
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
@@ -53,7 +59,8 @@ public final class EventStore: Sendable {
         meta = env.database(Name.meta)
         blobReferences = env.database(Name.blobRefs)
         snapshots = env.database(Name.snapshots)
-        try checkFormat()
+        ids = env.database(Name.ids)
+        storedFormat = try Self.checkFormat(env, meta: meta, directory: directory)
     }
 
     private static func prepare(_ directory: URL) throws {
@@ -83,6 +90,7 @@ public final class EventStore: Sendable {
     @discardableResult
     func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         guard !env.readOnly else { throw StoreError.readOnly(path: directory.path) }
+        guard storedFormat == Self.formatVersion else { throw StoreError.olderFormat(found: storedFormat, path: directory.path) }
         do {
             return try env.write(body)
         } catch let error as LMDBError where [ENOSPC, EDQUOT, EIO].contains(error.code) {
@@ -91,21 +99,23 @@ public final class EventStore: Sendable {
         }
     }
 
-    private func checkFormat() throws {
+    /// The store's format: a new store is marked with this build's; a newer one is refused.
+    private static func checkFormat(_ env: LMDBEnvironment, meta: UInt32, directory: URL) throws -> Int {
         let key = Array("format".utf8)
-        let found = try env.read { txn in try txn.get(meta, key) }
-        if let found {
-            guard let version = Int(String(decoding: found, as: UTF8.self)) else {
-                throw StoreError.damaged(sequence: nil, reason: "unreadable format version")
-            }
-            if version > Self.formatVersion {
-                throw StoreError.newerFormat(found: version, supported: Self.formatVersion)
-            }
-        } else {
-            try write { txn in
-                try txn.put(meta, key, Array(String(Self.formatVersion).utf8), noOverwrite: true)
+        if try env.read({ txn in try txn.get(meta, key) }) == nil, !env.readOnly {
+            try env.write { txn in
+                // Another process may have marked it meanwhile: keep what it wrote.
+                if try txn.get(meta, key) == nil { try txn.put(meta, key, Array(String(formatVersion).utf8), noOverwrite: true) }
             }
         }
+        guard let found = try env.read({ txn in try txn.get(meta, key) }) else { return formatVersion }
+        guard let version = Int(String(decoding: found, as: UTF8.self)), version >= 1 else {
+            throw StoreError.damaged(sequence: nil, reason: "unreadable format version")
+        }
+        if version > formatVersion {
+            throw StoreError.newerFormat(found: version, supported: formatVersion)
+        }
+        return version
     }
 
     /// The map size now in force (it grows when a write fills it).
@@ -160,6 +170,14 @@ public final class EventStore: Sendable {
 
     func append(_ writes: [StreamWrite], blobs newBlobs: [Data], blobRefs: [String], claim: [String], release: [String],
                 owner: UUID, now: Date, in txn: Transaction) throws -> [StoredEvent] {
+        // Events stored already (a retried sync) are answered as stored, and nothing is written.
+        var alreadyStored = [StoredEvent]()
+        var toWrite = [StreamWrite]()
+        for write in writes {
+            if let stored = try storedAlready(write, in: txn) { alreadyStored += stored } else { toWrite.append(write) }
+        }
+        guard !toWrite.isEmpty else { return alreadyStored }
+        let writes = toWrite
         var versions = [UInt64]()
         for write in writes {
             let actual = try version(of: write.stream, in: txn)
@@ -196,7 +214,7 @@ public final class EventStore: Sendable {
             for (offset, event) in write.events.enumerated() {
                 sequence += 1
                 var record = StoredEvent(sequence: sequence, batch: batch, stream: write.stream, version: actual + UInt64(offset) + 1,
-                                         type: event.type, schemaVersion: event.schemaVersion,
+                                         id: event.id, parent: event.parent, type: event.type, schemaVersion: event.schemaVersion,
                                          timeMilliseconds: millis, payload: event.payload, checksum: [])
                 // Written straight into the space LMDB reserves in its map, keys from the stack.
                 let size = try EventRecord.size(of: record)
@@ -204,6 +222,13 @@ public final class EventStore: Sendable {
                     record.checksum = EventRecord.write(record, into: try txn.reserve(log, key: sequenceKey, size: size, append: true))
                     try KeyEncoding.withStreamKey(write.stream, record.version) { streamKey in
                         try txn.put(streams, key: streamKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
+                    }
+                    try withUnsafeBytes(of: event.id.uuid) { idKey in
+                        do {
+                            try txn.put(ids, key: idKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
+                        } catch let error as LMDBError where error.code == MDB_KEYEXIST {
+                            throw StoreError.duplicateEventID(event.id)
+                        }
                     }
                 }
                 stored.append(record)
@@ -213,7 +238,31 @@ public final class EventStore: Sendable {
             }
         }
         FailPoint.pass(FailPoint.afterPutBeforeCommit)
-        return stored
+        return alreadyStored + stored
+    }
+
+    /// The events of `write` when every one of them is stored already under its id, nil
+    /// when none is; a write only partly stored is refused (appends are atomic, so it means
+    /// two different events were given one id).
+    private func storedAlready(_ write: StreamWrite, in txn: Transaction) throws -> [StoredEvent]? {
+        var found = [StoredEvent]()
+        for event in write.events {
+            guard let value = try txn.get(ids, KeyEncoding.uuid(event.id)), let sequence = KeyEncoding.uint64(value) else { continue }
+            let stored = try self.event(at: sequence, in: txn)
+            guard stored.stream == write.stream, stored.id == event.id else { throw StoreError.duplicateEventID(event.id) }
+            found.append(stored)
+        }
+        if found.isEmpty { return nil }
+        guard found.count == write.events.count else { throw StoreError.duplicateEventID(found[0].id) }
+        return found
+    }
+
+    /// The event stored under `id`, if any.
+    public func event(id: UUID) throws -> StoredEvent? {
+        try env.read { txn in
+            guard let value = try txn.get(ids, KeyEncoding.uuid(id)), let sequence = KeyEncoding.uint64(value) else { return nil }
+            return try event(at: sequence, in: txn)
+        }
     }
 
     // MARK: Reading

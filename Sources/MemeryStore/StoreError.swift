@@ -16,6 +16,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case missingBlob(hash: String)
     case readOnly(path: String)
     case diskFull(path: String)
+    /// The store's files are in an older format: they must be migrated before any write.
+    case olderFormat(found: Int, path: String)
+    /// Two different events were given one id.
+    case duplicateEventID(UUID)
 
     public var description: String {
         switch self {
@@ -34,6 +38,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "the store \(path) is read-only: it can be read, but nothing can be changed; make it writable to edit"
         case let .diskFull(path):
             return "the disk holding the store \(path) is full (or failing): nothing was stored; free some space and try again"
+        case let .olderFormat(found, path):
+            return "the store \(path) is in format \(found) and must be migrated to format \(EventStore.formatVersion) before it is used, which needs it writable: make it writable and run this memery again"
+        case let .duplicateEventID(id):
+            return "event id \(id.uuidString.lowercased()) is already stored for a different event: nothing was stored"
         case let .missingBlob(hash):
             return "blob \(hash) is missing from the store"
         }

@@ -15,7 +15,8 @@ extension StoredEvent {
 
 extension EventStore {
     /// Removes a stream for good — the one place data leaves the store. Its events become
-    /// tombstones that keep only their place in the log (so sequences stay contiguous), its
+    /// tombstones that keep only their place in the log (so sequences stay contiguous) and
+    /// their ids (so an event sent again by a sync stays gone), its
     /// index entries, claims and blob references go, and every blob no other stream
     /// references is deleted. One transaction: all of it or none.
     /// `alsoAppend` is appended in the same transaction (the gallery's note of the purge).
@@ -36,7 +37,7 @@ extension EventStore {
             for entry in entries {
                 let old = try event(at: entry.sequence, in: txn)
                 let tombstone = StoredEvent(sequence: old.sequence, batch: old.batch, stream: stream, version: old.version,
-                                            type: StoredEvent.purgedType, schemaVersion: 0, timeMilliseconds: old.timeMilliseconds,
+                                            id: old.id, parent: old.parent, type: StoredEvent.purgedType, schemaVersion: 0, timeMilliseconds: old.timeMilliseconds,
                                             payload: Data("{}".utf8), checksum: [])
                 try txn.put(log, KeyEncoding.bigEndian(entry.sequence), try EventRecord.encode(tombstone))
                 try txn.delete(streams, entry.key)

@@ -52,6 +52,11 @@ extension EventStore {
                         if case let .damaged(_, reason) = error { try fail(sequence, reason) }
                         throw error
                     }
+                    if report.formatVersion >= 2 {
+                        guard try txn.get(ids, KeyEncoding.uuid(event.id)).flatMap(KeyEncoding.uint64) == sequence else {
+                            try fail(sequence, "the event id index does not point at this event (\(event.id.uuidString.lowercased()))")
+                        }
+                    }
                     let indexed = try txn.get(streams, KeyEncoding.streamKey(event.stream, event.version))
                     if event.isPurged {
                         guard indexed == nil else { try fail(sequence, "a purged event is still indexed") }
@@ -64,6 +69,12 @@ extension EventStore {
                     }
                     expected += 1
                     return true
+                }
+                // The id index: one entry per logged event (each checked above to point at it).
+                var idEntries = 0
+                try txn.scan(ids) { _, _ in idEntries += 1; return true }
+                if report.formatVersion >= 2, idEntries != report.events + report.purged {
+                    try fail(nil, "the event id index has \(idEntries) entries for \(report.events + report.purged) events")
                 }
                 // The stream index: versions from 1 without gaps, each pointing at a logged event.
                 var current: UUID?

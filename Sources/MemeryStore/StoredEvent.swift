@@ -1,12 +1,21 @@
 import Foundation
 
-/// An event to append: the store only knows its type name, payload version and JSON bytes.
+/// An event to append: the store only knows its id, the edit it was made on, its type
+/// name, payload version and JSON bytes.
 public struct NewEvent: Sendable, Equatable {
+    /// Unique across every store: an event appended again under the same id (a sync that
+    /// retries) stores nothing.
+    public var id: UUID
+    /// The edit (by the id of its first event) this event's edit was made on; nil for a
+    /// stream's first edit, a move of the head, and streams without a history.
+    public var parent: UUID?
     public var type: String
     public var schemaVersion: Int
     public var payload: Data
 
-    public init(type: String, schemaVersion: Int, payload: Data) {
+    public init(id: UUID = UUID(), parent: UUID? = nil, type: String, schemaVersion: Int, payload: Data) {
+        self.id = id
+        self.parent = parent
         self.type = type
         self.schemaVersion = schemaVersion
         self.payload = payload
@@ -23,6 +32,11 @@ public struct StoredEvent: Sendable, Equatable {
     public var stream: UUID
     /// Position in its stream, from 1, without gaps.
     public var version: UInt64
+    /// Unique across every store (format 1 had none: a migrated event's id is derived from
+    /// its stream and version, `EventIdentity.formatOneID`).
+    public var id: UUID
+    /// The edit this event's edit was made on (see `NewEvent.parent`).
+    public var parent: UUID?
     public var type: String
     public var schemaVersion: Int
     /// Wall-clock time of the append, in milliseconds since the Unix epoch.

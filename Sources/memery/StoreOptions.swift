@@ -13,6 +13,8 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> Workspace {
         // MEMERY_MAP_SIZE (bytes) starts a store's map small, so tests can make it grow.
         let mapSize = ProcessInfo.processInfo.environment["MEMERY_MAP_SIZE"].flatMap(Int.init) ?? Workspace.defaultMapSize
-        return try Workspace(directory: StoreLocation.resolve(explicit: store), mapSize: mapSize)
+        let workspace = try Workspace(directory: StoreLocation.resolve(explicit: store), mapSize: mapSize)
+        if let notice = workspace.migrationNotice { FileHandle.standardError.write(Data("memery: \(notice)\n".utf8)) }
+        return workspace
     }
 }

@@ -31,6 +31,32 @@ import Testing
         let before = try s.counts()
         try s.fails(["new", "cAT", "--image", Paths.example], containing: "error: a creation named \"cAT\" already exists")
         #expect(try s.counts() == before)
+        // Full case folding, and an accent typed as one character or two.
+        try s.ok(["new", "Straße", "--canvas", "10x10"])
+        try s.fails(["new", "STRASSE", "--canvas", "10x10"], containing: "a creation named \"STRASSE\" already exists")
+        try s.ok(["new", "Caf\u{E9}", "--canvas", "10x10"])
+        try s.fails(["new", "CAFE\u{301}", "--canvas", "10x10"], containing: "already exists")
+        try s.fails(["rename", "Cat", "strasse"], containing: "already exists")
+    }
+
+    /// A store written by 0.1 is migrated by the first command that opens it, which says
+    /// so in one line on stderr; the envelopes then carry ids and parents.
+    @Test func aFormatOneStoreIsMigratedByTheFirstCommandWithOneLine() throws {
+        let s = try Sandbox()
+        try FileManager.default.createDirectory(atPath: s.store, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/MemeryTests/Fixtures/format1/data.mdb").path,
+                                         toPath: s.path("store/data.mdb"))
+        let first = try s.run(["show", "drake"])
+        #expect(first.status == 0, "\(first)")
+        let lines = first.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("memery: the store \(s.store) was migrated from format 1 to format 2"), "\(first)")
+        #expect(first.stderr.contains("\"STRASSE\" was renamed \"STRASSE-2\""))
+        let second = try s.run(["list"])
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
+        let log = try #require(try s.json(["history", "drake", "--events", "--json"]) as? [[String: Any]])
+        #expect(log.allSatisfy { ($0["id"] as? String)?.count == 36 })
+        #expect(log[2]["parent"] as? String == log[0]["id"] as? String, "the captions were made on the first edit")
+        #expect(try s.ok(["verify"]).hasPrefix("format 2: 56 events (and 3 purged)"))
     }
 
     @Test func badNamesAndMissingFilesAreRefused() throws {

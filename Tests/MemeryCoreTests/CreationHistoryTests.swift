@@ -8,7 +8,7 @@ struct HistoryDriver {
     var history = CreationHistory(id: UUID())
     var clock: Int64 = 1_000_000
     /// Every append, to replay from scratch.
-    var log: [([CreationEvent], UInt64, Int64)] = []
+    var log: [([CreationEvent], EditEnvelope)] = []
 
     init() throws {
         var creation = Creation(id: history.id)
@@ -22,8 +22,10 @@ struct HistoryDriver {
         guard !events.isEmpty else { return }
         clock += 1000
         let last = history.streamVersion + UInt64(events.count)
-        history.apply(events, lastVersion: last, time: clock)
-        log.append((events, last, clock))
+        let parent = events.contains(where: \.isHeadMove) ? nil : history.head.map { history.nodes[$0].id }
+        let envelope = EditEnvelope(id: UUID(), parent: parent, lastVersion: last, time: clock)
+        history.apply(events, envelope)
+        log.append((events, envelope))
     }
 
     mutating func edit(_ command: CreationCommand) throws { append(try history.decide(command)) }
@@ -33,7 +35,7 @@ struct HistoryDriver {
     var texts: [String] { history.state.texts }
 
     func replayed() -> CreationHistory {
-        log.reduce(into: CreationHistory(id: history.id)) { $0.apply($1.0, lastVersion: $1.1, time: $1.2) }
+        log.reduce(into: CreationHistory(id: history.id)) { $0.apply($1.0, $1.1) }
     }
 }
 

@@ -208,9 +208,17 @@ import Testing
         var batch: [CreationEvent] = [], batchID = -1, last = (version: UInt64(0), time: Int64(0))
         for envelope in envelopes {
             let payload = try JSONSerialization.data(withJSONObject: envelope["payload"] as Any)
-            let event = try CreationEvent.decode(type: envelope["type"] as! String, schemaVersion: envelope["schema"] as! Int, payload: payload)
             let id = envelope["batch"] as! Int
             if id != batchID, !batch.isEmpty { history.apply(batch, lastVersion: last.version, time: last.time); batch = [] }
+            let event: CreationEvent
+            if envelope["type"] as? String == "HeadMoved" {
+                // v1 named its target by version: the format-1 migration turns that into the edit's id.
+                let move = try CreationEvent.HeadMoved.FormatOne.decode(payload)
+                let target = try #require(history.node(version: move.to))
+                event = .headMoved(.init(to: history.nodes[target].id, cause: move.cause))
+            } else {
+                event = try CreationEvent.decode(type: envelope["type"] as! String, schemaVersion: envelope["schema"] as! Int, payload: payload)
+            }
             batchID = id
             batch.append(event)
             last = (UInt64(envelope["version"] as! Int), Int64(envelope["time"] as! Int))

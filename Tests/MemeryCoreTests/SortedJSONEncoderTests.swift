@@ -219,7 +219,7 @@ struct EventGenerator {
                                                              paramVersion: int(1...3), params: params())))
         case 17: return .filterParamsChanged(.init(id: id(), paramVersion: int(1...3), params: params()))
         case 18: return .filterRemoved(.init(id: id()))
-        default: return .headMoved(.init(to: UInt64(int(0...100_000)), cause: [CreationEvent.HeadMoved.Cause.undo, .redo, .checkout].randomElement(using: &self)!))
+        default: return .headMoved(.init(to: UUID(), cause: [CreationEvent.HeadMoved.Cause.undo, .redo, .checkout].randomElement(using: &self)!))
         }
     }
 }

@@ -112,9 +112,9 @@ import Testing
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         do {
             let store = try EventStore(directory: dir.url)
-            try store.env.write { txn in try txn.put(store.meta, Array("format".utf8), Array("2".utf8)) }
+            try store.env.write { txn in try txn.put(store.meta, Array("format".utf8), Array("3".utf8)) }
         }
-        #expect(throws: StoreError.newerFormat(found: 2, supported: 1)) {
+        #expect(throws: StoreError.newerFormat(found: 3, supported: 2)) {
             _ = try EventStore(directory: dir.url)
         }
     }
@@ -129,5 +129,59 @@ import Testing
         } catch let error as StoreError {
             #expect(error.description.contains("it is a file, not a directory"))
         }
+    }
+}
+
+/// Store format 2: every event has an id, and an event appended again under its id (a sync
+/// that retries after a lost answer) stores nothing and succeeds.
+@Suite struct EventIdentityTests {
+    @Test func anEventAppendedAgainUnderItsIDStoresNothingAndAnswersAsStored() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let stream = UUID(), parent = UUID()
+        let events = [NewEvent(parent: parent, type: "A", schemaVersion: 1, payload: Data("{\"n\":1}".utf8)),
+                      NewEvent(parent: parent, type: "B", schemaVersion: 1, payload: Data("{\"n\":2}".utf8))]
+        let first = try store.append(to: stream, expectedVersion: 0, events: events)
+        #expect(first.map(\.id) == events.map(\.id))
+        #expect(first.allSatisfy { $0.parent == parent })
+        // Again, with the version it was decided against then (stale now): the same answer.
+        let again = try store.append(to: stream, expectedVersion: 0, events: events)
+        #expect(again == first)
+        #expect(try store.lastSequence() == 2)
+        #expect(try store.event(id: events[1].id)?.sequence == 2)
+        // Read back from the log: the ids and parent survive the record's encoding.
+        let read = try store.events(in: stream)
+        #expect(read.map(\.id) == events.map(\.id) && read.map(\.parent) == [parent, parent])
+        #expect(try store.verify().isClean)
+    }
+
+    @Test func aDifferentEventUnderAStoredIDIsRefusedAndNothingIsStored() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let stream = UUID()
+        let event = NewEvent(type: "A", schemaVersion: 1, payload: Data("{}".utf8))
+        try store.append(to: stream, expectedVersion: 0, events: [event])
+        // The stored one and a new one in one write: partly stored cannot be.
+        let fresh = NewEvent(type: "B", schemaVersion: 1, payload: Data("{}".utf8))
+        #expect(throws: StoreError.duplicateEventID(event.id)) {
+            try store.append(to: stream, expectedVersion: 1, events: [event, fresh])
+        }
+        // The same id on another stream.
+        #expect(throws: StoreError.duplicateEventID(event.id)) {
+            try store.append(to: UUID(), expectedVersion: 0, events: [event])
+        }
+        #expect(try store.lastSequence() == 1)
+        #expect(try store.event(id: fresh.id) == nil)
+    }
+
+    @Test func verifyFindsAnEventMissingFromTheIDIndex() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let event = NewEvent(type: "A", schemaVersion: 1, payload: Data("{}".utf8))
+        try store.append(to: UUID(), expectedVersion: 0, events: [event])
+        try store.env.write { txn in _ = try txn.delete(store.ids, KeyEncoding.uuid(event.id)) }
+        let report = try store.verify()
+        #expect(report.problem?.sequence == 1)
+        #expect(report.problem?.reason.contains("event id index") == true, "\(String(describing: report.problem))")
     }
 }

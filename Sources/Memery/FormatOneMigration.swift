@@ -1,0 +1,98 @@
+import Foundation
+import MemeryCore
+import MemeryStore
+
+/// Store format 1 (Memery 0.1) to format 2: what the conversion changes, and its check.
+///
+/// - Every event gets an id, derived from its stream and version (`EventIdentity`).
+/// - Every edit names the edit it was made on: in format 1 that was implied by the head when
+///   it was appended, so the conversion follows each creation's head through the log.
+/// - A move of the head (HeadMoved v1) named its target by stream version; v2 names it by
+///   the target edit's id.
+/// - Names are compared with full Unicode case folding (`Straße` = `STRASSE`): where two
+///   creations' names now collide, the later one is renamed (`STRASSE-2`) and the note says so.
+/// Payloads otherwise stay as they were (older payload versions keep being upcast on read).
+enum FormatOneMigration {
+    static func run(_ old: EventStore, into new: EventStore) throws -> [String] {
+        var heads = [UUID: UUID]()          // creation -> the edit at its head
+        var edits = [UUID: [UInt64: UUID]]()  // creation -> version -> the edit holding it
+        var openEdit = [UUID: (batch: UInt64, id: UUID, parent: UUID?)]()
+        var galleryEvents = [GalleryEvent]()
+        var creations = Set<UUID>()
+        let oldClaims = try old.allClaims()
+        var renames = [(id: UUID, from: String, to: String)]()
+
+        try old.copyEvents(into: new, claims: {
+            // Names: claimed again under the folded key, the creation made first keeping a name.
+            var claims = oldClaims.filter { !$0.key.hasPrefix(Workspace.nameClaimPrefix) }
+            var made = [UUID: Int]()
+            for (index, event) in galleryEvents.enumerated() { if case .added(let entry) = event { made[entry.id] = index } }
+            let entries = Gallery.fold([], galleryEvents).sorted { made[$0.id] ?? 0 < made[$1.id] ?? 0 }
+            for entry in entries {
+                var name = entry.name
+                if let holder = claims[Workspace.nameClaim(name)], holder != entry.id {
+                    name = Gallery.uniqueName(from: name) { claims[Workspace.nameClaim($0)] != nil }
+                    renames.append((entry.id, entry.name, name))
+                }
+                claims[Workspace.nameClaim(name)] = entry.id
+            }
+            return claims
+        }) { event in
+            var event = event
+            if event.isPurged { return event }
+            if event.stream == WellKnownStreams.gallery {
+                galleryEvents.append(try EventCoding.galleryEvent(event))
+                return event
+            }
+            guard WellKnownStreams.name(of: event.stream) == nil else { return event }
+            let stream = event.stream
+            creations.insert(stream)
+            if event.type == "HeadMoved" {
+                let move = try CreationEvent.HeadMoved.FormatOne.decode(event.payload)
+                // A move to a version that holds no edit changed nothing in 0.1; its target
+                // stays one no edit has.
+                let target = edits[stream]?[move.to] ?? EventIdentity.formatOneID(stream: stream, version: move.to)
+                if edits[stream]?[move.to] != nil { heads[stream] = target }
+                let moved = CreationEvent.headMoved(.init(to: target, cause: move.cause))
+                event.payload = try moved.encodedPayload()
+                event.schemaVersion = moved.schemaVersion
+                event.parent = nil
+                openEdit[stream] = nil
+                return event
+            }
+            if openEdit[stream]?.batch != event.batch {
+                openEdit[stream] = (event.batch, event.id, heads[stream])
+                heads[stream] = event.id
+            }
+            let edit = openEdit[stream]!
+            edits[stream, default: [:]][event.version] = edit.id
+            event.parent = edit.parent
+            return event
+        }
+        for rename in renames {
+            try new.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
+                                                   events: [try Workspace.newEvent(.renamed(id: rename.id, name: rename.to))])])
+        }
+        try check(new, creations: creations, heads: heads)
+        return renames.map {
+            "\"\($0.from)\" was renamed \"\($0.to)\" (another creation's name is the same when case is ignored)"
+        }
+    }
+
+    /// Every creation replays in the new store to the head it had in the old one.
+    private static func check(_ new: EventStore, creations: Set<UUID>, heads: [UUID: UUID]) throws {
+        for id in creations {
+            let stored = try new.events(in: id)
+            guard !stored.isEmpty else { continue }  // purged
+            var history = CreationHistory(id: id)
+            for batch in Workspace.batches(stored) {
+                guard let envelope = EventCoding.envelope(batch) else { continue }
+                history.apply(try batch.map(EventCoding.domainEvent), envelope)
+            }
+            let head = history.head.map { history.nodes[$0].id }
+            guard head == heads[id] else {
+                throw StoreError.damaged(sequence: nil, reason: "creation \(id.uuidString.lowercased()) does not replay to its head after migration")
+            }
+        }
+    }
+}
