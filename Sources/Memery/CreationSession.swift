@@ -109,19 +109,19 @@ public final class CreationSession {
         return (node.version, HistoryTreeText.summary(node))
     }
 
-    /// Adds a picture file as a layer (its bytes stored with the edit); returns the layer id.
+    /// Adds a picture file as a layer (its bytes stored with the edit); returns the layer's label.
     public func addImage(imageAt path: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let (data, image, _) = try workspace.readImage(at: path)
         try edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
-        return state.layers.last?.id ?? ""
+        return state.layers.last?.label ?? ""
     }
 
-    /// Adds a garage image as a layer; returns the layer id.
+    /// Adds a garage image as a layer; returns the layer's label.
     public func addImage(garageImage reference: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let item = try workspace.garage().find(reference)
         try edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobRefs: [item.image.blob])
-        return state.layers.last?.id ?? ""
+        return state.layers.last?.label ?? ""
     }
 }

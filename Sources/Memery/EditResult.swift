@@ -11,8 +11,10 @@ public struct EditResult: Sendable {
     public var version: UInt64?
     /// The global sequence of the last event stored; nil when nothing changed.
     public var sequence: UInt64?
-    /// The layer an add made or drew on.
+    /// The layer an add made or drew on, by its label (`L3`), as people name it.
     public var layer: String?
+    /// The same layer's id, unique across machines.
+    public var layerID: String?
     /// The position of the filter an apply added (1 first).
     public var filter: Int?
     /// The creation's state after the edit, when the edit was to a creation.
@@ -23,6 +25,11 @@ public struct EditResult: Sendable {
     public var garageItem: Garage.Item?
 
     public init(creation: String?) { self.creation = creation }
+
+    mutating func note(_ layer: Layer?) {
+        self.layer = layer?.label
+        layerID = layer?.id
+    }
 
     /// True when the edit stored something.
     public var changed: Bool { sequence != nil }

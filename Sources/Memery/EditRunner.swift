@@ -89,7 +89,7 @@ public final class EditRunner {
             stored = try session.edit(.setCaptions(top: top, bottom: bottom))
         case let .addText(text, box, style):
             stored = try session.edit(.addText(role: .free, text: text, box: box, style: style))
-            if !stored.isEmpty { result.layer = session.state.layers.last?.id }
+            if !stored.isEmpty { result.note(session.state.layers.last) }
         case let .addImage(source, at, scale, rotation, opacity, flip):
             switch source {
             case .file(let path):
@@ -101,23 +101,23 @@ public final class EditRunner {
                 stored = try session.edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobRefs: [item.image.blob])
             }
-            result.layer = session.state.layers.last?.id
+            result.note(session.state.layers.last)
         case let .addShape(kind, box, fill, alpha, stroke, strokeWidth):
             stored = try session.edit(.addShape(kind, box: box, fill: fill, alpha: alpha, stroke: stroke, strokeWidth: strokeWidth))
-            result.layer = session.state.layers.last?.id
+            result.note(session.state.layers.last)
         case let .draw(points, width, color, erase, layer):
             stored = try session.edit(.draw(points: points, width: width, color: color, erase: erase, layer: layer))
             // The layer drawn on: the one named, the topmost drawing for an eraser, else the new one.
             let state = session.state
-            result.layer = layer ?? (erase ? state.layers.last { $0.kind == "drawing" }?.id : state.layers.last?.id)
+            result.note(layer.flatMap(state.layer) ?? (erase ? state.layers.last { $0.kind == "drawing" } : state.layers.last))
         case let .setLayer(id, settings):
             stored = try session.edit(.changeLayer(id: id, try LayerChanges(parsing: settings.map(\.description))))
-            result.layer = id
+            result.note(session.state.layer(id))
         case .removeLayer(let id):
             stored = try session.edit(.removeLayer(id: id))
         case let .moveLayer(id, move):
             stored = try session.edit(.moveLayer(id: id, move))
-            result.layer = id
+            result.note(session.state.layer(id))
         case .crop(let box): stored = try session.edit(.crop(box))
         case .rotate(let degrees): stored = try session.edit(.rotate(degrees: degrees))
         case .flip(let axis): stored = try session.edit(.flip(axis))

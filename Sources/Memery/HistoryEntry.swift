@@ -40,38 +40,38 @@ public struct HistoryEntry: Sendable {
         case .startedFromTemplate(let e): return "started from template \(quoted(e.template)) (\(e.canvas.width)x\(e.canvas.height))"
         case .textLayerAdded(let e):
             let text = e.layer.text
-            return "added \(text?.role.rawValue ?? "") text \(e.layer.id) \(quoted(text?.text ?? ""))"
+            return "added \(text?.role.rawValue ?? "") text \(e.layer.label) \(quoted(text?.text ?? ""))"
         case .textLayerEdited(let e):
             var parts = [String]()
             if let text = e.text { parts.append("text \(quoted(text))") }
             if e.box != nil { parts.append("box") }
             if e.style != nil { parts.append("style") }
-            return "edited \(e.id): " + parts.joined(separator: ", ")
+            return "edited \(LocalLabel.of(e.id)): " + parts.joined(separator: ", ")
         case .imageLayerAdded(let e):
             if case .image(let content) = e.layer.content {
-                return "added image \(e.layer.id) \(content.image.sourceName ?? content.image.blob.prefix(12) + "…") (\(content.width)x\(content.height))"
+                return "added image \(e.layer.label) \(content.image.sourceName ?? content.image.blob.prefix(12) + "…") (\(content.width)x\(content.height))"
             }
-            return "added image \(e.layer.id)"
+            return "added image \(e.layer.label)"
         case .shapeLayerAdded(let e):
-            if case .shape(let shape) = e.layer.content { return "added \(shape.kind) \(e.layer.id) (\(n(shape.width))x\(n(shape.height)))" }
-            return "added shape \(e.layer.id)"
-        case .drawingLayerAdded(let e): return "drew on a new drawing layer \(e.layer.id)"
-        case .strokeAdded(let e): return e.stroke.erase ? "erased on \(e.id)" : "drew on \(e.id)"
+            if case .shape(let shape) = e.layer.content { return "added \(shape.kind) \(e.layer.label) (\(n(shape.width))x\(n(shape.height)))" }
+            return "added shape \(e.layer.label)"
+        case .drawingLayerAdded(let e): return "drew on a new drawing layer \(e.layer.label)"
+        case .strokeAdded(let e): return e.stroke.erase ? "erased on \(LocalLabel.of(e.id))" : "drew on \(LocalLabel.of(e.id))"
         case .layerChanged(let e):
             var parts = [String]()
             if e.transform != nil { parts.append("placement") }
             if let opacity = e.opacity { parts.append("opacity \(n(opacity))") }
             if e.shape != nil { parts.append("shape") }
-            return "changed \(e.id): " + parts.joined(separator: ", ")
-        case .layerRemoved(let e): return "removed \(e.id)"
-        case .layerReordered(let e): return "moved \(e.id) to position \(e.index + 1)"
+            return "changed \(LocalLabel.of(e.id)): " + parts.joined(separator: ", ")
+        case .layerRemoved(let e): return "removed \(LocalLabel.of(e.id))"
+        case .layerReordered(let e): return "moved \(LocalLabel.of(e.id)) to position \(e.index + 1)"
         case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
         case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
         case .headMoved(let e): return "\(e.cause) to event \(moveTarget.map(String.init) ?? e.to.uuidString.lowercased())"
-        case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.id))"
-        case .filterParamsChanged(let e): return "changed \(e.id)'s parameters"
-        case .filterRemoved(let e): return "removed filter \(e.id)"
+        case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.label))"
+        case .filterParamsChanged(let e): return "changed \(LocalLabel.of(e.id))'s parameters"
+        case .filterRemoved(let e): return "removed filter \(LocalLabel.of(e.id))"
         }
     }
 }

@@ -27,7 +27,7 @@ public struct Creation: Sendable, Equatable, Codable {
     public var layers: [Layer]
     /// How many edit events built this state (on its branch of the history).
     public var version: UInt64
-    /// Layer ids are never reused along one branch of the history (branches may share one).
+    /// Layer labels are never reused along one branch of the history (`LocalLabel`).
     public var nextLayerNumber: Int
     /// Filters on the base, layers and canvas, in the order they were added.
     public var filters: [AppliedFilter] = []
@@ -49,9 +49,13 @@ public struct Creation: Sendable, Equatable, Codable {
     public var width: Int { canvas?.width ?? 0 }
     public var height: Int { canvas?.height ?? 0 }
 
-    public func layer(_ id: String) -> Layer? { layers.first { $0.id == id } }
+    /// A layer by its id or its label (`L3`).
+    public func layer(_ reference: String) -> Layer? { layerIndex(reference).map { layers[$0] } }
     public func filters(on target: FilterTarget) -> [AppliedFilter] { filters.filter { $0.target == target } }
-    public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
+    /// Where a layer is in the stack, by its id or its label (`L3`).
+    public func layerIndex(_ reference: String) -> Int? {
+        layers.firstIndex { $0.id == reference } ?? layers.firstIndex { $0.label == reference }
+    }
     public var textLayers: [Layer] { layers.filter { $0.text != nil } }
     public func caption(_ role: TextContent.Role) -> Layer? { layers.first { $0.text?.role == role } }
 

@@ -4,7 +4,7 @@ extension Creation {
     /// Validates `command` against this state (and the gallery, for names) and returns the
     /// events it causes. Throws a `DomainError` naming the bad value; nothing is stored then.
     public func decide(_ command: CreationCommand, gallery: Gallery = Gallery()) throws -> [CreationEvent] {
-        switch command {
+        switch resolvingLabels(command) {
         case .create(let name):
             guard !exists else { throw DomainError.creationExists }
             if let reason = Gallery.problem(withName: name) { throw DomainError.invalidName(name, reason: reason) }
@@ -30,7 +30,7 @@ extension Creation {
                 template: template.name, canvas: template.canvas, baseImage: template.baseImage, basePlacement: template.basePlacement))]
             for (offset, layer) in template.layers.enumerated() where layer.text != nil {
                 var copy = layer
-                copy.id = "L\(nextLayerNumber + offset)"
+                copy.id = LocalLabel.mint("L\(nextLayerNumber + offset)")
                 events.append(.textLayerAdded(.init(layer: copy)))
             }
             return events
@@ -52,7 +52,7 @@ extension Creation {
 
         case let .editText(id, text, box, changes):
             let layer = try existingLayer(id)
-            guard let content = layer.text else { throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "text") }
+            guard let content = layer.text else { throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "text") }
             if let text, text.isEmpty { throw DomainError.emptyText }
             if let box { try check(box) }
             let style = changes.applied(to: content.style)
@@ -132,7 +132,7 @@ extension Creation {
                                                               transform: Transform(x: size.0 / 2, y: size.1 / 2))))]
             }
             guard case .drawing = target.content else {
-                throw DomainError.wrongLayerKind(id: target.id, kind: target.kind, wanted: "drawing")
+                throw DomainError.wrongLayerKind(id: target.label, kind: target.kind, wanted: "drawing")
             }
             let local = points.map { target.transform.localPoint($0, size: target.size) }
             return [.strokeAdded(.init(id: target.id, stroke: Stroke(points: local, width: strokeWidth / target.transform.scale,
@@ -191,7 +191,7 @@ extension Creation {
             case .layer(let id): _ = try existingLayer(id)
             case .canvas: break
             }
-            return [.filterApplied(.init(filter: AppliedFilter(id: "F\(nextFilterNumber)", filter: filter, target: target,
+            return [.filterApplied(.init(filter: AppliedFilter(id: LocalLabel.mint("F\(nextFilterNumber)"), filter: filter, target: target,
                                                              paramVersion: paramVersion, params: params)))]
 
         case let .setFilterParams(position, paramVersion, params):
@@ -209,13 +209,13 @@ extension Creation {
         guard !changes.isEmpty else { throw DomainError.nothingToChange }
         var events = [CreationEvent]()
         if changes.touchesText {
-            guard layer.text != nil else { throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "text") }
+            guard layer.text != nil else { throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "text") }
             events += try decide(.editText(id: id, text: changes.text, box: changes.box, style: changes.style))
         }
         var change = CreationEvent.LayerChanged(id: id)
         if changes.touchesShape {
             guard case .shape(var shape) = layer.content else {
-                throw DomainError.wrongLayerKind(id: id, kind: layer.kind, wanted: "shape")
+                throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "shape")
             }
             if let fill = changes.fill { shape.fill = fill == .none ? nil : fill.color }
             if let stroke = changes.stroke { shape.stroke = stroke == .none ? nil : stroke.color }
@@ -247,7 +247,23 @@ extension Creation {
         return events
     }
 
-    private var newLayerID: String { "L\(nextLayerNumber)" }
+    private var newLayerID: String { LocalLabel.mint("L\(nextLayerNumber)") }
+
+    /// The command with each layer named by a label (`L3`) named by its id instead, so that
+    /// events always carry ids. A reference to no layer is left for `decide` to refuse.
+    private func resolvingLabels(_ command: CreationCommand) -> CreationCommand {
+        func id(_ reference: String) -> String { layer(reference)?.id ?? reference }
+        switch command {
+        case let .editText(ref, text, box, style): return .editText(id: id(ref), text: text, box: box, style: style)
+        case let .draw(points, width, color, erase, ref?): return .draw(points: points, width: width, color: color, erase: erase, layer: id(ref))
+        case let .changeLayer(ref, changes): return .changeLayer(id: id(ref), changes)
+        case let .removeLayer(ref): return .removeLayer(id: id(ref))
+        case let .moveLayer(ref, move): return .moveLayer(id: id(ref), move)
+        case let .applyFilter(filter, .layer(ref), paramVersion, params):
+            return .applyFilter(filter: filter, target: .layer(id(ref)), paramVersion: paramVersion, params: params)
+        default: return command
+        }
+    }
 
     /// The filter at a position as `show` lists them, 1 first.
     public func existingFilter(_ position: Int) throws -> AppliedFilter {

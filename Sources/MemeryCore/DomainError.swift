@@ -81,7 +81,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "cannot use \"\(pair)\": \(reason)"
         case let .wrongLayerKind(id, kind, wanted):
             let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-            return "layer \(id) is \(article) \(kind) layer, not \(wanted)"
+            return "layer \(LocalLabel.of(id)) is \(article) \(kind) layer, not \(wanted)"
         case let .cropOutsideCanvas(box, width, height):
             return "crop \(box) must lie inside the \(width)x\(height) canvas and be at least 1x1"
         case .noCanvas:

@@ -21,7 +21,7 @@ extension Creation {
             next.basePlacement = e.basePlacement
         case .textLayerAdded(let e), .imageLayerAdded(let e), .shapeLayerAdded(let e), .drawingLayerAdded(let e):
             next.layers.append(e.layer)
-            if let number = Int(e.layer.id.dropFirst()), number >= next.nextLayerNumber {
+            if let number = LocalLabel.number(of: e.layer.id), number >= next.nextLayerNumber {
                 next.nextLayerNumber = number + 1
             }
         case .textLayerEdited(let e):
@@ -54,7 +54,7 @@ extension Creation {
             next.filters.removeAll { $0.target == .layer(e.id) }
         case .filterApplied(let e):
             next.filters.append(e.filter)
-            if let number = Int(e.filter.id.dropFirst()), number >= next.nextFilterNumber { next.nextFilterNumber = number + 1 }
+            if let number = LocalLabel.number(of: e.filter.id), number >= next.nextFilterNumber { next.nextFilterNumber = number + 1 }
         case .filterParamsChanged(let e):
             if let index = next.filters.firstIndex(where: { $0.id == e.id }) {
                 next.filters[index].params = e.params

@@ -60,7 +60,7 @@ public enum FilterTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .base: "base"
-        case .layer(let id): "layer \(id)"
+        case .layer(let id): "layer \(LocalLabel.of(id))"
         case .canvas: "canvas"
         }
     }
@@ -90,8 +90,10 @@ public enum FilterTarget: Sendable, Hashable, Codable, CustomStringConvertible {
 /// A filter in a creation: which plugin filter, on what, with which parameters. Filters on
 /// the same target apply in the order they were added.
 public struct AppliedFilter: Sendable, Hashable, Codable {
-    /// Unique within the creation, e.g. "F1".
+    /// Unique across machines, led by its label: `F1.0c9e...` (`LocalLabel`; "F1" before format 2).
     public var id: String
+    /// What people see: "F1".
+    public var label: String { LocalLabel.of(id) }
     /// The plugin filter's reverse-DNS id, e.g. "org.memery.sepia".
     public var filter: String
     public var target: FilterTarget

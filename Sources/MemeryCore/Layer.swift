@@ -3,6 +3,8 @@ import Foundation
 /// One layer of a creation: content in its own coordinates ([0, w] x [0, h]) placed on the
 /// canvas by a transform, drawn with an opacity.
 public struct Layer: Sendable, Hashable {
+    /// What people see and type: "L3" (`LocalLabel`).
+    public var label: String { LocalLabel.of(id) }
     public enum Content: Sendable, Hashable {
         case text(TextContent)
         case image(ImageContent)

@@ -50,6 +50,7 @@ struct ApplyCommand: ParsableCommand {
                 if let version = result.version { fields.append(("version", version)) }
                 if let creation = result.creation, name == nil || creation != name { fields.append(("creation", creation)) }
                 if let layer = result.layer { fields.append(("layer", layer)) }
+                if let layerID = result.layerID { fields.append(("layerId", layerID)) }
                 if let filter = result.filter { fields.append(("filter", filter)) }
                 if let item = result.garageItem { fields.append(("image", item.name)) }
                 acknowledge(fields)

@@ -17,7 +17,7 @@ enum Describe {
         if let canvas = creation.canvas { result["background"] = canvas.background.hex }
         result["layers"] = creation.layers.enumerated().map { layer($1, position: $0 + 1) }
         result["filters"] = creation.filters.enumerated().map { index, applied -> [String: Any] in
-            ["position": index + 1, "id": applied.id, "filter": applied.filter, "target": applied.target.description,
+            ["position": index + 1, "id": applied.id, "label": applied.label, "filter": applied.filter, "target": applied.target.description,
              "paramVersion": applied.paramVersion, "params": applied.params.mapValues { $0.description }]
         }
         return result
@@ -33,7 +33,7 @@ enum Describe {
     static func layer(_ layer: Layer, position: Int) -> [String: Any] {
         let t = layer.transform, box = layer.box
         var result: [String: Any] = [
-            "id": layer.id, "kind": layer.kind, "position": position, "opacity": layer.opacity,
+            "id": layer.id, "label": layer.label, "kind": layer.kind, "position": position, "opacity": layer.opacity,
             "box": ["x": box.x, "y": box.y, "w": box.w, "h": box.h],
             "transform": ["x": t.x, "y": t.y, "scale": t.scale, "rotation": t.rotation, "flipH": t.flipH, "flipV": t.flipV] as [String: Any],
         ]
@@ -78,7 +78,7 @@ enum Describe {
         case .drawing(let drawing):
             what = "drawing, \(drawing.strokes.count) stroke(s)"
         }
-        return "  \(position)  \(layer.id)  \(what)  \(placement)"
+        return "  \(position)  \(layer.label)  \(what)  \(placement)"
     }
 
     static func number(_ value: Double) -> String {

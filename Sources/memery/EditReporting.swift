@@ -26,6 +26,7 @@ enum EditReport {
         if let creation = result.creation { fields["creation"] = creation }
         if let version = result.version { fields["version"] = version }
         if let layer = result.layer { fields["layer"] = layer }
+        if let layerID = result.layerID { fields["layerId"] = layerID }
         if let filter = result.filter { fields["filter"] = filter }
         if let head = result.head { fields["head"] = ["version": head.version, "summary": head.summary] as [String: Any] }
         if let state = result.state, state.hasCanvas { fields["width"] = state.width; fields["height"] = state.height }

@@ -39,7 +39,7 @@ struct ShowCommand: ParsableCommand {
             for (index, applied) in creation.filters.enumerated() {
                 let missing = !FilterCatalog.isInstalled(applied.filter) ? "  (not installed)" : ""
                 let params = applied.params.keys.sorted().map { "\($0)=\(applied.params[$0]!)" }.joined(separator: " ")
-                print("  \(index + 1)  \(applied.id)  \(applied.filter) on \(applied.target)  \(params)\(missing)")
+                print("  \(index + 1)  \(applied.label)  \(applied.filter) on \(applied.target)  \(params)\(missing)")
             }
         }
     }

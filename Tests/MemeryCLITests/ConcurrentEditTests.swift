@@ -27,6 +27,8 @@ import Testing
         #expect(texts == expected)
         let ids = (detail["layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(Set(ids).count == ids.count, "layer ids must be unique")
+        let labels = (detail["layers"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+        #expect(Set(labels).count == labels.count && labels.count == ids.count, "and so must the labels people type")
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
     }
 }

@@ -99,9 +99,9 @@ import Testing
         try s.fails(["layer", "set", "m", "L9", "x=1"], containing: "no layer \"L9\"")
 
         try s.ok(["layer", "remove", "m", "L1"])
-        #expect(try layers(s, "m").map { $0["id"] as? String } == ["L2", "L3"])
+        #expect(try layers(s, "m").map { $0["label"] as? String } == ["L2", "L3"])
         try s.ok(["undo", "m"])
-        #expect(try layers(s, "m").map { $0["id"] as? String } == ["L1", "L2", "L3"], "undo brings it back in its place")
+        #expect(try layers(s, "m").map { $0["label"] as? String } == ["L1", "L2", "L3"], "undo brings it back in its place")
         try s.fails(["layer", "remove", "m", "L9"], containing: "no layer \"L9\"")
     }
 

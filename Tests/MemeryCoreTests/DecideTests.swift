@@ -41,7 +41,7 @@ extension Creation {
         creation = try creation.applying(.setCaptions(top: "top text", bottom: "bottom text"))
         #expect(creation.caption(.top)?.text?.text == "top text")
         #expect(creation.caption(.bottom)?.text?.text == "bottom text")
-        #expect(creation.textLayers.map(\.id) == ["L1", "L2"])
+        #expect(creation.textLayers.map(\.label) == ["L1", "L2"])
         // The default boxes hug the top and bottom edges across the width.
         let top = try #require(creation.caption(.top)).box
         let bottom = try #require(creation.caption(.bottom)).box
@@ -49,13 +49,13 @@ extension Creation {
         #expect(bottom.y + bottom.h > 380 && bottom.w > 500)
 
         let replaced = try creation.decide(.setCaptions(top: "new top", bottom: nil))
-        #expect(replaced == [.textLayerEdited(.init(id: "L1", text: "new top", box: nil, style: nil))])
+        #expect(replaced == [.textLayerEdited(.init(id: try #require(creation.layer("L1")).id, text: "new top", box: nil, style: nil))])
         creation = try creation.applying(.setCaptions(top: "new top", bottom: ""))
         #expect(creation.caption(.top)?.text?.text == "new top")
         #expect(creation.caption(.bottom) == nil)
         // A removed id is never reused.
         creation = try creation.applying(.setCaptions(top: nil, bottom: "again"))
-        #expect(creation.caption(.bottom)?.id == "L3")
+        #expect(creation.caption(.bottom)?.label == "L3")
     }
 
     @Test func settingTheSameCaptionAgainCausesNoEvent() throws {

@@ -37,7 +37,7 @@ import Testing
         creation = try creation.applying(.addShape(.rect, box: Box(x: 0, y: 0, w: 5, h: 5), fill: .white, alpha: 1, stroke: nil, strokeWidth: 0))
         var templates = Templates()
         let template = try templates.decideSave(creation, as: "classic")
-        #expect(template.layers.map(\.id) == ["L1", "L2"], "text boxes only")
+        #expect(template.layers.map(\.label) == ["L1", "L2"], "text boxes only")
         #expect(template.baseImage == creation.baseImage && template.canvas == creation.canvas)
         templates.evolve(template)
         #expect(throws: DomainError.templateNameTaken("CLASSIC")) { try templates.decideSave(creation, as: "CLASSIC") }

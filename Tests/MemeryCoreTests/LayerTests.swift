@@ -97,7 +97,7 @@ import Testing
         for n in 1...4 {
             c = try c.applying(.addShape(.rect, box: Box(x: 0, y: 0, w: Double(n), h: 5), fill: .white, alpha: 1, stroke: nil, strokeWidth: 0))
         }
-        func order() -> [String] { c.layers.map(\.id) }
+        func order() -> [String] { c.layers.map(\.label) }
         c = try c.applying(.moveLayer(id: "L1", .front))
         #expect(order() == ["L2", "L3", "L4", "L1"])
         c = try c.applying(.moveLayer(id: "L1", .down))
@@ -119,20 +119,20 @@ import Testing
         c = try c.applying(.addShape(.rect, box: Box(x: 0, y: 0, w: 100, h: 100), fill: .white, alpha: 1, stroke: nil, strokeWidth: 0))
         c = try c.applying(.addShape(.ellipse, box: Box(x: 50, y: 50, w: 100, h: 100), fill: .white, alpha: 1, stroke: nil, strokeWidth: 0))
         c = try c.applying(.draw(points: [Point(x: 300, y: 300), Point(x: 400, y: 300)], width: 10, color: .black, erase: false, layer: nil))
-        #expect(c.topmostLayer(at: Point(x: 10, y: 10))?.id == "L1")
-        #expect(c.topmostLayer(at: Point(x: 100, y: 100))?.id == "L2")
-        #expect(c.topmostLayer(at: Point(x: 55, y: 55))?.id == "L1", "outside the ellipse, inside its box: the rect below")
-        #expect(c.topmostLayer(at: Point(x: 350, y: 303))?.id == "L3")
+        #expect(c.topmostLayer(at: Point(x: 10, y: 10))?.label == "L1")
+        #expect(c.topmostLayer(at: Point(x: 100, y: 100))?.label == "L2")
+        #expect(c.topmostLayer(at: Point(x: 55, y: 55))?.label == "L1", "outside the ellipse, inside its box: the rect below")
+        #expect(c.topmostLayer(at: Point(x: 350, y: 303))?.label == "L3")
         #expect(c.topmostLayer(at: Point(x: 350, y: 320)) == nil, "far from the stroke")
         #expect(c.topmostLayer(at: Point(x: 500, y: 10)) == nil)
         // A rotated layer is hit where it is drawn, not where its box was.
         c = try c.applying(.changeLayer(id: "L1", try LayerChanges(parsing: ["rotation=45"])))
-        #expect(c.topmostLayer(at: Point(x: 50, y: -15))?.id == "L1")
+        #expect(c.topmostLayer(at: Point(x: 50, y: -15))?.label == "L1")
         #expect(c.topmostLayer(at: Point(x: 3, y: 3)) == nil)
         // An invisible layer is not hit.
         c = try c.applying(.changeLayer(id: "L2", try LayerChanges(parsing: ["opacity=0"])))
         #expect(c.topmostLayer(at: Point(x: 100, y: 100)) == nil)
-        #expect(c.topmostLayer(at: Point(x: 60, y: 60))?.id == "L1")
+        #expect(c.topmostLayer(at: Point(x: 60, y: 60))?.label == "L1")
     }
 }
 
@@ -228,7 +228,7 @@ import Testing
         let state = history.state
         #expect(state.name == "frozen")
         #expect(state.width == 451 && state.height == 300)
-        #expect(state.layers.map(\.id) == ["L1", "L2", "L3"])
+        #expect(state.layers.map(\.label) == ["L1", "L2", "L3"])
         #expect(state.layers.compactMap { $0.text?.text } == ["edited v1", "bottom v1", "free v1"])
         // A v1 box becomes the same box: size and centre.
         #expect(state.layer("L1")?.box == Box(x: 14, y: 6, w: 423, h: 75))

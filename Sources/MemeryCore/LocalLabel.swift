@@ -1,0 +1,31 @@
+import Foundation
+
+/// Layer and filter ids: unique across machines, led by the short label people see and type.
+///
+/// An id is a label, a dot and 16 random hex digits (`L3.9f1c04e2b7a35d60`): two machines
+/// that add a layer to one creation offline never mint the same id, and the label (`L3`),
+/// counted along the history's branch, is unique within any state of the creation, so people
+/// (and the CLI, and `memery apply`) can name a layer by it. Ids minted before store format 2
+/// have no random part: the whole id is the label.
+public enum LocalLabel {
+    /// The label an id starts with.
+    public static func of(_ id: String) -> String {
+        String(id.prefix { $0 != "." })
+    }
+
+    /// A new id led by `label`.
+    static func mint(_ label: String) -> String {
+        label + "." + String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
+    }
+
+    /// The number in a label (`L3` gives 3), which the next label counts on from.
+    static func number(of id: String) -> Int? {
+        Int(of(id).dropFirst())
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
