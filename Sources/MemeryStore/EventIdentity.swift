@@ -1,8 +1,21 @@
 import Crypto
 import Foundation
 
-/// Ids of events that were stored before events had ids (store format 1).
+/// Event ids: new ones, and those of events stored before events had ids (store format 1).
 public enum EventIdentity {
+    /// A new id: a version-7 UUID (RFC 9562), the time in milliseconds then 74 random bits.
+    /// Time-ordered, so the `ids` index grows at its end (an append dirties the last page or
+    /// two, where a random id would dirty a random page of a large index every time).
+    public static func newID(now: Date = Date()) -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let millis = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - index))) }
+        bytes[6] = (bytes[6] & 0x0f) | 0x70  // version 7
+        bytes[8] = (bytes[8] & 0x3f) | 0x80  // RFC variant
+        return KeyEncoding.uuid(bytes)!
+    }
+
     /// The id a format-1 event is given when its store is migrated: derived from its stream
     /// and version, so that migrating two copies of one store gives the same ids (and a sync
     /// of both stores nothing twice). A version-8 UUID (RFC 9562: name-based, custom hash).

@@ -13,7 +13,7 @@ public struct NewEvent: Sendable, Equatable {
     public var schemaVersion: Int
     public var payload: Data
 
-    public init(id: UUID = UUID(), parent: UUID? = nil, type: String, schemaVersion: Int, payload: Data) {
+    public init(id: UUID = EventIdentity.newID(), parent: UUID? = nil, type: String, schemaVersion: Int, payload: Data) {
         self.id = id
         self.parent = parent
         self.type = type

@@ -174,6 +174,19 @@ import Testing
         #expect(try store.event(id: fresh.id) == nil)
     }
 
+    /// New ids are time-ordered (UUID version 7), so the id index grows at its end.
+    @Test func newIDsAreVersionSevenAndOrderedByTime() {
+        let earlier = EventIdentity.newID(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let later = EventIdentity.newID(now: Date(timeIntervalSince1970: 1_800_000_000.002))
+        #expect(earlier.uuidString.lowercased().split(separator: "-")[2].hasPrefix("7"))
+        #expect(KeyEncoding.uuid(earlier).lexicographicallyPrecedes(KeyEncoding.uuid(later)))
+        #expect(earlier.uuidString.hasPrefix("01A3185C-5000"), "the milliseconds lead: \(earlier)")
+        // A format-1 event's id is derived, the same in every copy of the store.
+        let stream = UUID()
+        #expect(EventIdentity.formatOneID(stream: stream, version: 3) == EventIdentity.formatOneID(stream: stream, version: 3))
+        #expect(EventIdentity.formatOneID(stream: stream, version: 3) != EventIdentity.formatOneID(stream: stream, version: 4))
+    }
+
     @Test func verifyFindsAnEventMissingFromTheIDIndex() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let store = try EventStore(directory: dir.url)
