@@ -50,7 +50,7 @@ public final class EditRunner {
             var result = EditResult(creation: name)
             result.sequence = stored.last?.sequence
             return result
-        case .garageAdd, .garageRemove:
+        case .garageAdd, .garageRemove, .garageTag:
             var result = try performOutsideCreations(edit)
             result.creation = name
             return result
@@ -75,6 +75,10 @@ public final class EditRunner {
             result.sequence = stored.last?.sequence
         case .garageRemove(let reference):
             result.sequence = try workspace.removeFromGarage(reference).last?.sequence
+        case let .garageTag(reference, add, remove):
+            let (item, stored) = try workspace.tagInGarage(reference, add: add, remove: remove)
+            result.garageItem = item
+            result.sequence = stored.last?.sequence
         default:
             throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation")
         }
@@ -141,7 +145,7 @@ public final class EditRunner {
         case .checkout(.time(let text)):
             stored = try session.checkout(at: try PointInTime.parse(text, now: Date()), text: text)
             result.head = try session.headSummary()
-        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove:
+        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove, .garageTag:
             throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
         }
         result.sequence = stored.last?.sequence

@@ -63,6 +63,18 @@ extension Workspace {
         try changeGarage { try $0.decideRemove(reference) }.1
     }
 
+    /// Adds and removes tags of a garage image; returns it as it is now.
+    @discardableResult
+    public func tagInGarage(_ reference: String, add: [String], remove: [String] = []) throws -> (item: Garage.Item, stored: [StoredEvent]) {
+        var blob = ""
+        let (garage, stored) = try changeGarage { garage in
+            blob = try garage.find(reference).image.blob
+            return try garage.decideTag(reference, add: add, remove: remove)
+        }
+        guard let item = garage.item(blob: blob) else { throw DomainError.noSuchGarageImage(reference) }
+        return (item, stored)
+    }
+
     /// Starts a creation from a garage image.
     @discardableResult
     public func create(name: String, garageImage reference: String) throws -> Creation {

@@ -21,6 +21,8 @@ public enum Edit: Sendable, Equatable {
     /// Imports a picture into the garage; no creation is involved.
     case garageAdd(file: String, name: String?, tags: [String])
     case garageRemove(image: String)
+    /// Adds and removes tags of a garage image.
+    case garageTag(image: String, add: [String], remove: [String])
 
     // MARK: A creation
 
@@ -108,7 +110,7 @@ public enum Edit: Sendable, Equatable {
     /// Whether the edit is about one creation (every op but the garage's).
     public var needsCreation: Bool {
         switch self {
-        case .garageAdd, .garageRemove: false
+        case .garageAdd, .garageRemove, .garageTag: false
         default: true
         }
     }
@@ -125,6 +127,7 @@ public enum Edit: Sendable, Equatable {
         case .saveTemplate: "template save"
         case .garageAdd: "garage add"
         case .garageRemove: "garage remove"
+        case .garageTag: "garage tag"
         case .captions: "text"
         case .addText: "text add"
         case .addImage: "image add"
@@ -147,7 +150,7 @@ public enum Edit: Sendable, Equatable {
 
     /// Every op, in the order docs/apply.md lists them.
     public static let ops = [
-        "new", "rename", "delete", "restore", "favorite", "unfavorite", "move", "template save", "garage add", "garage remove",
+        "new", "rename", "delete", "restore", "favorite", "unfavorite", "move", "template save", "garage add", "garage remove", "garage tag",
         "text", "text add", "image add", "shape add", "draw", "layer set", "layer remove", "layer move",
         "crop", "rotate", "flip", "filter apply", "filter set", "filter remove", "undo", "redo", "checkout",
     ]

@@ -74,6 +74,11 @@ extension Edit: Codable {
         case "garage remove":
             try f.only(["image"])
             self = .garageRemove(image: try f.required(f.string("image"), "image"))
+        case "garage tag":
+            try f.only(["image", "add", "remove"])
+            let add = try f.strings("add") ?? [], remove = try f.strings("remove") ?? []
+            guard !add.isEmpty || !remove.isEmpty else { throw f.problem("needs \"add\", \"remove\" or both") }
+            self = .garageTag(image: try f.required(f.string("image"), "image"), add: add, remove: remove)
         case "text":
             try f.only(["top", "bottom"])
             let top = try f.string("top"), bottom = try f.string("bottom")
@@ -200,6 +205,7 @@ extension Edit: Codable {
         case .saveTemplate(let name): try put("template", name)
         case let .garageAdd(file, name, tags): try put("file", file); try put("name", name); try put("tags", tags)
         case .garageRemove(let image): try put("image", image)
+        case let .garageTag(image, add, remove): try put("image", image); try put("add", add); try put("remove", remove)
         case let .captions(top, bottom): try put("top", top); try put("bottom", bottom)
         case let .addText(text, box, style):
             try put("text", text); try put("box", box); try put("font", style.font); try put("size", style.maxSize)

@@ -13,23 +13,28 @@ public struct Garage: Sendable, Equatable {
         case added(Item)
         /// The entry leaves the garage; its bytes stay, as every edit that used them may need them.
         case removed(blob: String)
+        /// The image's tags are now these.
+        case tagged(blob: String, tags: [String])
 
         public var type: String {
             switch self {
             case .added: "GarageImageAdded"
             case .removed: "GarageImageRemoved"
+            case .tagged: "GarageImageTagged"
             }
         }
 
-        public static let types: Set<String> = ["GarageImageAdded", "GarageImageRemoved"]
+        public static let types: Set<String> = ["GarageImageAdded", "GarageImageRemoved", "GarageImageTagged"]
 
         private struct Removed: Codable { var blob: String }
+        private struct Tagged: Codable { var blob: String; var tags: [String] }
 
         public func encodedPayload() throws -> Data {
             let encoder = SortedJSONEncoder()
             switch self {
             case .added(let item): return try encoder.encode(item)
             case .removed(let blob): return try encoder.encode(Removed(blob: blob))
+            case let .tagged(blob, tags): return try encoder.encode(Tagged(blob: blob, tags: tags))
             }
         }
 
@@ -38,6 +43,10 @@ public struct Garage: Sendable, Equatable {
             guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
             do {
                 if type == "GarageImageAdded" { return .added(try PayloadJSONDecoder().decode(Item.self, from: payload)) }
+                if type == "GarageImageTagged" {
+                    let tagged = try PayloadJSONDecoder().decode(Tagged.self, from: payload)
+                    return .tagged(blob: tagged.blob, tags: tagged.tags)
+                }
                 return .removed(blob: try PayloadJSONDecoder().decode(Removed.self, from: payload).blob)
             } catch {
                 throw EventDecodingError.malformed(type: type, detail: String(describing: error))
@@ -53,6 +62,8 @@ public struct Garage: Sendable, Equatable {
         switch event {
         case .added(let item): if self.item(blob: item.image.blob) == nil { items.append(item) }
         case .removed(let blob): items.removeAll { $0.image.blob == blob }
+        case let .tagged(blob, tags):
+            if let index = items.firstIndex(where: { $0.image.blob == blob }) { items[index].tags = tags }
         }
     }
 
@@ -93,6 +104,18 @@ public struct Garage: Sendable, Equatable {
 
     public func decideRemove(_ reference: String) throws -> [Event] {
         [.removed(blob: try find(reference).image.blob)]
+    }
+
+    /// Adds and removes tags (ignoring case; an added tag already there stays as it was);
+    /// nothing when the tags do not change.
+    public func decideTag(_ reference: String, add: [String], remove: [String]) throws -> [Event] {
+        let item = try find(reference)
+        let removing = Set(remove.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var tags = item.tags.filter { !removing.contains($0.lowercased()) }
+        for tag in add.map({ $0.trimmingCharacters(in: .whitespaces) }) where !tag.isEmpty {
+            if !tags.contains(where: { $0.lowercased() == tag.lowercased() }) { tags.append(tag) }
+        }
+        return tags == item.tags ? [] : [.tagged(blob: item.image.blob, tags: tags)]
     }
 }
 

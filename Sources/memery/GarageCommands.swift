@@ -5,7 +5,7 @@ import Memery
 struct GarageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "garage", abstract: "Keep imported images, with names and tags, to start creations from or add as layers.",
-        subcommands: [GarageAddCommand.self, GarageListCommand.self, GarageRemoveCommand.self])
+        subcommands: [GarageAddCommand.self, GarageListCommand.self, GarageRemoveCommand.self, GarageTagCommand.self])
 }
 
 struct GarageAddCommand: ParsableCommand {
@@ -55,6 +55,26 @@ struct GarageRemoveCommand: ParsableCommand {
     @OptionGroup var output: ResultOptions
 
     func run() throws { try output.report(try storeOptions.perform(.garageRemove(image: image), on: nil)) {} }
+}
+
+struct GarageTagCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag", abstract: "Add tags to a garage image (or take them off with --remove); prints its tags.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The image's name or the start of its hash.") var image: String
+    @Argument(help: "Tags to add.") var tags: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A tag to take off (repeatable).", valueName: "tag")) var remove: [String] = []
+
+    @OptionGroup var output: ResultOptions
+
+    func validate() throws {
+        guard !tags.isEmpty || !remove.isEmpty else { throw ValidationError("give tags to add, or --remove TAG") }
+    }
+
+    func run() throws {
+        let result = try storeOptions.perform(.garageTag(image: image, add: tags, remove: remove), on: nil)
+        try output.report(result) { print(result.garageItem?.tags.map { "#" + $0 }.joined(separator: " ") ?? "") }
+    }
 }
 
 struct TemplateCommand: ParsableCommand {

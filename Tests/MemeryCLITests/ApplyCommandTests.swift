@@ -158,6 +158,7 @@ import Testing
             #"{"op":"template save","creation":"monday","template":"weekday"}"#,
             #"{"op":"new","creation":"tuesday","template":"weekday"}"#,
             #"{"op":"delete","creation":"tuesday"}"#,
+            #"{"op":"garage tag","image":"cat","add":["meme"],"remove":["animal"]}"#,
         ]
         let input = s.path("bot.jsonl")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
@@ -183,6 +184,8 @@ import Testing
         #expect(!(try s.ok(["show", "monday"]).contains("L2")), "the undo took the sticker away")
         #expect(try s.ok(["show", "cat meme"]).contains("renamed"))
         #expect(try s.ok(["trash"]) == "tuesday")
+        #expect(replies[15]["image"] as? String == "cat" && replies[15]["seq"] is Int)
+        #expect(try s.ok(["garage", "list"]).hasSuffix("#meme"), "the tags are now these")
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
         // Every version answered is the number history shows for that edit.
         let history = try s.ok(["history", "monday", "--events"])

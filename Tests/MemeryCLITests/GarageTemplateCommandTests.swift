@@ -17,6 +17,13 @@ import Testing
         let json = try #require(try s.json(["garage", "list", "--json"]) as? [[String: Any]])
         #expect(json.map { $0["name"] as? String } == ["chelsea", "Blue Box"])
         #expect(json[0]["tags"] as? [String] == ["cat", "Cute"])
+        // Tags: added (one already there, in any case, stays as it was), taken off, searched.
+        #expect(try s.ok(["garage", "tag", "chelsea", "CAT", "sleepy", "--remove", "cute"]) == "#cat #sleepy")
+        #expect(try s.ok(["garage", "list", "--search", "sleepy"]).hasPrefix("chelsea\t"))
+        #expect(try s.ok(["garage", "list", "--search", "cute"]).contains("nothing matches"))
+        try s.fails(["garage", "tag", "nothing-here", "x"], containing: "nothing-here")
+        let usage = try s.run(["garage", "tag", "chelsea"])
+        #expect(usage.status == 2 && usage.stderr.contains("give tags to add"), "\(usage)")
 
         try s.ok(["new", "from-garage", "--garage", "CHELSEA"])
         #expect(try s.ok(["show", "from-garage"]).contains("canvas:  451x300"))

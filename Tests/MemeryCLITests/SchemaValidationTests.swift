@@ -57,6 +57,7 @@ import Testing
         try s.ok(["new", "doomed", "--canvas", "8x8"])
         try s.ok(["purge", "doomed", "--yes"])
         try s.ok(["garage", "add", Paths.example, "--name", "cat", "--tag", "animal"])
+        try s.ok(["garage", "tag", "cat", "cute", "--remove", "animal"])
         try s.ok(["template", "save", "first", "tpl"])
         try s.ok(["new", "from-template", "--template", "tpl"])
         try s.ok(["new", "from-garage", "--garage", "cat"])
