@@ -40,7 +40,7 @@ public final class Workspace: Sendable {
         }
         // Read-only, it could not be migrated, and this build does not read format 1's moves.
         guard store.storedFormat == EventStore.formatVersion else {
-            throw MemeryError(classifying: StoreError.olderFormat(found: store.storedFormat, path: directory.path))!
+            throw StoreError.olderFormat(found: store.storedFormat, path: directory.path)
         }
         self.store = store
         compositor = Compositor(decoder: decoder)

@@ -102,13 +102,17 @@ public final class EventStore: Sendable {
     /// The store's format: a new store is marked with this build's; a newer one is refused.
     private static func checkFormat(_ env: LMDBEnvironment, meta: UInt32, directory: URL) throws -> Int {
         let key = Array("format".utf8)
-        if try env.read({ txn in try txn.get(meta, key) }) == nil, !env.readOnly {
-            try env.write { txn in
+        var found = try env.read { txn in try txn.get(meta, key) }
+        if found == nil, !env.readOnly {
+            found = try env.write { txn in
                 // Another process may have marked it meanwhile: keep what it wrote.
-                if try txn.get(meta, key) == nil { try txn.put(meta, key, Array(String(formatVersion).utf8), noOverwrite: true) }
+                if let marked = try txn.get(meta, key) { return marked }
+                let mark = Array(String(formatVersion).utf8)
+                try txn.put(meta, key, mark, noOverwrite: true)
+                return mark
             }
         }
-        guard let found = try env.read({ txn in try txn.get(meta, key) }) else { return formatVersion }
+        guard let found else { return formatVersion }
         guard let version = Int(String(decoding: found, as: UTF8.self)), version >= 1 else {
             throw StoreError.damaged(sequence: nil, reason: "unreadable format version")
         }
@@ -241,20 +245,20 @@ public final class EventStore: Sendable {
         return alreadyStored + stored
     }
 
-    /// The events of `write` when every one of them is stored already under its id, nil
-    /// when none is; a write only partly stored is refused (appends are atomic, so it means
-    /// two different events were given one id).
+    /// The events of `write` when they are stored already under their ids, nil when its
+    /// first is not (one lookup per append: a later event's id found stored is refused by
+    /// the id index as it is written). A write only partly stored is refused: appends are
+    /// atomic, so it means two different events were given one id.
     private func storedAlready(_ write: StreamWrite, in txn: Transaction) throws -> [StoredEvent]? {
-        var found = [StoredEvent]()
-        for event in write.events {
-            guard let value = try txn.get(ids, KeyEncoding.uuid(event.id)), let sequence = KeyEncoding.uint64(value) else { continue }
+        guard let first = write.events.first, try txn.get(ids, KeyEncoding.uuid(first.id)) != nil else { return nil }
+        return try write.events.map { event in
+            guard let value = try txn.get(ids, KeyEncoding.uuid(event.id)), let sequence = KeyEncoding.uint64(value) else {
+                throw StoreError.duplicateEventID(first.id)
+            }
             let stored = try self.event(at: sequence, in: txn)
-            guard stored.stream == write.stream, stored.id == event.id else { throw StoreError.duplicateEventID(event.id) }
-            found.append(stored)
+            guard stored.stream == write.stream else { throw StoreError.duplicateEventID(event.id) }
+            return stored
         }
-        if found.isEmpty { return nil }
-        guard found.count == write.events.count else { throw StoreError.duplicateEventID(found[0].id) }
-        return found
     }
 
     /// The event stored under `id`, if any.

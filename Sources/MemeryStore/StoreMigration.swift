@@ -155,17 +155,9 @@ extension EventStore {
             converted.append(try convert(event))
             return true
         }
-        let blobCopies: [([UInt8], [UInt8])] = try env.read { txn in
-            var copies = [([UInt8], [UInt8])]()
-            try txn.scan(blobs) { key, value in copies.append((Array(key), Array(value))); return true }
-            return copies
-        }
-        let referenceKeys: [[UInt8]] = try env.read { txn in
-            var keys = [[UInt8]]()
-            try txn.scan(blobReferences) { key, _ in keys.append(Array(key)); return true }
-            return keys
-        }
         let claims = try makeClaims()
+        // Pictures go straight from the old map to the new one, never all held in memory (a
+        // store's pictures can be gigabytes); this body may run again after the map grows.
         try target.write { txn in
             for event in converted {
                 let key = KeyEncoding.bigEndian(event.sequence)
@@ -173,8 +165,10 @@ extension EventStore {
                 if !event.isPurged { try txn.put(target.streams, KeyEncoding.streamKey(event.stream, event.version), key) }
                 try txn.put(target.ids, KeyEncoding.uuid(event.id), key, noOverwrite: true)
             }
-            for (key, value) in blobCopies { try txn.put(target.blobs, key, value) }
-            for key in referenceKeys { try txn.put(target.blobReferences, key, []) }
+            try env.read { old in
+                try old.scan(blobs) { key, value in try txn.put(target.blobs, Array(key), Array(value)); return true }
+                try old.scan(blobReferences) { key, _ in try txn.put(target.blobReferences, Array(key), []); return true }
+            }
             for (claim, owner) in claims { try txn.put(target.claims, Array(claim.utf8), KeyEncoding.uuid(owner)) }
         }
     }

@@ -71,8 +71,7 @@ extension EventStore {
                     return true
                 }
                 // The id index: one entry per logged event (each checked above to point at it).
-                var idEntries = 0
-                try txn.scan(ids) { _, _ in idEntries += 1; return true }
+                let idEntries = try txn.count(ids)
                 if report.formatVersion >= 2, idEntries != report.events + report.purged {
                     try fail(nil, "the event id index has \(idEntries) entries for \(report.events + report.purged) events")
                 }
