@@ -9,6 +9,9 @@ import MemeryStore
 ///   it was appended, so the conversion follows each creation's head through the log.
 /// - A move of the head (HeadMoved v1) named its target by stream version; v2 names it by
 ///   the target edit's id.
+/// - The one gallery stream becomes a membership stream per creation; a place in the
+///   gallery, an index among all entries, becomes a rank (`GalleryRank`) that gives the
+///   same order. The note of a purge stays in the gallery stream.
 /// - Names are compared with full Unicode case folding (`Straße` = `STRASSE`): where two
 ///   creations' names now collide, the later one is renamed (`STRASSE-2`) and the note says so.
 /// Payloads otherwise stay as they were (older payload versions keep being upcast on read).
@@ -18,6 +21,9 @@ enum FormatOneMigration {
         var edits = [UUID: [UInt64: UUID]]()  // creation -> version -> the edit holding it
         var openEdit = [UUID: (batch: UInt64, id: UUID, parent: UUID?)]()
         var galleryEvents = [GalleryEvent]()
+        var gallery = Gallery()                 // as converted so far, for ranks
+        var membershipVersions = [UUID: UInt64]()
+        var purged = [UUID]()
         var creations = Set<UUID>()
         let oldClaims = try old.allClaims()
         var renames = [(id: UUID, from: String, to: String)]()
@@ -41,7 +47,20 @@ enum FormatOneMigration {
             var event = event
             if event.isPurged { return event }
             if event.stream == WellKnownStreams.gallery {
-                galleryEvents.append(try EventCoding.galleryEvent(event))
+                let converted = try convert(event, in: gallery)
+                galleryEvents.append(converted)
+                gallery.evolve(converted)
+                var stream = Workspace.membershipStream(of: converted.id)
+                if case .purged(let id) = converted {
+                    purged.append(id)
+                    stream = WellKnownStreams.gallery  // the note of a purge stays (renumbered)
+                }
+                membershipVersions[stream, default: 0] += 1
+                event.stream = stream
+                event.version = membershipVersions[stream]!
+                event.type = converted.type
+                event.schemaVersion = converted.schemaVersion
+                event.payload = try converted.encodedPayload()
                 return event
             }
             guard WellKnownStreams.name(of: event.stream) == nil else { return event }
@@ -69,13 +88,41 @@ enum FormatOneMigration {
             event.parent = edit.parent
             return event
         }
+        // A purged creation's membership goes too (its name was in it).
+        if !purged.isEmpty { try new.purge(purged.map(Workspace.membershipStream)) }
         for rename in renames {
-            try new.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
+            try new.append([EventStore.StreamWrite(stream: Workspace.membershipStream(of: rename.id), expectedVersion: nil,
                                                    events: [try Workspace.newEvent(.renamed(id: rename.id, name: rename.to))])])
         }
         try check(new, creations: creations, heads: heads)
         return renames.map {
             "\"\($0.from)\" was renamed \"\($0.to)\" (another creation's name is the same when case is ignored)"
+        }
+    }
+
+    /// A format-1 gallery event as format 2 has it: an entry added at the end gets a rank
+    /// after every other (its time's, when the clock allows), a move to an index the rank
+    /// between the entries it lands between.
+    private static func convert(_ event: StoredEvent, in gallery: Gallery) throws -> GalleryEvent {
+        let old: GalleryEvent.FormatOne
+        do {
+            old = try GalleryEvent.FormatOne.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload)
+        } catch let error as EventDecodingError {
+            throw StoreError.damaged(sequence: event.sequence, reason: error.description)
+        }
+        func last(_ entries: [Gallery.Entry]) -> String? { entries.last?.rank }
+        func after(_ rank: String?) -> String {
+            let stamp = GalleryRank.added(at: event.timeMilliseconds)
+            return rank.map { $0 < stamp ? stamp : GalleryRank.between($0, nil) } ?? stamp
+        }
+        switch old {
+        case .event(let converted): return converted
+        case let .added(id, name): return .added(.init(id: id, name: name, rank: after(last(gallery.all))))
+        case let .reordered(id, index):
+            let others = gallery.all.filter { $0.id != id }
+            let at = min(index, others.count)
+            let low = at > 0 ? others[at - 1].rank : nil
+            return .placed(id: id, rank: at < others.count ? GalleryRank.between(low, others[at].rank) : after(low))
         }
     }
 

@@ -96,15 +96,23 @@ final class LiveProjections: Sendable {
         }
         try store.forEachEvent(from: cache.seen + 1) { event in
             if let first = pending.first, first.batch != event.batch || first.stream != event.stream { flush() }
-            switch event.stream {
-            case WellKnownStreams.gallery:
-                Self.fold(event, into: &cache.gallery, GalleryEvent.decode) { Gallery.fold($0, [$1]) }
-                if event.type == "CreationPurged" { cache.heads.removeAll() }  // rare: its head must not outlive it
-            case WellKnownStreams.garage: Self.fold(event, into: &cache.garage, Garage.Event.decode) { var g = $0; g.evolve($1); return g }
-            case WellKnownStreams.templates:
-                Self.fold(event, into: &cache.templates, { try Templates.decode(schemaVersion: $1, payload: $2) }) {
-                    var t = $0; t.evolve($1); return t
+            if GalleryEvent.types.contains(event.type) {
+                // Gallery events come from every creation's membership stream: the gallery
+                // follows the log, and its version is the last sequence it covers.
+                if let gallery = cache.gallery, event.sequence > gallery.version {
+                    cache.gallery = (try? EventCoding.galleryEvent(event)).map {
+                        var next = Gallery(gallery.state)
+                        next.evolve($0)
+                        return Folded(state: next.all, version: event.sequence)
+                    }
                 }
+                if event.type == "CreationPurged" { cache.heads.removeAll() }  // rare: its head must not outlive it
+                return event.sequence < last
+            }
+            switch event.stream {
+            case WellKnownStreams.garage: Self.fold(event, into: &cache.garage, Garage.Event.decode) { $0.evolve($1) }
+            case WellKnownStreams.templates:
+                Self.fold(event, into: &cache.templates, { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0.evolve($1) }
             default:
                 if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event) }
             }

@@ -3,14 +3,20 @@ import MemeryCore
 import MemeryRender
 import MemeryStore
 
-/// The gallery: names, the trash, favourites, order, and purging for good.
+/// The gallery: names, the trash, favourites, order, and purging for good. Each creation's
+/// membership lives in a stream of its own; the gallery is their projection over the log.
 extension Workspace {
-    /// The gallery and the version of its stream.
-    /// Opens from the gallery's snapshot and folds the events after it, so a command costs
-    /// the same with ten thousand creations as with one; the snapshot is renewed when the
-    /// tail grows past `snapshotInterval`. A snapshot is a cache: unreadable, it is ignored.
-    /// A long-lived process keeps the result and follows the log (LiveProjections).
-    func loadGallery() throws -> (gallery: Gallery, version: UInt64) {
+    /// A creation's membership stream: derived from its id, so alike on every machine.
+    static func membershipStream(of creation: UUID) -> UUID {
+        EventIdentity.derived(from: creation, purpose: "gallery membership")
+    }
+
+    /// The gallery, as of the log's end.
+    /// Opens from the gallery's snapshot (which covers the log up to a sequence) and folds
+    /// the gallery events after it; the snapshot is renewed when the tail grows past
+    /// `snapshotInterval` events. A snapshot is a cache: unreadable, it is ignored. A
+    /// long-lived process keeps the result and follows the log (LiveProjections).
+    func loadGallery() throws -> Gallery {
         var renewal: (() -> Void)?
         let folded = try projections.gallery(store) {
             let (folded, renew) = try readGallery()
@@ -18,71 +24,59 @@ extension Workspace {
             return folded
         }
         renewal?()  // a synced write: not while the cache's lock keeps readers waiting
-        return (Gallery(folded.state), folded.version)
+        return Gallery(folded.state)
     }
 
-    /// The gallery from its snapshot and tail, and the renewal of the snapshot when due.
+    /// The gallery from its snapshot and the log after it, and the renewal of the snapshot when due.
     private func readGallery() throws -> (LiveProjections.Folded<[Gallery.Entry]>, renewal: (() -> Void)?) {
         var entries = [Gallery.Entry](), since: UInt64 = 0
-        if let snapshot = try store.snapshot(WellKnownStreams.gallery), snapshot.format == Gallery.snapshotFormat,
+        if let snapshot = try store.logSnapshot(WellKnownStreams.gallery), snapshot.format == Gallery.snapshotFormat,
            let cached = try? PayloadJSONDecoder().decode([Gallery.Entry].self, from: snapshot.data) {
             (entries, since) = (cached, snapshot.version)
         }
-        let stored = try store.events(in: WellKnownStreams.gallery, fromVersion: since + 1)
-        let events = try stored.map(EventCoding.galleryEvent)
-        let hadSnapshot = since > 0
+        var events = [GalleryEvent](), seen = since
+        try store.forEachEvent(from: since + 1) { event in
+            if GalleryEvent.types.contains(event.type) { events.append(try EventCoding.galleryEvent(event)) }
+            seen = event.sequence
+            return true
+        }
         entries = Gallery.fold(entries, events)
-        let version = stored.last?.version ?? since
-        let renewal = version - since < Self.snapshotInterval ? nil : { [entries] in
-            self.writeGallerySnapshot(entries, version: version, changed: hadSnapshot ? events : nil)
+        let renewal = seen - since < Self.snapshotInterval ? nil : { [entries, seen] in
+            guard let data = try? SortedJSONEncoder().encode(entries) else { return }
+            try? self.store.putLogSnapshot(WellKnownStreams.gallery, sequence: seen, format: Gallery.snapshotFormat, data: data)
         }
-        return (.init(state: entries, version: version), renewal)
-    }
-
-    /// The gallery's snapshot and its rows: the rows of the creations `changed` touched (all
-    /// of them when nil), and none for those purged. A cache: failing to write loses nothing.
-    private func writeGallerySnapshot(_ entries: [Gallery.Entry], version: UInt64, changed: [GalleryEvent]?) {
-        let encoder = SortedJSONEncoder()
-        guard let data = try? encoder.encode(entries) else { return }
-        let touched = changed.map { Set($0.map(\.id)) }
-        let rows = entries.filter { touched?.contains($0.id) ?? true }.compactMap { entry in
-            (try? encoder.encode(entry)).map { (id: entry.id, data: $0) }
-        }
-        let present = Set(entries.map(\.id))
-        let removed = (touched ?? []).filter { !present.contains($0) }
-        try? store.putSnapshot(WellKnownStreams.gallery, version: version, format: Gallery.snapshotFormat, data: data,
-                               rows: rows, removedRows: Array(removed))
+        return (.init(state: entries, version: seen), renewal)
     }
 
     /// One creation's gallery entry, without reading the whole gallery: from the cache a
-    /// long-lived process keeps, else from the snapshot's row for it and the events after
-    /// the snapshot. A lookup costs the same with ten thousand creations as with one.
+    /// long-lived process keeps, else from the creation's own membership stream. A lookup
+    /// costs the same with ten thousand creations as with one.
     func galleryEntry(id: UUID) throws -> Gallery.Entry? {
         if let cached = try projections.cachedGallery(store) { return cached.state.first { $0.id == id } }
-        guard let point = try store.snapshotRow(WellKnownStreams.gallery, row: id), point.format == Gallery.snapshotFormat,
-              point.tail.count < Self.snapshotInterval else {
-            return try gallery().entry(id: id)  // no snapshot yet, or a long tail: read it all (and renew the snapshot)
-        }
-        var entry: Gallery.Entry?
-        if let row = point.row {
-            guard let decoded = try? PayloadJSONDecoder().decode(Gallery.Entry.self, from: row) else { return try gallery().entry(id: id) }
-            entry = decoded
-        }
-        for event in point.tail { entry = Gallery.evolve(entry, of: id, try EventCoding.galleryEvent(event)) }
-        return entry
+        return try loadMembership(id).state.entry
     }
 
-    /// The gallery folded from its first event, ignoring any snapshot (for checking them).
+    /// A creation's membership folded from its stream, and the stream's version.
+    func loadMembership(_ id: UUID) throws -> (state: Membership, version: UInt64) {
+        let stored = try store.events(in: Self.membershipStream(of: id))
+        var membership = Membership(creation: id)
+        for event in stored { membership = membership.evolve(try EventCoding.galleryEvent(event)) }
+        return (membership, stored.last?.version ?? 0)
+    }
+
+    /// The gallery folded from the log's first event, ignoring any snapshot (for checking them).
     func replayGallery() throws -> Gallery {
-        let events = try store.events(in: WellKnownStreams.gallery).map {
-            try GalleryEvent.decode(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload)
+        var events = [GalleryEvent]()
+        try store.forEachEvent { event in
+            if GalleryEvent.types.contains(event.type) { events.append(try EventCoding.galleryEvent(event)) }
+            return true
         }
         return Gallery(Gallery.fold([], events))
     }
 
     /// Every creation, trash included, in the order the person keeps them.
     public func gallery() throws -> Gallery {
-        try loadGallery().gallery
+        try loadGallery()
     }
 
     /// The first of `base`, `base-2`, `base-3`, ... that no creation uses, asked of the
@@ -99,34 +93,27 @@ extension Workspace {
         return entry
     }
 
-    /// Decides a gallery change and appends it, retrying when another process changed the
-    /// gallery meanwhile. Claims are taken and released for the creation `id`.
+    /// Decides a change of one creation's membership and appends it to its stream (through
+    /// the one decider path), taking and releasing name claims for the creation.
     /// Returns the events stored (none when nothing changed).
     @discardableResult
-    func changeGallery(_ id: UUID, claim: [String] = [], release: [String] = [],
-                       _ decide: (Gallery) throws -> [GalleryEvent]) throws -> [StoredEvent] {
-        try writing { _ in
-            let (gallery, version) = try loadGallery()
-            let events = try decide(gallery)
-            guard !events.isEmpty else { return [] }
-            return try store.append([EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
-                                                            events: try events.map(Self.newEvent))],
-                                    claim: claim, release: release, owner: id)
-        }
+    func changeMembership(_ id: UUID, _ command: Membership.Command, claim: [String] = [], release: [String] = []) throws -> [StoredEvent] {
+        try decide(command, on: Self.membershipStream(of: id), load: { try loadMembership(id) }, encode: Self.newEvent,
+                   claim: claim, release: release, owner: id).stored
     }
 
     static func newEvent(_ event: GalleryEvent) throws -> NewEvent {
         NewEvent(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
     }
 
+    static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
     /// Renames a creation; the new name must be free (ignoring case), the old one is released.
     @discardableResult
     public func rename(_ name: String, to newName: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
         do {
-            return try changeGallery(entry.id, claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)]) {
-                try $0.decideRename(entry.id, to: newName)
-            }
+            return try changeMembership(entry.id, .rename(newName), claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)])
         } catch StoreError.claimTaken {
             throw DomainError.nameTaken(newName)
         }
@@ -136,35 +123,39 @@ extension Workspace {
     @discardableResult
     public func trash(_ name: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        return try changeGallery(entry.id) { try $0.decideTrash(entry.id) }
+        return try changeMembership(entry.id, .trash)
     }
 
     @discardableResult
     public func restore(_ name: String) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        return try changeGallery(entry.id) { try $0.decideRestore(entry.id) }
+        return try changeMembership(entry.id, .restore)
     }
 
     @discardableResult
     public func setFavorite(_ name: String, _ favorite: Bool) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        return try changeGallery(entry.id) { try $0.decideFavorite(entry.id, favorite) }
+        return try changeMembership(entry.id, .favorite(favorite))
     }
 
     /// Puts a creation at a position in the gallery (1 first, as `list` numbers them).
     @discardableResult
     public func move(_ name: String, to position: Int) throws -> [StoredEvent] {
         let entry = try entry(named: name)
-        return try changeGallery(entry.id) { try $0.decideMove(entry.id, to: position) }
+        return try writing { _ in
+            // The rank between its new neighbours; a move elsewhere meanwhile only shifts it.
+            guard let rank = try gallery().rank(moving: entry.id, to: position, now: Self.nowMilliseconds) else { return [] }
+            return try changeMembership(entry.id, .place(rank: rank))
+        }
     }
 
     /// Removes a creation for good: its events, its name and the images only it used.
     public func purge(_ name: String) throws -> PurgeSummary {
         let entry = try entry(named: name)
+        // Its history and its membership go; the note of the purge stays in the gallery stream.
         return PurgeSummary(try writing { _ in
-            let (_, version) = try loadGallery()
-            return try store.purge(entry.id, alsoAppend: [
-                EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: version,
+            try store.purge([entry.id, Self.membershipStream(of: entry.id)], alsoAppend: [
+                EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
                                        events: [try Self.newEvent(.purged(id: entry.id))]),
             ])
         })
@@ -173,11 +164,15 @@ extension Workspace {
     /// The store's global log from `sequence` on, purged events left out, each with the
     /// name of the creation it belongs to (or the well-known stream's name).
     public func log(from sequence: UInt64 = 1) throws -> [LogEntry] {
-        let gallery = try gallery()
+        var names = [UUID: String]()  // a creation's stream: its name; its membership: "NAME (gallery)"
+        for entry in try gallery().all {
+            names[entry.id] = entry.name
+            names[Self.membershipStream(of: entry.id)] = "\(entry.name) (gallery)"
+        }
         var entries = [LogEntry]()
         try store.forEachEvent(from: sequence) { event in
             guard !event.isPurged else { return true }
-            let stream = WellKnownStreams.name(of: event.stream) ?? gallery.entry(id: event.stream)?.name
+            let stream = WellKnownStreams.name(of: event.stream) ?? names[event.stream]
             entries.append(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
                                     timeMilliseconds: event.timeMilliseconds, type: event.type, envelope: try event.envelopeJSON()))
             return true

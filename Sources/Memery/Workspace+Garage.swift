@@ -7,9 +7,9 @@ import MemeryStore
 extension Workspace {
     // MARK: Garage
 
-    func loadGarage() throws -> (garage: Garage, version: UInt64) {
+    func loadGarage() throws -> (state: Garage, version: UInt64) {
         let folded = try projections.garage(store) {
-            let (garage, version) = try fold(WellKnownStreams.garage, into: Garage(), Garage.Event.decode) { $0.evolve($1) }
+            let (garage, version) = try fold(WellKnownStreams.garage, into: Garage(), Garage.Event.decode) { $0 = $0.evolve($1) }
             return .init(state: garage, version: version)
         }
         return (folded.state, folded.version)
@@ -31,18 +31,12 @@ extension Workspace {
         return (state, stored.last?.version ?? 0)
     }
 
-    public func garage() throws -> Garage { try loadGarage().garage }
+    public func garage() throws -> Garage { try loadGarage().state }
 
-    private func changeGarage(blobs: [Data] = [], _ decide: (Garage) throws -> [Garage.Event]) throws -> (Garage, [StoredEvent]) {
-        try writing { _ in
-            var (garage, version) = try loadGarage()
-            let events = try decide(garage)
-            let stored = try store.append(to: WellKnownStreams.garage, expectedVersion: version, events: try events.map {
-                NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
-            }, blobs: blobs)
-            events.forEach { garage.evolve($0) }
-            return (garage, stored)
-        }
+    private func changeGarage(_ command: Garage.Command, blobs: [Data] = []) throws -> (Garage, [StoredEvent]) {
+        try decide(command, on: WellKnownStreams.garage, load: loadGarage, encode: {
+            NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
+        }, blobs: blobs)
     }
 
     /// Imports an image file into the garage (the same bytes are kept once).
@@ -53,24 +47,21 @@ extension Workspace {
 
     func addToGarage(storing path: String, name: String?, tags: [String]) throws -> (item: Garage.Item, stored: [StoredEvent]) {
         let (data, image, _) = try readImage(at: path)
-        let (garage, stored) = try changeGarage(blobs: [data]) { try $0.decideAdd(image, name: name, tags: tags) }
+        let (garage, stored) = try changeGarage(.add(image, name: name, tags: tags), blobs: [data])
         guard let item = garage.item(blob: image.blob) else { throw DomainError.noSuchGarageImage(image.blob) }
         return (item, stored)
     }
 
     @discardableResult
     public func removeFromGarage(_ reference: String) throws -> [StoredEvent] {
-        try changeGarage { try $0.decideRemove(reference) }.1
+        try changeGarage(.remove(reference)).1
     }
 
     /// Adds and removes tags of a garage image; returns it as it is now.
     @discardableResult
     public func tagInGarage(_ reference: String, add: [String], remove: [String] = []) throws -> (item: Garage.Item, stored: [StoredEvent]) {
-        var blob = ""
-        let (garage, stored) = try changeGarage { garage in
-            blob = try garage.find(reference).image.blob
-            return try garage.decideTag(reference, add: add, remove: remove)
-        }
+        let blob = try garage().find(reference).image.blob
+        let (garage, stored) = try changeGarage(.tag(reference, add: add, remove: remove))
         guard let item = garage.item(blob: blob) else { throw DomainError.noSuchGarageImage(reference) }
         return (item, stored)
     }
@@ -90,16 +81,16 @@ extension Workspace {
 
     // MARK: Templates
 
-    func loadTemplates() throws -> (templates: Templates, version: UInt64) {
+    func loadTemplates() throws -> (state: Templates, version: UInt64) {
         let folded = try projections.templates(store) {
             let (templates, version) = try fold(WellKnownStreams.templates, into: Templates(),
-                                                { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0.evolve($1) }
+                                                { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0 = $0.evolve($1) }
             return .init(state: templates, version: version)
         }
         return (folded.state, folded.version)
     }
 
-    public func templates() throws -> Templates { try loadTemplates().templates }
+    public func templates() throws -> Templates { try loadTemplates().state }
 
     /// Saves a creation's canvas, base image and text boxes as a template.
     @discardableResult
@@ -109,15 +100,10 @@ extension Workspace {
 
     func saveTemplate(storing name: String, as templateName: String) throws -> (template: Templates.Template, stored: [StoredEvent]) {
         let creation = try creation(named: name)
-        return try writing { _ in
-            let (templates, version) = try loadTemplates()
-            let template = try templates.decideSave(creation, as: templateName)
-            let stored = try store.append(
-                to: WellKnownStreams.templates, expectedVersion: version,
-                events: [NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode(template))],
-                blobRefs: template.baseImage.map { [$0.blob] } ?? [])
-            return (template, stored)
-        }
+        let (templates, stored) = try decide(.save(creation, as: templateName), on: WellKnownStreams.templates, load: loadTemplates,
+                                             encode: { NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode($0)) },
+                                             blobRefs: creation.baseImage.map { [$0.blob] } ?? [])
+        return (try templates.find(templateName), stored)
     }
 
     /// Starts a creation from a template: its canvas, base image and text boxes.

@@ -195,13 +195,14 @@ public final class Workspace: Sendable {
         made.forEach { creation = creation.evolve($0) }
         events += made
         do {
-            // The creation's first edit and its gallery entry land together; the entry
-            // depends on nothing before it in the gallery.
+            // The creation's first edit and its gallery membership land together, each the
+            // first event of its own stream: no other creation's stream is read or waited on.
+            let joined = try Membership(creation: creation.id).decide(.add(name: name, rank: GalleryRank.added(at: Self.nowMilliseconds)))
             try writing { _ in
                 try store.append([
                     EventStore.StreamWrite(stream: creation.id, expectedVersion: 0, events: try EventCoding.newEvents(events, madeOn: nil)),
-                    EventStore.StreamWrite(stream: WellKnownStreams.gallery, expectedVersion: nil,
-                                           events: [try Self.newEvent(.added(.init(id: creation.id, name: name)))]),
+                    EventStore.StreamWrite(stream: Self.membershipStream(of: creation.id), expectedVersion: 0,
+                                           events: try joined.map(Self.newEvent)),
                 ], blobs: blobs, blobRefs: blobRefs, claim: [Self.nameClaim(name)])
             }
             return creation

@@ -187,8 +187,8 @@ public struct CreationHistory: Sendable {
     }
 
     /// Decides an edit against the state at the head.
-    public func decide(_ command: CreationCommand, gallery: Gallery = Gallery()) throws -> [CreationEvent] {
-        try state.decide(command, gallery: gallery)
+    public func decide(_ command: CreationCommand) throws -> [CreationEvent] {
+        try state.decide(command)
     }
 }
 

@@ -1,14 +1,16 @@
 import Foundation
 
-extension Creation {
-    /// Validates `command` against this state (and the gallery, for names) and returns the
-    /// events it causes. Throws a `DomainError` naming the bad value; nothing is stored then.
-    public func decide(_ command: CreationCommand, gallery: Gallery = Gallery()) throws -> [CreationEvent] {
+extension Creation: Decider {
+    public static func initialState(of stream: UUID) -> Creation { Creation(id: stream) }
+
+    /// Validates `command` against this state and returns the events it causes. Throws a
+    /// `DomainError` naming the bad value; nothing is stored then. (A name's uniqueness is
+    /// the gallery's: its claim is taken with the creation's first events.)
+    public func decide(_ command: CreationCommand) throws -> [CreationEvent] {
         switch resolvingLabels(command) {
         case .create(let name):
             guard !exists else { throw DomainError.creationExists }
             if let reason = Gallery.problem(withName: name) { throw DomainError.invalidName(name, reason: reason) }
-            if gallery.entry(named: name) != nil { throw DomainError.nameTaken(name) }
             return [.created(.init(id: id, name: name))]
 
         case .importBaseImage(let image):

@@ -1,8 +1,10 @@
 import Foundation
 
-/// Everything that happens to the gallery: the list of creations, their names, the trash,
-/// favourites and the order a person gave them. These events live in the gallery's own
-/// stream, apart from each creation's history, so undo never renames or deletes.
+/// Everything that happens to the gallery: the creations, their names, the trash,
+/// favourites and the order a person gave them. Each creation's events live in a membership
+/// stream of its own (see `Membership`), apart from its history, so undo never renames or
+/// deletes, and creations made at once — in two processes, on two machines — never contend
+/// for one stream. A purge is noted in the well-known gallery stream.
 public enum GalleryEvent: Sendable, Equatable {
     case added(Entry)
     case renamed(id: UUID, name: String)
@@ -10,22 +12,24 @@ public enum GalleryEvent: Sendable, Equatable {
     case restored(id: UUID)
     case purged(id: UUID)
     case favorite(id: UUID, favorite: Bool)
-    /// The creation's new place among all entries (trashed ones included), 0 first.
-    case reordered(id: UUID, index: Int)
+    /// The creation's new rank: where it sorts among all entries (`GalleryRank`).
+    case placed(id: UUID, rank: String)
 
     public struct Entry: Sendable, Equatable, Codable {
         public var id: UUID
         public var name: String
         public var favorite = false
         public var trashed = false
-        public init(id: UUID, name: String) { self.id = id; self.name = name }
+        /// Where it sorts (`GalleryRank`); entries of one rank keep the order they arrived in.
+        public var rank: String
+        public init(id: UUID, name: String, rank: String) { self.id = id; self.name = name; self.rank = rank }
     }
 
     /// The creation the event is about.
     public var id: UUID {
         switch self {
         case .added(let entry): entry.id
-        case .renamed(let id, _), .trashed(let id), .restored(let id), .purged(let id), .favorite(let id, _), .reordered(let id, _): id
+        case .renamed(let id, _), .trashed(let id), .restored(let id), .purged(let id), .favorite(let id, _), .placed(let id, _): id
         }
     }
 
@@ -37,35 +41,40 @@ public enum GalleryEvent: Sendable, Equatable {
         case .restored: "CreationRestored"
         case .purged: "CreationPurged"
         case .favorite: "FavoriteChanged"
-        case .reordered: "GalleryReordered"
+        case .placed: "GalleryReordered"
         }
     }
 
     public static let types: Set<String> = ["GalleryEntryAdded", "CreationRenamed", "CreationTrashed", "CreationRestored",
                                             "CreationPurged", "FavoriteChanged", "GalleryReordered"]
-    public var schemaVersion: Int { 1 }
+    /// Version 1 of these two (store format 1) placed entries by index in one gallery stream;
+    /// version 2 places each by its rank. Format 1 stores are converted when migrated
+    /// (`FormatOne`), since an index means something only in the whole gallery.
+    static let newest = ["GalleryEntryAdded": 2, "GalleryReordered": 2]
+    public var schemaVersion: Int { Self.newest[type] ?? 1 }
 
     private struct Payload: Codable {
         var id: UUID
         var name: String?
         var favorite: Bool?
-        var index: Int?
+        var rank: String?
     }
 
     public func encodedPayload() throws -> Data {
         let encoder = SortedJSONEncoder()
         switch self {
-        case .added(let e): return try encoder.encode(Payload(id: e.id, name: e.name))
+        case .added(let e): return try encoder.encode(Payload(id: e.id, name: e.name, rank: e.rank))
         case let .renamed(id, name): return try encoder.encode(Payload(id: id, name: name))
         case .trashed(let id), .restored(let id), .purged(let id): return try encoder.encode(Payload(id: id))
         case let .favorite(id, favorite): return try encoder.encode(Payload(id: id, favorite: favorite))
-        case let .reordered(id, index): return try encoder.encode(Payload(id: id, index: index))
+        case let .placed(id, rank): return try encoder.encode(Payload(id: id, rank: rank))
         }
     }
 
     public static func decode(type: String, schemaVersion: Int, payload: Data) throws -> GalleryEvent {
         guard types.contains(type) else { throw EventDecodingError.unknownType(type) }
-        guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
+        let newest = Self.newest[type] ?? 1
+        guard schemaVersion == newest else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: newest) }
         let p: Payload
         do { p = try PayloadJSONDecoder().decode(Payload.self, from: payload) } catch {
             throw EventDecodingError.malformed(type: type, detail: String(describing: error))
@@ -74,20 +83,51 @@ public enum GalleryEvent: Sendable, Equatable {
             guard let value else { throw EventDecodingError.malformed(type: type, detail: "a field is missing") }
             return value
         }
+        func rank() throws -> String {
+            let rank = try need(p.rank)
+            guard GalleryRank.isValid(rank) else { throw EventDecodingError.malformed(type: type, detail: "rank \"\(rank.prefix(40))\" is not a rank") }
+            return rank
+        }
         switch type {
-        case "GalleryEntryAdded": return .added(Entry(id: p.id, name: try need(p.name)))
+        case "GalleryEntryAdded": return .added(Entry(id: p.id, name: try need(p.name), rank: try rank()))
         case "CreationRenamed": return .renamed(id: p.id, name: try need(p.name))
         case "CreationTrashed": return .trashed(id: p.id)
         case "CreationRestored": return .restored(id: p.id)
         case "CreationPurged": return .purged(id: p.id)
         case "FavoriteChanged": return .favorite(id: p.id, favorite: try need(p.favorite))
-        default: return .reordered(id: p.id, index: try need(p.index))
+        default: return .placed(id: p.id, rank: try rank())
+        }
+    }
+
+    /// The gallery events of store format 1, for its migration: an entry added at the end of
+    /// the one gallery stream, and a move to an index among all entries.
+    public enum FormatOne: Sendable, Equatable {
+        case added(id: UUID, name: String)
+        case reordered(id: UUID, index: Int)
+        case event(GalleryEvent)
+
+        private struct Payload: Codable { var id: UUID; var name: String?; var index: Int? }
+
+        public static func decode(type: String, schemaVersion: Int, payload: Data) throws -> FormatOne {
+            guard schemaVersion == 1, type == "GalleryEntryAdded" || type == "GalleryReordered" else {
+                return .event(try GalleryEvent.decode(type: type, schemaVersion: schemaVersion, payload: payload))
+            }
+            do {
+                let p = try PayloadJSONDecoder().decode(Payload.self, from: payload)
+                if type == "GalleryEntryAdded", let name = p.name { return .added(id: p.id, name: name) }
+                if type == "GalleryReordered", let index = p.index, index >= 0 { return .reordered(id: p.id, index: index) }
+                throw EventDecodingError.malformed(type: type, detail: "a field is missing")
+            } catch let error as EventDecodingError { throw error } catch {
+                throw EventDecodingError.malformed(type: type, detail: String(describing: error))
+            }
         }
     }
 }
 
 /// The gallery: the creations in the order a person keeps them, the trash, the favourites,
-/// and a browsing position (current, next, previous, random, at an index).
+/// and a browsing position (current, next, previous, random, at an index). A projection of
+/// every creation's membership stream: entries sorted by rank, those of one rank in the
+/// order they arrived.
 public struct Gallery: Sendable, Equatable {
     public typealias Entry = GalleryEvent.Entry
 
@@ -98,6 +138,7 @@ public struct Gallery: Sendable, Equatable {
 
     public init() {}
 
+    /// A gallery of entries already in order (a fold's or a snapshot's).
     public init(_ entries: [Entry]) {
         all = entries
         currentIndex = self.entries.isEmpty ? nil : 0
@@ -151,35 +192,12 @@ public struct Gallery: Sendable, Equatable {
         return entries[index]
     }
 
-    /// Puts a creation at a position among `entries` (0...count); the current one stays current.
-    public mutating func insert(_ entry: Entry, at index: Int) throws {
-        guard (0...entries.count).contains(index) else { throw GalleryError.insertOutOfRange(index, count: entries.count) }
-        let keep = current?.id
-        all.removeAll { $0.id == entry.id }
-        let visible = entries
-        let position = index < visible.count ? all.firstIndex { $0.id == visible[index].id } ?? all.count : all.count
-        all.insert(entry, at: position)
-        follow(keep)
-    }
-
-    /// Takes the creation at a position among `entries` out of the gallery.
-    @discardableResult
-    public mutating func remove(at index: Int) throws -> Entry {
-        let entry = try at(index)
-        let keep = current?.id
-        all.removeAll { $0.id == entry.id }
-        follow(keep == entry.id ? nil : keep, fallback: index)
-        return entry
-    }
-
-    private mutating func follow(_ id: UUID?, fallback: Int? = nil) {
+    private mutating func follow(_ id: UUID?) {
         let visible = entries
         if let id, let index = visible.firstIndex(where: { $0.id == id }) {
             currentIndex = index
-        } else if visible.isEmpty {
-            currentIndex = nil
         } else {
-            currentIndex = min(fallback ?? 0, visible.count - 1)
+            currentIndex = visible.isEmpty ? nil : min(currentIndex ?? 0, visible.count - 1)
         }
     }
 
@@ -230,34 +248,12 @@ public struct Gallery: Sendable, Equatable {
         return nil
     }
 
-    // MARK: Deciding and evolving
+    // MARK: Order
 
-    public func decideRename(_ id: UUID, to name: String) throws -> [GalleryEvent] {
-        guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
-        if let reason = Self.problem(withName: name) { throw DomainError.invalidName(name, reason: reason) }
-        if let other = self.entry(named: name), other.id != id { throw DomainError.nameTaken(name) }
-        return entry.name == name ? [] : [.renamed(id: id, name: name)]
-    }
-
-    public func decideTrash(_ id: UUID) throws -> [GalleryEvent] {
-        guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
-        guard !entry.trashed else { throw DomainError.alreadyTrashed(entry.name) }
-        return [.trashed(id: id)]
-    }
-
-    public func decideRestore(_ id: UUID) throws -> [GalleryEvent] {
-        guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
-        guard entry.trashed else { throw DomainError.notTrashed(entry.name) }
-        return [.restored(id: id)]
-    }
-
-    public func decideFavorite(_ id: UUID, _ favorite: Bool) throws -> [GalleryEvent] {
-        guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
-        return entry.favorite == favorite ? [] : [.favorite(id: id, favorite: favorite)]
-    }
-
-    /// Moves a shown creation to a position as `memery list` numbers them (1 first).
-    public func decideMove(_ id: UUID, to position: Int) throws -> [GalleryEvent] {
+    /// The rank that puts a shown creation at a position as `memery list` numbers them (1
+    /// first), between the shown creations that will be its neighbours; nil when it is there
+    /// already. `now` places a move to the end before creations added later.
+    public func rank(moving id: UUID, to position: Int, now milliseconds: Int64) throws -> String? {
         guard let entry = entry(id: id) else { throw DomainError.noSuchCreation(id.uuidString) }
         guard !entry.trashed else { throw DomainError.inTrash(entry.name) }
         let visible = entries
@@ -265,20 +261,20 @@ public struct Gallery: Sendable, Equatable {
         guard (1...max(1, visible.count)).contains(position) else {
             throw DomainError.outOfRange(field: "position", value: Double(position), range: 1...Double(visible.count))
         }
-        guard position - 1 != from else { return [] }
-        // The index among all entries that puts it at that position among the shown ones.
-        var rest = all.filter { $0.id != id }
-        let target = visible.filter { $0.id != id }
-        let anchor = position - 1 < target.count ? rest.firstIndex { $0.id == target[position - 1].id } ?? rest.count : rest.count
-        rest.insert(visible[from], at: anchor)
-        return [.reordered(id: id, index: anchor)]
+        guard position - 1 != from else { return nil }
+        let others = visible.filter { $0.id != id }
+        let low = position >= 2 ? others[position - 2].rank : nil
+        guard position - 1 < others.count else { return GalleryRank.end(after: low, now: milliseconds) }
+        return GalleryRank.between(low, others[position - 1].rank)
     }
+
+    // MARK: Evolving
 
     public mutating func evolve(_ event: GalleryEvent) {
         let keep = current?.id
         switch event {
         case .added(let added):
-            if entry(id: added.id) == nil { all.append(added) }
+            if entry(id: added.id) == nil { place(added) }
         case let .renamed(id, name):
             update(id) { $0.name = name }
         case .trashed(let id):
@@ -289,67 +285,67 @@ public struct Gallery: Sendable, Equatable {
             all.removeAll { $0.id == id }
         case let .favorite(id, favorite):
             update(id) { $0.favorite = favorite }
-        case let .reordered(id, index):
+        case let .placed(id, rank):
             if let from = all.firstIndex(where: { $0.id == id }) {
-                let entry = all.remove(at: from)
-                all.insert(entry, at: max(0, min(index, all.count)))
+                var entry = all.remove(at: from)
+                entry.rank = rank
+                place(entry)
             }
         }
         follow(keep)
+    }
+
+    /// Inserts after every entry of a lower or equal rank: arrival order among equals.
+    private mutating func place(_ entry: Entry) {
+        if let last = all.last, last.rank > entry.rank {
+            var low = 0, high = all.count
+            while low < high {
+                let middle = (low + high) / 2
+                if all[middle].rank <= entry.rank { low = middle + 1 } else { high = middle }
+            }
+            all.insert(entry, at: low)
+        } else {
+            all.append(entry)
+        }
     }
 
     /// Folds events into a list of entries in one pass, for loading a gallery of any size:
     /// `evolve` keeps the browsing position after each event, which costs a pass over the
     /// entries per event. Gives the same entries as evolving one event at a time.
     public static func fold(_ entries: [Entry], _ events: [GalleryEvent]) -> [Entry] {
-        var list: [Entry?] = entries
-        var position = [UUID: Int](minimumCapacity: entries.count + events.count)
-        for (index, entry) in entries.enumerated() { position[entry.id] = index }
+        guard !events.isEmpty else { return entries }
+        // Each entry with the moment it last took its place; sorted by rank, then that.
+        var placed = [UUID: (entry: Entry, arrival: Int)](minimumCapacity: entries.count + events.count)
+        for (index, entry) in entries.enumerated() { placed[entry.id] = (entry, index) }
+        var arrival = entries.count
         func update(_ id: UUID, _ change: (inout Entry) -> Void) {
-            guard let index = position[id], var entry = list[index] else { return }
-            change(&entry)
-            list[index] = entry
+            guard var item = placed[id] else { return }
+            change(&item.entry)
+            placed[id] = item
         }
         for event in events {
             switch event {
             case .added(let added):
-                if position[added.id] == nil { position[added.id] = list.count; list.append(added) }
+                if placed[added.id] == nil { placed[added.id] = (added, arrival); arrival += 1 }
             case let .renamed(id, name): update(id) { $0.name = name }
             case .trashed(let id): update(id) { $0.trashed = true }
             case .restored(let id): update(id) { $0.trashed = false }
             case let .favorite(id, favorite): update(id) { $0.favorite = favorite }
-            case .purged(let id):
-                if let index = position.removeValue(forKey: id) { list[index] = nil }
-            case let .reordered(id, index):
-                // Rare: compact, move, and number the entries again.
-                var compact = list.compactMap { $0 }
-                guard let from = compact.firstIndex(where: { $0.id == id }) else { continue }
-                let entry = compact.remove(at: from)
-                compact.insert(entry, at: max(0, min(index, compact.count)))
-                list = compact
-                position.removeAll(keepingCapacity: true)
-                for (offset, entry) in compact.enumerated() { position[entry.id] = offset }
+            case .purged(let id): placed[id] = nil
+            case let .placed(id, rank):
+                guard var item = placed[id] else { continue }
+                item.entry.rank = rank
+                item.arrival = arrival
+                arrival += 1
+                placed[id] = item
             }
         }
-        return list.compactMap { $0 }
+        return placed.values.sorted { ($0.entry.rank, $0.arrival) < ($1.entry.rank, $1.arrival) }.map(\.entry)
     }
 
-    /// One creation's entry after `event`, for reading one entry without the whole gallery
-    /// (nil: not in the gallery). Gives what `fold` gives for that creation.
-    public static func evolve(_ entry: Entry?, of id: UUID, _ event: GalleryEvent) -> Entry? {
-        guard event.id == id else { return entry }
-        switch event {
-        case .added(let added): return entry ?? added
-        case .purged: return nil
-        case .reordered: return entry
-        case .renamed, .trashed, .restored, .favorite:
-            return fold(entry.map { [$0] } ?? [], [event]).first
-        }
-    }
-
-    /// The version of the gallery snapshots' format: the entries as JSON, and beside them
-    /// one row per entry (its JSON) for reading one entry alone.
-    public static let snapshotFormat = 2
+    /// The version of the gallery snapshots' format: the entries as JSON, with their ranks,
+    /// covering the log up to a global sequence.
+    public static let snapshotFormat = 3
 
     private mutating func update(_ id: UUID, _ change: (inout Entry) -> Void) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }
@@ -360,15 +356,12 @@ public struct Gallery: Sendable, Equatable {
 /// A gallery position that is not there.
 public enum GalleryError: Error, Equatable, CustomStringConvertible {
     case indexOutOfRange(Int, count: Int)
-    case insertOutOfRange(Int, count: Int)
 
     public var description: String {
         switch self {
         case let .indexOutOfRange(index, count):
             return count == 0 ? "the gallery is empty: there is no creation \(index)"
                 : "there is no creation at index \(index): the gallery has \(count) (0 to \(count - 1))"
-        case let .insertOutOfRange(index, count):
-            return "cannot insert at index \(index): use 0 to \(count)"
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Imported images kept by content — the same bytes are stored once — with a name and
 /// tags, to start creations from or to add as layers. Its events live in its own stream.
-public struct Garage: Sendable, Equatable {
+public struct Garage: Decider, Equatable {
     public struct Item: Sendable, Equatable, Codable {
         public var image: BaseImage
         public var name: String
@@ -58,13 +58,32 @@ public struct Garage: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func evolve(_ event: Event) {
-        switch event {
-        case .added(let item): if self.item(blob: item.image.blob) == nil { items.append(item) }
-        case .removed(let blob): items.removeAll { $0.image.blob == blob }
-        case let .tagged(blob, tags):
-            if let index = items.firstIndex(where: { $0.image.blob == blob }) { items[index].tags = tags }
+    public static func initialState(of stream: UUID) -> Garage { Garage() }
+
+    public enum Command: Sendable, Equatable {
+        case add(BaseImage, name: String?, tags: [String])
+        case remove(String)
+        /// Adds and removes tags of the image a reference names.
+        case tag(String, add: [String], remove: [String])
+    }
+
+    public func decide(_ command: Command) throws -> [Event] {
+        switch command {
+        case let .add(image, name, tags): try decideAdd(image, name: name, tags: tags)
+        case .remove(let reference): try decideRemove(reference)
+        case let .tag(reference, add, remove): try decideTag(reference, add: add, remove: remove)
         }
+    }
+
+    public func evolve(_ event: Event) -> Garage {
+        var next = self
+        switch event {
+        case .added(let item): if self.item(blob: item.image.blob) == nil { next.items.append(item) }
+        case .removed(let blob): next.items.removeAll { $0.image.blob == blob }
+        case let .tagged(blob, tags):
+            if let index = items.firstIndex(where: { $0.image.blob == blob }) { next.items[index].tags = tags }
+        }
+        return next
     }
 
     public func item(blob: String) -> Item? { items.first { $0.image.blob == blob } }
@@ -120,7 +139,7 @@ public struct Garage: Sendable, Equatable {
 }
 
 /// Saved starting points: a creation's canvas, base image and text boxes with their styles.
-public struct Templates: Sendable, Equatable {
+public struct Templates: Decider, Equatable {
     public struct Template: Sendable, Equatable, Codable {
         public var name: String
         public var canvas: Canvas
@@ -136,9 +155,25 @@ public struct Templates: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func evolve(_ template: Template) {
-        all.removeAll { $0.name.lowercased() == template.name.lowercased() }
-        all.append(template)
+    public static func initialState(of stream: UUID) -> Templates { Templates() }
+
+    public enum Command: Sendable {
+        /// Saves a creation's canvas, base image and text layers under a name.
+        case save(Creation, as: String)
+    }
+
+    public func decide(_ command: Command) throws -> [Template] {
+        switch command {
+        case let .save(creation, name): [try decideSave(creation, as: name)]
+        }
+    }
+
+    /// A saved template (one of the same name, ignoring case, is replaced).
+    public func evolve(_ template: Template) -> Templates {
+        var next = self
+        next.all.removeAll { $0.name.lowercased() == template.name.lowercased() }
+        next.all.append(template)
+        return next
     }
 
     public func find(_ name: String) throws -> Template {

@@ -23,6 +23,20 @@ public enum EventIdentity {
         var input = Array("memery format-1 event".utf8)
         withUnsafeBytes(of: stream.uuid) { input += $0 }
         withUnsafeBytes(of: version.bigEndian) { input += $0 }
+        return nameBased(input)
+    }
+
+    /// A stream's id made from another's and a purpose (a creation's membership stream from
+    /// the creation's id): the same on every machine, so two stores that made the same
+    /// stream independently name it alike.
+    public static func derived(from stream: UUID, purpose: String) -> UUID {
+        var input = Array("memery derived stream \(purpose)".utf8)
+        withUnsafeBytes(of: stream.uuid) { input += $0 }
+        return nameBased(input)
+    }
+
+    /// A version-8 UUID (RFC 9562: name-based, custom hash) from SHA-256 of `input`.
+    private static func nameBased(_ input: [UInt8]) -> UUID {
         var bytes = Array(SHA256.hash(data: input).prefix(16))
         bytes[6] = (bytes[6] & 0x0f) | 0x80  // version 8
         bytes[8] = (bytes[8] & 0x3f) | 0x80  // RFC variant

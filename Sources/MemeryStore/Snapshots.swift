@@ -34,31 +34,25 @@ extension EventStore {
         }
     }
 
-    // MARK: Rows
+    // MARK: Projections of the whole log
 
-    /// Replaces the stream's snapshot together with rows of it that can be read one at a
-    /// time (key: the stream id + the row's id), all in one transaction, so the rows always
-    /// reflect the snapshot's version: `rows` are written, `removedRows` deleted, others kept.
-    public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data,
-                            rows: [(id: UUID, data: Data)], removedRows: [UUID]) throws {
+    /// Replaces the snapshot of a projection over the whole log (`key` names it; `sequence`
+    /// is the last global sequence it covers). A cache, in its own transaction.
+    public func putLogSnapshot(_ key: UUID, sequence: UInt64, format: Int, data: Data) throws {
         try write { txn in
-            try putSnapshot(stream, version: version, EventStore.SnapshotWrite(format: format, data: data), in: txn)
-            for row in rows { try txn.put(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(row.id), Array(row.data)) }
-            for id in removedRows { try txn.delete(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(id)) }
+            try putSnapshot(key, version: sequence, EventStore.SnapshotWrite(format: format, data: data), in: txn)
             FailPoint.pass(FailPoint.duringSnapshot)
         }
     }
 
-    /// One row of the stream's snapshot and the events after the snapshot, read together:
-    /// what a point lookup folds. Nil when the stream has no snapshot.
-    public func snapshotRow(_ stream: UUID, row: UUID) throws -> (version: UInt64, format: Int, row: Data?, tail: [StoredEvent])? {
+    /// The snapshot of a projection over the whole log, if it has one not past the log's end.
+    public func logSnapshot(_ key: UUID) throws -> Snapshot? {
         try env.read { txn in
-            guard let header = try txn.get(snapshots, KeyEncoding.uuid(stream), prefix: 12),
-                  let version = KeyEncoding.uint64(Array(header[0..<8])) else { return nil }
-            let format = Int(header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            guard version <= (try self.version(of: stream, in: txn)) else { return nil }
-            let data = try txn.get(snapshots, KeyEncoding.uuid(stream) + KeyEncoding.uuid(row)).map { Data($0) }
-            return (version, format, data, try events(in: stream, fromVersion: version + 1, in: txn))
+            guard let value = try txn.get(snapshots, KeyEncoding.uuid(key)), value.count >= 12,
+                  let sequence = KeyEncoding.uint64(Array(value[0..<8])) else { return nil }
+            let format = Int(value[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            guard sequence <= (try lastSequence(in: txn)) else { return nil }
+            return Snapshot(version: sequence, format: format, data: Data(value[12...]))
         }
     }
 }

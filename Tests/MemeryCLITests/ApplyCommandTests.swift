@@ -212,7 +212,7 @@ import Testing
         let quick = try #require(try s.json(["quick", Paths.example, "--top", "q", "-o", s.path("q.png"), "--json"]) as? [String: Any])
         #expect(quick["creation"] as? String == "chelsea" && quick["format"] as? String == "png")
         let log = try #require(try s.json(["log", "--json"]) as? [[String: Any]])
-        #expect(log.contains { $0["creation"] as? String == "j" } && log.contains { $0["creation"] as? String == "(gallery)" })
+        #expect(log.contains { $0["creation"] as? String == "j" } && log.contains { $0["creation"] as? String == "j (gallery)" })
         #expect(try s.ok(["log"]).contains("\tj\tv1\t"), "log shows creation names")
     }
 }

@@ -48,7 +48,7 @@ import Testing
         // A second quick of the same file gets a name of its own; the image blob is shared.
         #expect(try s.ok(["quick", Paths.example, "-o", s.path("q2.png")]) == "chelsea-2")
         let counts = try s.counts()
-        #expect(counts.contains("3 streams") && counts.contains("1 blobs"), "two creations and the gallery: \(counts)")
+        #expect(counts.contains("4 streams") && counts.contains("1 blobs"), "two creations and their gallery memberships: \(counts)")
         // And it can be edited later.
         try s.ok(["text", "chelsea-2", "--bottom", "later"])
         try s.ok(["export", "chelsea-2", "-o", s.path("q3.png")])

@@ -6,8 +6,17 @@ import Testing
 @Suite struct GalleryTests {
     func gallery(_ names: [String]) -> Gallery {
         var gallery = Gallery()
-        for name in names { gallery.evolve(.added(.init(id: UUID(), name: name))) }
+        for (index, name) in names.enumerated() {
+            gallery.evolve(.added(.init(id: UUID(), name: name, rank: GalleryRank.added(at: 1_700_000_000_000 + Int64(index)))))
+        }
         return Gallery(gallery.all)
+    }
+
+    func membership(_ gallery: Gallery, _ id: UUID) -> Membership { Membership(creation: id, entry: gallery.entry(id: id)) }
+
+    /// Decides with the creation's membership and folds the events into the gallery.
+    func apply(_ command: Membership.Command, _ id: UUID, to gallery: inout Gallery) throws {
+        for event in try membership(gallery, id).decide(command) { gallery.evolve(event) }
     }
 
     func names(_ entries: [Gallery.Entry]) -> [String] { entries.map(\.name) }
@@ -53,73 +62,94 @@ import Testing
         #expect(throws: GalleryError.indexOutOfRange(0, count: 0)) { try Gallery().at(0) }
     }
 
-    @Test func insertPutsAnEntryAtAPositionAndKeepsTheCurrentOne() throws {
-        var g = gallery(["a", "b"])
-        g.next()  // at b
-        try g.insert(.init(id: UUID(), name: "new"), at: 0)
-        #expect(names(g.entries) == ["new", "a", "b"])
-        #expect(g.current?.name == "b")
-        try g.insert(.init(id: UUID(), name: "end"), at: 3)
-        #expect(names(g.entries) == ["new", "a", "b", "end"])
-        #expect(throws: GalleryError.insertOutOfRange(9, count: 4)) { try g.insert(.init(id: UUID(), name: "x"), at: 9) }
-        // Inserting an entry already there moves it.
-        let a = try g.at(1)
-        try g.insert(a, at: 3)
-        #expect(names(g.entries) == ["new", "b", "end", "a"])
-    }
-
-    @Test func removeTakesAnEntryOutAndMovesOnWhenItWasCurrent() throws {
-        var g = gallery(["a", "b", "c"])
-        g.next()  // at b
-        #expect(try g.remove(at: 1).name == "b")
-        #expect(names(g.entries) == ["a", "c"])
-        #expect(g.current?.name == "c", "the next one takes the removed one's place")
-        #expect(throws: GalleryError.indexOutOfRange(5, count: 2)) { try g.remove(at: 5) }
-        _ = try g.remove(at: 1)
-        _ = try g.remove(at: 0)
-        #expect(g.current == nil && g.entries.isEmpty)
-    }
-
     @Test func favouritesTrashAndOrderFollowTheEvents() throws {
         var g = gallery(["a", "b", "c", "d"])
         let ids = g.entries.map(\.id)
-        g.evolve(.favorite(id: ids[2], favorite: true))
+        try apply(.favorite(true), ids[2], to: &g)
         #expect(names(g.favourites) == ["c"])
-        #expect(try g.decideFavorite(ids[2], true).isEmpty)
-        g.evolve(.trashed(id: ids[1]))
+        #expect(try membership(g, ids[2]).decide(.favorite(true)).isEmpty, "already a favourite: nothing to store")
+        try apply(.trash, ids[1], to: &g)
         #expect(names(g.entries) == ["a", "c", "d"])
         #expect(names(g.trash) == ["b"])
         #expect(g.entry(named: "B")?.trashed == true, "a trashed creation keeps its name")
-        #expect(throws: DomainError.alreadyTrashed("b")) { try g.decideTrash(ids[1]) }
-        for event in try g.decideMove(ids[3], to: 1) { g.evolve(event) }
+        #expect(throws: DomainError.alreadyTrashed("b")) { try membership(g, ids[1]).decide(.trash) }
+        #expect(throws: DomainError.inTrash("b")) { try g.rank(moving: ids[1], to: 1, now: 0) }
+        try apply(.place(rank: try #require(try g.rank(moving: ids[3], to: 1, now: 0))), ids[3], to: &g)
         #expect(names(g.entries) == ["d", "a", "c"])
-        for event in try g.decideMove(ids[3], to: 3) { g.evolve(event) }
+        try apply(.place(rank: try #require(try g.rank(moving: ids[3], to: 3, now: 1_800_000_000_000))), ids[3], to: &g)
         #expect(names(g.entries) == ["a", "c", "d"])
-        #expect(throws: DomainError.outOfRange(field: "position", value: 4, range: 1...3)) { try g.decideMove(ids[0], to: 4) }
-        g.evolve(.restored(id: ids[1]))
-        #expect(names(g.entries) == ["a", "b", "c", "d"])
-        #expect(throws: DomainError.notTrashed("b")) { try g.decideRestore(ids[1]) }
+        try apply(.place(rank: try #require(try g.rank(moving: ids[3], to: 2, now: 0))), ids[3], to: &g)
+        #expect(names(g.entries) == ["a", "d", "c"])
+        #expect(try g.rank(moving: ids[3], to: 2, now: 0) == nil, "already there")
+        #expect(throws: DomainError.outOfRange(field: "position", value: 4, range: 1...3)) { try g.rank(moving: ids[0], to: 4, now: 0) }
+        try apply(.restore, ids[1], to: &g)
+        #expect(names(g.entries) == ["a", "d", "b", "c"], "a restored creation comes back at its rank, after d moved to second place")
+        #expect(throws: DomainError.notTrashed("b")) { try membership(g, ids[1]).decide(.restore) }
         g.evolve(.purged(id: ids[1]))
         #expect(g.entry(named: "b") == nil)
+        #expect(throws: DomainError.self) { try membership(g, ids[1]).decide(.trash) }
     }
 
-    @Test func renamesKeepNamesUnique() throws {
+    @Test func aMoveToTheEndStaysBeforeCreationsAddedLater() throws {
+        var g = gallery(["a", "b"])
+        let a = g.entries[0].id
+        try apply(.place(rank: try #require(try g.rank(moving: a, to: 2, now: 1_700_000_000_500))), a, to: &g)
+        g.evolve(.added(.init(id: UUID(), name: "later", rank: GalleryRank.added(at: 1_700_000_000_600))))
+        #expect(names(g.entries) == ["b", "a", "later"])
+    }
+
+    @Test func renamesCheckTheNameAndAddingTwiceIsRefused() throws {
         var g = gallery(["cat", "dog"])
         let cat = g.entries[0].id
-        #expect(throws: DomainError.nameTaken("DOG")) { try g.decideRename(cat, to: "DOG") }
-        #expect(throws: DomainError.self) { try g.decideRename(cat, to: " ") }
-        for event in try g.decideRename(cat, to: "Cat") { g.evolve(event) }
+        #expect(throws: DomainError.self) { try membership(g, cat).decide(.rename(" ")) }
+        try apply(.rename("Cat"), cat, to: &g)
         #expect(g.entries[0].name == "Cat")
+        #expect(try membership(g, cat).decide(.rename("Cat")).isEmpty)
         #expect(g.uniqueName(from: "cat") == "cat-2")
+        #expect(throws: DomainError.nameTaken("Cat")) { try membership(g, cat).decide(.add(name: "x", rank: "5")) }
+        #expect(throws: DomainError.self) { try Membership(creation: UUID()).decide(.add(name: "-x", rank: "5")) }
     }
 
     @Test func eventsRoundTripThroughJSON() throws {
         let id = UUID()
-        for event: GalleryEvent in [.added(.init(id: id, name: "n")), .renamed(id: id, name: "m"), .trashed(id: id), .restored(id: id),
-                                    .purged(id: id), .favorite(id: id, favorite: true), .reordered(id: id, index: 3)] {
-            #expect(try GalleryEvent.decode(type: event.type, schemaVersion: 1, payload: try event.encodedPayload()) == event)
+        for event: GalleryEvent in [.added(.init(id: id, name: "n", rank: "017000000000005")), .renamed(id: id, name: "m"), .trashed(id: id),
+                                    .restored(id: id), .purged(id: id), .favorite(id: id, favorite: true), .placed(id: id, rank: "35")] {
+            #expect(try GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload()) == event)
         }
         #expect(throws: EventDecodingError.self) { try GalleryEvent.decode(type: "CreationRenamed", schemaVersion: 1, payload: Data(#"{"id":"\#(id.uuidString)"}"#.utf8)) }
+        #expect(throws: EventDecodingError.self, "a rank must be digits not ending in 0") {
+            try GalleryEvent.decode(type: "GalleryReordered", schemaVersion: 2, payload: Data(#"{"id":"\#(id.uuidString)","rank":"50"}"#.utf8))
+        }
+        // Format 1's index-based events are read only by the migration.
+        #expect(throws: EventDecodingError.self) { try GalleryEvent.decode(type: "GalleryReordered", schemaVersion: 1, payload: Data(#"{"id":"\#(id.uuidString)","index":2}"#.utf8)) }
+        #expect(try GalleryEvent.FormatOne.decode(type: "GalleryReordered", schemaVersion: 1, payload: Data(#"{"id":"\#(id.uuidString)","index":2}"#.utf8))
+                == .reordered(id: id, index: 2))
+        #expect(try GalleryEvent.FormatOne.decode(type: "CreationTrashed", schemaVersion: 1, payload: Data(#"{"id":"\#(id.uuidString)"}"#.utf8))
+                == .event(.trashed(id: id)))
+    }
+
+    @Test func aRankLiesBetweenAnyTwoAndStaysShort() {
+        #expect(GalleryRank.between(nil, nil) == "5")
+        #expect(GalleryRank.between("5", nil) == "7")
+        #expect(GalleryRank.between(nil, "5") == "2")
+        #expect(GalleryRank.between("1", "2") == "15")
+        #expect(GalleryRank.between("05", "1") == "07")
+        #expect(GalleryRank.added(at: 1_700_000_000_123) == "017000000001235")
+        var rng = SeededGenerator(seed: 11)
+        var ranks = ["5"]
+        for _ in 0..<3_000 {
+            let at = Int(rng.next() % UInt64(ranks.count + 1))
+            let rank = GalleryRank.between(at > 0 ? ranks[at - 1] : nil, at < ranks.count ? ranks[at] : nil)
+            #expect(GalleryRank.isValid(rank))
+            if at > 0 { #expect(ranks[at - 1] < rank) }
+            if at < ranks.count { #expect(rank < ranks[at]) }
+            ranks.insert(rank, at: at)
+        }
+        #expect(ranks.map(\.count).max()! < 40, "3,000 random insertions keep ranks short")
+        // Always between the same two: one digit longer each time or so.
+        var low = "1", high = "2"
+        for _ in 0..<100 { low = GalleryRank.between(low, high); #expect(low < high) }
+        #expect(low.count <= 110)
     }
 
     /// Loading folds in one pass; it must give the entries evolving one event at a time gives.
@@ -128,16 +158,18 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         var ids = [UUID]()
         var events = [GalleryEvent]()
+        // Few distinct ranks, so that ties (kept in arrival order) are common.
+        func randomRank() -> String { ["3", "5", "55", "7"][Int(rng.next() % 4)] }
         for step in 0..<2_000 {
             let pick = ids.isEmpty ? nil : ids[Int(rng.next() % UInt64(ids.count))]
             switch (rng.next() % 9, pick) {
             case (0...2, _), (_, nil):
-                let id = UUID(); ids.append(id); events.append(.added(.init(id: id, name: "c\(step)")))
+                let id = UUID(); ids.append(id); events.append(.added(.init(id: id, name: "c\(step)", rank: randomRank())))
             case (3, let id?): events.append(.renamed(id: id, name: "r\(step)"))
             case (4, let id?): events.append(.trashed(id: id))
             case (5, let id?): events.append(.restored(id: id))
             case (6, let id?): events.append(.favorite(id: id, favorite: rng.next() % 2 == 0))
-            case (7, let id?): events.append(.reordered(id: id, index: Int(rng.next() % UInt64(ids.count + 2))))
+            case (7, let id?): events.append(.placed(id: id, rank: randomRank()))
             case (_, let id?): events.append(.purged(id: id)); ids.removeAll { $0 == id }
             }
         }

@@ -8,14 +8,14 @@ import Testing
 
     @Test func garageKeepsImagesByContentWithNamesAndTags() throws {
         var garage = Garage()
-        for event in try garage.decideAdd(cat, name: nil, tags: ["pet", " ", "Fluffy"]) { garage.evolve(event) }
+        for event in try garage.decideAdd(cat, name: nil, tags: ["pet", " ", "Fluffy"]) { garage = garage.evolve(event) }
         #expect(garage.items.map(\.name) == ["cat"])
         #expect(garage.items[0].tags == ["pet", "Fluffy"])
         #expect(throws: DomainError.alreadyInGarage("cat")) { try garage.decideAdd(cat, name: "again", tags: []) }
         #expect(throws: DomainError.garageNameTaken("CAT")) { try garage.decideAdd(dog, name: "CAT", tags: []) }
         var renamed = dog
         renamed.sourceName = "cat.jpg"
-        for event in try garage.decideAdd(renamed, name: nil, tags: ["pet"]) { garage.evolve(event) }
+        for event in try garage.decideAdd(renamed, name: nil, tags: ["pet"]) { garage = garage.evolve(event) }
         #expect(garage.items.map(\.name) == ["cat", "cat-2"], "a default name is made unique")
         #expect(garage.search("FLUF").map(\.name) == ["cat"])
         #expect(garage.search("pet").count == 2)
@@ -24,7 +24,7 @@ import Testing
         #expect(try garage.find("Cat-2").image == renamed)
         #expect(try garage.find(String(repeating: "a1", count: 5)).name == "cat", "by the start of the hash")
         #expect(throws: DomainError.noSuchGarageImage("a1a1")) { try garage.find("a1a1") }
-        for event in try garage.decideRemove("cat") { garage.evolve(event) }
+        for event in try garage.decideRemove("cat") { garage = garage.evolve(event) }
         #expect(garage.items.map(\.name) == ["cat-2"])
         for event: Garage.Event in [.added(garage.items[0]), .removed(blob: cat.blob)] {
             #expect(try Garage.Event.decode(type: event.type, schemaVersion: 1, payload: try event.encodedPayload()) == event)
@@ -39,7 +39,7 @@ import Testing
         let template = try templates.decideSave(creation, as: "classic")
         #expect(template.layers.map(\.label) == ["L1", "L2"], "text boxes only")
         #expect(template.baseImage == creation.baseImage && template.canvas == creation.canvas)
-        templates.evolve(template)
+        templates = templates.evolve(template)
         #expect(throws: DomainError.templateNameTaken("CLASSIC")) { try templates.decideSave(creation, as: "CLASSIC") }
         #expect(throws: DomainError.noSuchTemplate("other")) { try templates.find("other") }
         #expect(try Templates.decode(schemaVersion: 1, payload: try Templates.encode(template)) == template)

@@ -120,18 +120,18 @@ import Testing
         for n in stride(from: 0, to: 130, by: 7) { try workspace.rename("c\(n)", to: "renamed \(n)") }
         try workspace.trash("c1")
         try workspace.move("c2", to: 1)
-        let snapshot = try #require(try workspace.store.snapshot(WellKnownStreams.gallery), "a long gallery has a snapshot")
-        #expect(snapshot.version >= Workspace.snapshotInterval)
+        let snapshot = try #require(try workspace.store.logSnapshot(WellKnownStreams.gallery), "a long gallery has a snapshot")
+        #expect(snapshot.version >= Workspace.snapshotInterval, "it covers the log up to a sequence")
         let opened = try workspace.gallery()
         #expect(opened.all == (try workspace.replayGallery()).all)
         #expect(opened.all.count == 130 && opened.entries.first?.name == "c2" && opened.trash.map(\.name) == ["c1"])
-        try workspace.store.putSnapshot(WellKnownStreams.gallery, version: snapshot.version, format: Gallery.snapshotFormat, data: Data("[".utf8))
+        try workspace.store.putLogSnapshot(WellKnownStreams.gallery, sequence: snapshot.version, format: Gallery.snapshotFormat, data: Data("[".utf8))
         #expect(try Workspace(directory: dir.url).gallery().all == opened.all, "an unreadable snapshot is ignored")
     }
 
-    /// One entry read alone (the snapshot's row for it and the tail, as a name lookup does)
-    /// equals that entry in the whole gallery folded from the first event, across renewals
-    /// of the snapshot, renames, the trash, favourites and purges.
+    /// One entry read alone (its membership stream, as a name lookup does) equals that entry
+    /// in the whole gallery folded from the first event, and so does the gallery opened from
+    /// its snapshot, across renewals of the snapshot, renames, the trash, favourites and purges.
     @Test func oneEntryReadAloneEqualsTheFullReplay() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
@@ -145,7 +145,8 @@ import Testing
             try workspace.move("r\(round)-5", to: 1)
             let replayed = try workspace.replayGallery()
             let fresh = try Workspace(directory: dir.url)  // a cold cache, as a new process has
-            #expect(try fresh.store.snapshotRow(WellKnownStreams.gallery, row: ids[0]) != nil, "the gallery has a snapshot with rows")
+            #expect(try fresh.store.logSnapshot(WellKnownStreams.gallery) != nil, "the gallery has a snapshot")
+            #expect(try fresh.gallery().all == replayed.all)
             for id in ids { #expect(try fresh.galleryEntry(id: id) == replayed.entry(id: id), "round \(round)") }
             #expect(try fresh.entry(named: "renamed \(round) 7").id == ids[round * 130 + 7])
         }
