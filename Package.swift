@@ -39,10 +39,11 @@ let package = Package(
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
         // The command-line tool.
-        // Front ends see only the facade: MemberImportVisibility makes reaching past it an error.
+        // Front ends see only the facade: MemberImportVisibility makes reaching past it an
+        // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
             "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),

@@ -26,8 +26,17 @@ enum EntryPoint {
                 print(message)
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            FileHandle.standardError.write(Data((message + "\n" + (optionLikeNameNote(message).map { $0 + "\n" } ?? "")).utf8))
             Foundation.exit(2)
         }
+    }
+
+    /// A name typed as `-foo` is read as an option, and the parser then misses the name: say
+    /// so, since "Missing expected argument" alone points the other way.
+    static func optionLikeNameNote(_ message: String, arguments: [String] = CommandLine.arguments) -> String? {
+        guard message.contains("Missing expected argument"),
+              let token = arguments.dropFirst().first(where: { $0.count > 2 && $0.hasPrefix("-") && !$0.hasPrefix("--") })
+        else { return nil }
+        return "note: \"\(token)\" was read as an option: a name cannot start with '-' (it would always read as one); choose a name that starts otherwise"
     }
 }

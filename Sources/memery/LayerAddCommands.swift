@@ -1,6 +1,6 @@
-import ArgumentParser
+public import ArgumentParser  // a conformance of the engine's types to its protocol is public
 import Foundation
-import Memery
+public import Memery
 
 extension FlipAxis: ExpressibleByArgument {}
 

@@ -1,5 +1,5 @@
-import Memery
-import ArgumentParser
+public import Memery
+public import ArgumentParser  // a conformance of the engine's types to its protocol is public
 import Foundation
 
 extension ExportFormat: ExpressibleByArgument {

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Memery
+public import ArgumentParser  // a conformance of the engine's types to its protocol is public
+public import Memery
 
 struct TextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -67,6 +67,10 @@ import Testing
         let run = try s.run(["new", "x"])
         #expect(run.status == 2, "a missing --image is a usage error: \(run)")
         #expect(run.stderr.contains("--image"))
+        // A name typed with a leading '-' reads as an option: the message says so.
+        let dashed = try s.run(["new", "-foo", "--canvas", "4x4"])
+        #expect(dashed.status == 2 && dashed.stderr.contains("\"-foo\" was read as an option: a name cannot start with '-'"), "\(dashed)")
+        #expect(!(try s.ok(["list"])).contains("foo"), "nothing was made")
     }
 
     @Test func listShowsTheGalleryAsTableAndJSON() throws {
