@@ -10,32 +10,87 @@ public struct ImageInfo: Sendable, Equatable {
     public var height: Int
 }
 
-/// Decodes image bytes with gdk-pixbuf: any format an installed loader reads, EXIF
-/// orientation applied, and images over the pixel limit refused before their pixels are
-/// decoded (a loader told size 0 in `size-prepared` stops without allocating).
+/// Decodes image bytes with gdk-pixbuf: the formats Memery accepts (others on request), EXIF
+/// orientation applied. The header is read first (`ImageHeader`): a format not accepted, a
+/// variant the decoder draws wrong, a size over the limits or too many frames is refused
+/// before any loader runs; and a loader told size 0 in `size-prepared` stops without
+/// allocating, for what a header did not tell.
 public struct ImageDecoder: Sendable {
     public static let defaultMaxPixels = 100_000_000
     public var maxPixels: Int
+    /// Formats (gdk-pixbuf's names) accepted besides the defaults; "all" also lets through
+    /// the variants the decoder is known to draw wrong.
+    public var alsoAccepted: Set<String>
 
-    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels) {
+    /// The formats accepted by default: those the tests compare with a reference decode.
+    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif"]
+    /// Cairo draws nothing wider or taller.
+    public static let maxSide = 32_767
+    /// GIF frames: gdk-pixbuf's loader composites every frame (time grows with the square
+    /// of their number: 1,000 took 0.9 s, 10,000 took 105 s).
+    public static let maxFrames = 1_000
+
+    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels, alsoAccepted: Set<String> = []) {
         self.maxPixels = maxPixels
+        self.alsoAccepted = alsoAccepted
     }
 
-    /// The limit from `MEMERY_MAX_MEGAPIXELS` when set, else the default.
+    /// The limit from `MEMERY_MAX_MEGAPIXELS` and the extra formats from
+    /// `MEMERY_IMAGE_FORMATS` (comma-separated, or `all`) when set, else the defaults.
     public static func fromEnvironment() -> ImageDecoder {
-        if let text = ProcessInfo.processInfo.environment["MEMERY_MAX_MEGAPIXELS"], let mp = Double(text), mp > 0 {
-            return ImageDecoder(maxPixels: Int(mp * 1_000_000))
+        let environment = ProcessInfo.processInfo.environment
+        var decoder = ImageDecoder()
+        if let text = environment["MEMERY_MAX_MEGAPIXELS"], let mp = Double(text), mp > 0, mp < 1e9 {
+            decoder.maxPixels = Int(mp * 1_000_000)
         }
-        return ImageDecoder()
+        if let formats = environment["MEMERY_IMAGE_FORMATS"] {
+            decoder.alsoAccepted = Set(formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        }
+        return decoder
     }
 
     /// Decodes `data`; `source` names it in errors (a file name, or "the base image").
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        guard !data.isEmpty else { throw RenderError.empty(source: source) }
+        try admit(ImageHeader.read(data), source: source)
         if let reason = PNGCompleteness.problem(data) { throw RenderError.corrupt(source: source, format: "png", reason: reason) }
         let pixbuf = try loadPixbuf(data, source: source)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
+    }
+
+    /// Refuses, from the header alone, what would be refused after decoding or drawn wrong:
+    /// a format not accepted, a known-bad variant, a size with no pixels or over the limits,
+    /// too many frames. Nothing is decoded, so nothing is allocated for them.
+    func admit(_ header: ImageHeader, source: String) throws {
+        let all = alsoAccepted.contains("all")
+        if let format = header.format, !Self.acceptedFormats.contains(format), !all, !alsoAccepted.contains(format) {
+            throw RenderError.notAccepted(source: source, kind: header.kind, format: format, why: Self.why[format] ?? "it is not tested with Memery")
+        }
+        if let reason = header.refusal, !all { throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason) }
+        if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
+        if header.frames > Self.maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: Self.maxFrames) }
+    }
+
+    private static let why = [
+        "ico": "the decoder gives a smaller picture than the largest the icon holds",
+        "icns": "the decoder gives a smaller picture than the largest the icon holds, and unpacks it before any size is checked",
+        "qtif": "it wraps another picture, which the decoder unpacks whole before any size is checked",
+        "ani": "it is an animated cursor",
+    ]
+
+    /// A declared size Memery can hold: at least a pixel each way, sides Cairo can draw, and
+    /// no more pixels than the limit.
+    func checkSize(_ width: Int, _ height: Int, source: String) throws {
+        if width <= 0 || height <= 0 {
+            throw RenderError.badSize(source: source, width: width, height: height, reason: "a picture needs at least one pixel each way")
+        }
+        if width > Self.maxSide || height > Self.maxSide {
+            throw RenderError.badSize(source: source, width: width, height: height,
+                                      reason: "a side longer than \(Self.maxSide) pixels is more than Memery can draw")
+        }
+        if width * height > maxPixels { throw RenderError.tooLarge(source: source, width: width, height: height, limit: maxPixels) }
     }
 
     /// The names of the formats the installed loaders read.
@@ -64,7 +119,6 @@ public struct ImageDecoder: Sendable {
     }
 
     private func loadPixbuf(_ data: Data, source: String) throws -> (pointer: OpaquePointer, format: String) {
-        guard !data.isEmpty else { throw RenderError.empty(source: source) }
         guard let loader = gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
 
@@ -75,7 +129,8 @@ public struct ImageDecoder: Sendable {
             guard let context else { return }
             let sizeGuard = Unmanaged<SizeGuard>.fromOpaque(context).takeUnretainedValue()
             sizeGuard.declared = (Int(width), Int(height))
-            if width <= 0 || height <= 0 || Int(width) * Int(height) > sizeGuard.maxPixels {
+            if width <= 0 || height <= 0 || width > Int32(ImageDecoder.maxSide) || height > Int32(ImageDecoder.maxSide)
+                || Int(width) * Int(height) > sizeGuard.maxPixels {
                 sizeGuard.refused = true
                 gdk_pixbuf_loader_set_size(loader, 0, 0)  // loaders stop at a size of 0
             }
@@ -96,7 +151,7 @@ public struct ImageDecoder: Sendable {
         }
 
         if sizeGuard.refused, let size = sizeGuard.declared {
-            throw RenderError.tooLarge(source: source, width: size.width, height: size.height, limit: maxPixels)
+            try checkSize(size.width, size.height, source: source)
         }
         if wrote == 0 || closed == 0 {
             let message = (error ?? closeError).map { String(cString: $0.pointee.message) } ?? "unknown decoder error"

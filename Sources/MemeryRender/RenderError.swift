@@ -8,6 +8,13 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// The declared size is over the pixel limit; refused before decoding pixels.
     case tooLarge(source: String, width: Int, height: Int, limit: Int)
     case empty(source: String)
+    /// A format Memery does not accept by default (an icon, a wrapper): `why` says why.
+    case notAccepted(source: String, kind: String, format: String, why: String)
+    /// A variant of an accepted format that the decoder is known to draw wrong.
+    case wrongVariant(source: String, kind: String, reason: String)
+    /// A declared size with no pixels, or a side longer than can be drawn.
+    case badSize(source: String, width: Int, height: Int, reason: String)
+    case tooManyFrames(source: String, frames: Int, limit: Int)
     case unreadable(path: String, reason: String)
     case encodeFailed(format: String, reason: String)
     case writeFailed(path: String, reason: String)
@@ -26,6 +33,14 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
             return "\(source) declares \(width)x\(height) pixels (\(String(format: "%.0f", megapixels)) megapixels), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
         case .empty(let source):
             return "\(source) is empty (0 bytes)"
+        case let .notAccepted(source, kind, format, why):
+            return "\(source) is \(kind), which Memery does not accept by default (\(why)); convert it to PNG, or set MEMERY_IMAGE_FORMATS=\(format) to let the installed decoder try"
+        case let .wrongVariant(source, kind, reason):
+            return "\(source) is a \(kind) picture Memery refuses: \(reason); convert it to PNG (or set MEMERY_IMAGE_FORMATS=all to decode it anyway)"
+        case let .badSize(source, width, height, reason):
+            return "\(source) declares \(width)x\(height) pixels: \(reason)"
+        case let .tooManyFrames(source, frames, limit):
+            return "\(source) holds \(frames) frames, more than the \(limit) Memery decodes in one picture"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
         case let .encodeFailed(format, reason):

@@ -76,7 +76,7 @@ struct ImageDecoderTests {
         #expect(red > 100)
     }
 
-    @Test(arguments: ["broken.png", "broken_data_stream.png", "truncated_jpeg.jpg", "decompression_bomb.gif"])
+    @Test(arguments: ["broken.png", "broken_data_stream.png", "truncated_jpeg.jpg"])
     func damagedFilesGiveAClearErrorNamingTheFile(_ file: String) throws {
         do {
             _ = try decode(Paths.edge(file))
@@ -107,12 +107,12 @@ struct ImageDecoderTests {
 
 @Suite struct ImageLimitTests {
     @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
-        let bomb = pngDeclaring(width: 60_000, height: 60_000)
-        #expect(throws: RenderError.tooLarge(source: "bomb.png", width: 60_000, height: 60_000, limit: 100_000_000)) {
+        let bomb = pngDeclaring(width: 30_000, height: 30_000)
+        #expect(throws: RenderError.tooLarge(source: "bomb.png", width: 30_000, height: 30_000, limit: 100_000_000)) {
             try ImageDecoder().decode(bomb, source: "bomb.png")
         }
-        #expect(RenderError.tooLarge(source: "bomb.png", width: 60_000, height: 60_000, limit: 100_000_000).description
-            == "bomb.png declares 60000x60000 pixels (3600 megapixels), over the limit of 100 megapixels; set MEMERY_MAX_MEGAPIXELS to allow more")
+        #expect(RenderError.tooLarge(source: "bomb.png", width: 30_000, height: 30_000, limit: 100_000_000).description
+            == "bomb.png declares 30000x30000 pixels (900 megapixels), over the limit of 100 megapixels; set MEMERY_MAX_MEGAPIXELS to allow more")
     }
 
     @Test func pixelLimitIsConfigurable() throws {

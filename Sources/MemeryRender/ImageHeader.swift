@@ -1,0 +1,206 @@
+import Foundation
+
+/// What a picture's first bytes say before any decoder runs: its format (from its
+/// signature, not its name) and, for the formats Memery accepts, the size it declares and,
+/// for GIF, how many frames it holds. Checked against the limits before gdk-pixbuf sees a
+/// byte, so no loader allocates for a size or a frame count that would be refused.
+struct ImageHeader: Equatable {
+    /// gdk-pixbuf's name for the format (png, jpeg, gif, webp, bmp, tiff, avif), or a name
+    /// for people of one Memery does not accept by default (an ICNS icon, ...); nil: unknown.
+    var format: String?
+    /// What the format is called in messages: "PNG", "an ICNS icon", ...
+    var kind: String
+    /// The declared size, when the header gives one (the largest frame's for GIF).
+    var width: Int?
+    var height: Int?
+    var frames = 1
+    /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
+    var refusal: String?
+
+    static func read(_ data: Data) -> ImageHeader {
+        let bytes = [UInt8](data.prefix(64 * 1024))
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<(offset + signature.count)]) == signature
+        }
+        func ascii(_ text: String, at offset: Int = 0) -> Bool { starts(Array(text.utf8), at: offset) }
+
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            var header = ImageHeader(format: "png", kind: "PNG")
+            if bytes.count >= 24, ascii("IHDR", at: 12) { (header.width, header.height) = (Int(be32(bytes, 16)), Int(be32(bytes, 20))) }
+            return header
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return jpeg(bytes) }
+        if ascii("GIF87a") || ascii("GIF89a") { return gif(data) }
+        if ascii("RIFF"), ascii("WEBP", at: 8) { return webp(bytes) }
+        if ascii("BM") { return bmp(bytes) }
+        if ascii("II*\u{0}") || ascii("MM\u{0}*") { return tiff(data) }
+        if ascii("ftyp", at: 4), bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if brand == "avif" || brand == "avis" { return ImageHeader(format: "avif", kind: "AVIF") }
+            return ImageHeader(format: nil, kind: "a HEIF picture (brand \(brand))")
+        }
+        // Formats an installed loader may read but Memery does not accept by default.
+        if ascii("icns") { return ImageHeader(format: "icns", kind: "an ICNS icon") }
+        if starts([0, 0, 1, 0]) || starts([0, 0, 2, 0]) { return ImageHeader(format: "ico", kind: "an ICO icon") }
+        if ascii("RIFF"), ascii("ACON", at: 8) { return ImageHeader(format: "ani", kind: "an animated cursor (ANI)") }
+        if ["idsc", "idat", "iicc", "moov", "mdat"].contains(where: { ascii($0, at: 4) }) {
+            return ImageHeader(format: "qtif", kind: "a QuickTime image (QTIF)")
+        }
+        if ascii("/* XPM */") { return ImageHeader(format: "xpm", kind: "an XPM picture") }
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]) {
+            return ImageHeader(format: "pnm", kind: "a PNM picture")
+        }
+        if ascii("#define") { return ImageHeader(format: "xbm", kind: "an XBM picture") }
+        return ImageHeader(format: nil, kind: "unknown")
+    }
+
+    // MARK: Formats
+
+    /// The first start-of-frame marker's height and width.
+    private static func jpeg(_ bytes: [UInt8]) -> ImageHeader {
+        var header = ImageHeader(format: "jpeg", kind: "JPEG")
+        var offset = 2
+        while offset + 9 <= bytes.count {
+            guard bytes[offset] == 0xFF else { break }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            let length = Int(be16(bytes, offset + 2))
+            // SOF0–SOF15, but not DHT (C4), JPG (C8) or DAC (CC).
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                (header.height, header.width) = (Int(be16(bytes, offset + 5)), Int(be16(bytes, offset + 7)))
+                return header
+            }
+            if marker == 0xDA || length < 2 { break }  // scan data before any frame header
+            offset += 2 + length
+        }
+        return header
+    }
+
+    /// The logical screen, and every image descriptor walked to the trailer: their count
+    /// and the largest frame (a frame may declare itself larger than the screen).
+    private static func gif(_ data: Data) -> ImageHeader {
+        var header = ImageHeader(format: "gif", kind: "GIF")
+        let bytes = [UInt8](data)
+        guard bytes.count >= 13 else { return header }
+        var width = Int(le16(bytes, 6)), height = Int(le16(bytes, 8))
+        (header.width, header.height) = (width, height)
+        var offset = 13
+        if bytes[10] & 0x80 != 0 { offset += 3 << (Int(bytes[10] & 0x07) + 1) }
+        var frames = 0
+        func skipSubBlocks() {
+            while offset < bytes.count {
+                let size = Int(bytes[offset])
+                offset += 1 + size
+                if size == 0 { return }
+            }
+        }
+        walk: while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x2C:  // image descriptor
+                guard offset + 10 <= bytes.count else { break walk }
+                frames += 1
+                width = max(width, Int(le16(bytes, offset + 1)) + Int(le16(bytes, offset + 5)))
+                height = max(height, Int(le16(bytes, offset + 3)) + Int(le16(bytes, offset + 7)))
+                let flags = bytes[offset + 9]
+                offset += 10
+                if flags & 0x80 != 0 { offset += 3 << (Int(flags & 0x07) + 1) }
+                offset += 1  // LZW minimum code size
+                skipSubBlocks()
+            case 0x21:  // extension
+                offset += 2
+                skipSubBlocks()
+            default:  // the trailer, or bytes that are not GIF blocks: the decoder judges those
+                break walk
+            }
+        }
+        header.frames = max(frames, 1)
+        (header.width, header.height) = (width, height)
+        return header
+    }
+
+    /// The canvas of an extended file (VP8X), else the lossy (VP8) or lossless (VP8L) frame.
+    private static func webp(_ bytes: [UInt8]) -> ImageHeader {
+        var header = ImageHeader(format: "webp", kind: "WebP")
+        guard bytes.count >= 30 else { return header }
+        let chunk = String(decoding: bytes[12..<16], as: UTF8.self)
+        switch chunk {
+        case "VP8X":
+            header.width = 1 + Int(le24(bytes, 24))
+            header.height = 1 + Int(le24(bytes, 27))
+        case "VP8 ":
+            header.width = Int(le16(bytes, 26) & 0x3FFF)
+            header.height = Int(le16(bytes, 28) & 0x3FFF)
+        case "VP8L" where bytes.count >= 25:
+            let bits = UInt32(bytes[21]) | UInt32(bytes[22]) << 8 | UInt32(bytes[23]) << 16 | UInt32(bytes[24]) << 24
+            header.width = Int(bits & 0x3FFF) + 1
+            header.height = Int((bits >> 14) & 0x3FFF) + 1
+        default: break
+        }
+        return header
+    }
+
+    /// The DIB header's size; the variants gdk-pixbuf draws shifted are refused: pixel data
+    /// placed anywhere but right after the header and palette, and V4/V5 bit-field layouts.
+    private static func bmp(_ bytes: [UInt8]) -> ImageHeader {
+        var header = ImageHeader(format: "bmp", kind: "BMP")
+        guard bytes.count >= 26 else { return header }
+        let dibSize = Int(le32(bytes, 14))
+        let pixelOffset = Int(le32(bytes, 10))
+        if dibSize == 12 {
+            (header.width, header.height) = (Int(le16(bytes, 18)), Int(le16(bytes, 20)))
+            return header
+        }
+        guard dibSize >= 40, bytes.count >= 54 else { return header }
+        header.width = abs(Int(Int32(bitPattern: le32(bytes, 18))))
+        header.height = abs(Int(Int32(bitPattern: le32(bytes, 22))))
+        let bitCount = Int(le16(bytes, 28)), compression = le32(bytes, 30)
+        var colours = Int(le32(bytes, 46))
+        if colours == 0, bitCount <= 8 { colours = 1 << bitCount }
+        let masks = (compression == 3 || compression == 6) && dibSize == 40 ? (compression == 6 ? 16 : 12) : 0
+        let expected = 14 + dibSize + masks + colours * 4
+        if (compression == 3 || compression == 6) && dibSize >= 108 {
+            header.refusal = "it lays out its pixels with bit fields in a version 4 or 5 header, which the decoder draws shifted"
+        } else if pixelOffset != expected, bitCount > 8 || pixelOffset > expected {
+            header.refusal = "its pixel data starts at byte \(pixelOffset), not right after its header (byte \(expected)), which the decoder draws shifted"
+        }
+        return header
+    }
+
+    /// The first image's width and length, and a 16-bit picture with premultiplied
+    /// ("associated") alpha, which the decoder draws about three times too dark.
+    private static func tiff(_ data: Data) -> ImageHeader {
+        var header = ImageHeader(format: "tiff", kind: "TIFF")
+        let bytes = [UInt8](data)
+        guard bytes.count >= 8 else { return header }
+        let little = bytes[0] == UInt8(ascii: "I")
+        func u16(_ at: Int) -> Int { at + 2 <= bytes.count ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
+        func u32(_ at: Int) -> Int { at + 4 <= bytes.count ? Int(little ? le32(bytes, at) : be32(bytes, at)) : 0 }
+        let ifd = u32(4)
+        guard ifd > 0, ifd + 2 <= bytes.count else { return header }
+        var bitsPerSample = 0, associatedAlpha = false
+        for index in 0..<min(u16(ifd), 512) {
+            let entry = ifd + 2 + index * 12
+            guard entry + 12 <= bytes.count else { break }
+            let tag = u16(entry), type = u16(entry + 2), count = u32(entry + 4)
+            let value = type == 3 ? u16(entry + 8) : u32(entry + 8)
+            switch tag {
+            case 256: header.width = value
+            case 257: header.height = value
+            case 258: bitsPerSample = count <= 2 ? value : u16(u32(entry + 8))  // the first sample's bits
+            case 338: associatedAlpha = count >= 1 && (count <= 2 ? value : u16(u32(entry + 8))) == 1
+            default: break
+            }
+        }
+        if bitsPerSample == 16, associatedAlpha {
+            header.refusal = "it holds 16-bit samples with premultiplied alpha, which the decoder draws about three times too dark"
+        }
+        return header
+    }
+}
+
+private func be16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) << 8 | UInt16(b[at + 1]) }
+private func be32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3]) }
+private func le16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
+private func le24(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 }
+private func le32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(le16(b, at)) | UInt32(le16(b, at + 2)) << 16 }

@@ -1,0 +1,90 @@
+import Foundation
+import MemeryTestSupport
+import Testing
+@testable import MemeryRender
+
+/// Pictures refused from their header alone, before any decoder runs: each hostile class
+/// made here, with the message a person gets.
+@Suite struct ImageHeaderTests {
+    let decoder = ImageDecoder()
+
+    func refusal(_ bytes: [UInt8], _ decoder: ImageDecoder? = nil) -> String {
+        do {
+            _ = try (decoder ?? self.decoder).decode(Data(bytes), source: "x.bin")
+            return "decoded"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    static func png(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height)
+            + [8, 6, 0, 0, 0] + be(0) + be(0) + Array("IEND".utf8) + be(0)
+    }
+
+    /// A GIF of `frames` 1x1 frames on a 1x1 screen.
+    static func gif(frames: Int) -> [UInt8] {
+        var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        for _ in 0..<frames { bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0] }
+        return bytes + [0x3B]
+    }
+
+    @Test func iconsAndWrappersAreNotAcceptedByDefault() {
+        let icns = Array("icns".utf8) + [0, 0, 0, 43] + Array("ic08".utf8) + [0, 0, 0, 35] + [UInt8](repeating: 0, count: 27)
+        let message = refusal(icns)
+        #expect(message == "x.bin is an ICNS icon, which Memery does not accept by default (the decoder gives a smaller picture than the largest the icon holds, and unpacks it before any size is checked); convert it to PNG, or set MEMERY_IMAGE_FORMATS=icns to let the installed decoder try")
+        let qtif = [0, 0, 0, 0x56] + Array("idsc".utf8) + [UInt8](repeating: 0, count: 80)
+        #expect(refusal(qtif).contains("is a QuickTime image (QTIF), which Memery does not accept by default (it wraps another picture"))
+        #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]).contains("is an ICO icon, which Memery does not accept"))
+        // Asked for, the installed decoder gets to try (this one is no icon at all).
+        #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
+    }
+
+    @Test func sizesWithNoPixelsOrSidesTooLongAreRefusedInPlainWords() {
+        #expect(refusal(Self.png(width: 65535, height: 1)) == "x.bin declares 65535x1 pixels: a side longer than 32767 pixels is more than Memery can draw")
+        #expect(refusal(Self.png(width: 0, height: 0)) == "x.bin declares 0x0 pixels: a picture needs at least one pixel each way")
+        #expect(refusal(Self.png(width: 20_000, height: 20_000)).hasPrefix("x.bin declares 20000x20000 pixels (400 megapixels), over the limit of 100 megapixels"))
+    }
+
+    /// A 16383x16383 WebP reached 947 MB before its refusal; its VP8X header says the size.
+    @Test func aHugeWebPIsRefusedFromItsHeader() {
+        func le24(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF)] }
+        let webp = Array("RIFF".utf8) + [30, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0] + le24(16382) + le24(16382)
+        let header = ImageHeader.read(Data(webp))
+        #expect(header.format == "webp" && header.width == 16383 && header.height == 16383)
+        #expect(refusal(webp).contains("declares 16383x16383 pixels (268 megapixels), over the limit"))
+    }
+
+    @Test func aGIFWithTooManyFramesIsRefusedBeforeDecoding() {
+        #expect(ImageHeader.read(Data(Self.gif(frames: 3))).frames == 3)
+        #expect(refusal(Self.gif(frames: 10_000)) == "x.bin holds 10000 frames, more than the 1000 Memery decodes in one picture")
+        // A frame larger than the screen counts at its own size.
+        var big = Self.gif(frames: 1)
+        big[18] = 0xFF; big[19] = 0x7F  // the frame's width: 32767
+        big[20] = 0xFF; big[21] = 0x7F
+        #expect(refusal(big).contains("declares 32767x32767 pixels"))
+    }
+
+    @Test func variantsTheDecoderDrawsWrongAreRefused() {
+        func le(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } }
+        // A BMP with a version-5 header laying out 32-bit pixels with bit fields.
+        var v5 = Array("BM".utf8) + le(14 + 124 + 16, 4) + le(0, 4) + le(14 + 124, 4)
+        v5 += le(124, 4) + le(2, 4) + le(2, 4) + le(1, 2) + le(32, 2) + le(3, 4) + [UInt8](repeating: 0, count: 124 - 20)
+        v5 += [UInt8](repeating: 0xFF, count: 16)
+        #expect(refusal(v5).contains("is a BMP picture Memery refuses: it lays out its pixels with bit fields"))
+        // A 16-bit TIFF with premultiplied ("associated") alpha.
+        var tiff = Array("II*\u{0}".utf8) + le(8, 4) + le(4, 2)
+        for (tag, value) in [(256, 1), (257, 1), (258, 16), (338, 1)] as [(UInt32, UInt32)] { tiff += le(tag, 2) + le(3, 2) + le(1, 4) + le(value, 4) }
+        tiff += le(0, 4)
+        #expect(refusal(tiff).contains("is a TIFF picture Memery refuses: it holds 16-bit samples with premultiplied alpha"))
+        #expect(refusal(tiff, ImageDecoder(alsoAccepted: ["all"])).contains("refuses") == false)
+    }
+
+    @Test(.enabled(if: Paths.sharedAvailable, "../shared/testdata is absent"),
+          arguments: ["hopper.png", "hopper.jpg", "hopper.gif", "hopper.bmp", "hopper.tif", "hopper.webp"])
+    func theSharedPicturesDeclareTheirSize(_ file: String) throws {
+        let header = ImageHeader.read(try Data(contentsOf: Paths.edge(file)))
+        #expect(header.width == 128 && header.height == 128 && header.refusal == nil, "\(header)")
+    }
+}
