@@ -71,6 +71,10 @@ public struct ImageDecoder: Sendable {
         if let reason = header.refusal, !all { throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason) }
         if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
         if header.frames > Self.maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: Self.maxFrames) }
+        // The GIF loader composites every frame onto a whole canvas and keeps them all.
+        if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxPixels {
+            throw RenderError.tooMuchAnimation(source: source, frames: header.frames, width: width, height: height, limit: maxPixels)
+        }
     }
 
     private static let why = [

@@ -15,6 +15,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// A declared size with no pixels, or a side longer than can be drawn.
     case badSize(source: String, width: Int, height: Int, reason: String)
     case tooManyFrames(source: String, frames: Int, limit: Int)
+    /// Frames times the canvas: what the GIF loader composites and keeps.
+    case tooMuchAnimation(source: String, frames: Int, width: Int, height: Int, limit: Int)
     case unreadable(path: String, reason: String)
     case encodeFailed(format: String, reason: String)
     case writeFailed(path: String, reason: String)
@@ -41,6 +43,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
             return "\(source) declares \(width)x\(height) pixels: \(reason)"
         case let .tooManyFrames(source, frames, limit):
             return "\(source) holds \(frames) frames, more than the \(limit) Memery decodes in one picture"
+        case let .tooMuchAnimation(source, frames, width, height, limit):
+            let megapixels = Double(frames) * Double(width) * Double(height) / 1_000_000
+            return "\(source) holds \(frames) frames of \(width)x\(height) (\(String(format: "%.0f", megapixels)) megapixels in all), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
         case let .encodeFailed(format, reason):
