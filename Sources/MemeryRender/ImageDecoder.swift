@@ -65,6 +65,9 @@ public struct ImageDecoder: Sendable {
     /// too many frames. Nothing is decoded, so nothing is allocated for them.
     func admit(_ header: ImageHeader, source: String) throws {
         let all = alsoAccepted.contains("all")
+        // No signature Memery knows (TGA has none): only the decoders' own sniffing would
+        // tell, by decoding. Asked for, they may try.
+        if header.format == nil, alsoAccepted.isEmpty { throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted()) }
         if let format = header.format, !Self.acceptedFormats.contains(format), !all, !alsoAccepted.contains(format) {
             throw RenderError.notAccepted(source: source, kind: header.kind, format: format, why: Self.why[format] ?? "it is not tested with Memery")
         }
@@ -163,7 +166,7 @@ public struct ImageDecoder: Sendable {
             let first = error ?? closeError
             if format == nil, first?.pointee.domain == gdk_pixbuf_error_quark(),
                first?.pointee.code == Int32(GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue) {
-                throw RenderError.unsupportedFormat(source: source, known: Self.readableFormats())
+                throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
             }
             throw RenderError.corrupt(source: source, format: format, reason: message)
         }

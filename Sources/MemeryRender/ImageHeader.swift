@@ -41,7 +41,11 @@ struct ImageHeader: Equatable {
         }
         // Formats an installed loader may read but Memery does not accept by default.
         if ascii("icns") { return ImageHeader(format: "icns", kind: "an ICNS icon") }
-        if starts([0, 0, 1, 0]) || starts([0, 0, 2, 0]) { return ImageHeader(format: "ico", kind: "an ICO icon") }
+        // ICO and CUR: reserved 0, type 1 or 2, and at least one image (an uncompressed TGA
+        // starts 00 00 02 00 too, with no colour map: 0 there).
+        if starts([0, 0, 1, 0]) || starts([0, 0, 2, 0]), bytes.count >= 6, le16(bytes, 4) > 0 {
+            return ImageHeader(format: "ico", kind: "an ICO icon")
+        }
         if ascii("RIFF"), ascii("ACON", at: 8) { return ImageHeader(format: "ani", kind: "an animated cursor (ANI)") }
         if ["idsc", "idat", "iicc", "moov", "mdat"].contains(where: { ascii($0, at: 4) }) {
             return ImageHeader(format: "qtif", kind: "a QuickTime image (QTIF)")

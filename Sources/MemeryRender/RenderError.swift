@@ -1,7 +1,7 @@
 import MemeryCore
 /// What can go wrong with pixels, each naming the image and what to do.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
-    /// No installed loader reads these bytes.
+    /// Bytes whose signature names no accepted format (or that no installed loader reads).
     case unsupportedFormat(source: String, known: [String])
     /// The loader started but the data is corrupt or cut short.
     case corrupt(source: String, format: String?, reason: String)
@@ -26,7 +26,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unsupportedFormat(source, known):
-            return "\(source) is not an image format the installed decoders read (they read: \(known.joined(separator: ", ")))"
+            return "\(source) is not in an image format Memery accepts (\(known.map { $0.uppercased() }.joined(separator: ", "))); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read"
         case let .corrupt(source, format, reason):
             let kind = format.map { "\($0.uppercased()) " } ?? ""
             return "\(source) is a damaged \(kind)image: \(reason)"

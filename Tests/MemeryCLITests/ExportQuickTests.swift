@@ -60,7 +60,7 @@ import Testing
         let before = try s.counts()
         let text = s.path("notes.png")
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: text))
-        try s.fails(["quick", text, "--top", "x", "-o", s.path("bad.png")], containing: "notes.png is not an image format the installed decoders read")
+        try s.fails(["quick", text, "--top", "x", "-o", s.path("bad.png")], containing: "notes.png is not in an image format Memery accepts")
         #expect(try s.counts() == before)
         #expect(!FileManager.default.fileExists(atPath: s.path("bad.png")))
     }

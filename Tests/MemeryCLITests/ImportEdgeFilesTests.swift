@@ -59,7 +59,7 @@ struct ImportEdgeFilesTests {
         let png = try Data(contentsOf: URL(fileURLWithPath: Paths.example))
         let cases: [(String, Data, String)] = [
             ("zero.png", Data(), "zero.png is empty (0 bytes)"),
-            ("text.png", Data("hello\n".utf8), "text.png is not an image format"),
+            ("text.png", Data("hello\n".utf8), "text.png is not in an image format Memery accepts"),
             ("cut.png", png.prefix(200), "cut.png is a damaged PNG image"),
             ("renamed.jpg", png, ""),  // a PNG named .jpg still imports: the bytes decide
         ]

@@ -37,6 +37,10 @@ import Testing
         let qtif = [0, 0, 0, 0x56] + Array("idsc".utf8) + [UInt8](repeating: 0, count: 80)
         #expect(refusal(qtif).contains("is a QuickTime image (QTIF), which Memery does not accept by default (it wraps another picture"))
         #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]).contains("is an ICO icon, which Memery does not accept"))
+        // A TGA has no signature: unknown bytes are refused before any decoder sniffs them.
+        let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
+        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, JPEG, PNG, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
+        #expect(!refusal(tga, ImageDecoder(alsoAccepted: ["tga"])).contains("Memery accepts"))
         // Asked for, the installed decoder gets to try (this one is no icon at all).
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
     }
