@@ -20,7 +20,7 @@ enum FormatOneMigration {
         var heads = [UUID: UUID]()          // creation -> the edit at its head
         var edits = [UUID: [UInt64: UUID]]()  // creation -> version -> the edit holding it
         var openEdit = [UUID: (batch: UInt64, id: UUID, parent: UUID?)]()
-        var galleryEvents = [GalleryEvent]()
+        var made = [UUID: Int]()               // creation -> the order it joined the gallery in
         var gallery = Gallery()                 // as converted so far, for ranks
         var membershipVersions = [UUID: UInt64]()
         var purged = [UUID]()
@@ -31,9 +31,7 @@ enum FormatOneMigration {
         try old.copyEvents(into: new, claims: {
             // Names: claimed again under the folded key, the creation made first keeping a name.
             var claims = oldClaims.filter { !$0.key.hasPrefix(Workspace.nameClaimPrefix) }
-            var made = [UUID: Int]()
-            for (index, event) in galleryEvents.enumerated() { if case .added(let entry) = event { made[entry.id] = index } }
-            let entries = Gallery.fold([], galleryEvents).sorted { made[$0.id] ?? 0 < made[$1.id] ?? 0 }
+            let entries = gallery.all.sorted { made[$0.id] ?? 0 < made[$1.id] ?? 0 }
             for entry in entries {
                 var name = entry.name
                 if let holder = claims[Workspace.nameClaim(name)], holder != entry.id {
@@ -48,7 +46,7 @@ enum FormatOneMigration {
             if event.isPurged { return event }
             if event.stream == WellKnownStreams.gallery {
                 let converted = try convert(event, in: gallery)
-                galleryEvents.append(converted)
+                if case .added(let entry) = converted, made[entry.id] == nil { made[entry.id] = made.count }
                 gallery.evolve(converted)
                 var stream = Workspace.membershipStream(of: converted.id)
                 if case .purged(let id) = converted {

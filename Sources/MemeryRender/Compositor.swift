@@ -23,7 +23,7 @@ public struct Compositor: Sendable {
         }
         if let base = creation.baseImage { needed.insert(base, at: 0) }
         for image in needed where images[image.blob] == nil {
-            images[image.blob] = try decoder.decode(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
+            images[image.blob] = try decoder.decodeStored(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
         }
         return try compose(creation, images: images, skipMissingFilters: skipMissingFilters)
     }

@@ -49,10 +49,21 @@ public struct ImageDecoder: Sendable {
         return decoder
     }
 
-    /// Decodes `data`; `source` names it in errors (a file name, or "the base image").
+    /// Decodes a picture that comes from outside (an import); `source` names it in errors.
+    /// Its format and variant must be accepted, and its size within the limits.
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        try decode(data, source: source, fromOutside: true)
+    }
+
+    /// Decodes a picture the store already keeps (to render it): only the limits apply, so
+    /// a creation made before a format stopped being accepted still renders.
+    public func decodeStored(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        try decode(data, source: source, fromOutside: false)
+    }
+
+    private func decode(_ data: Data, source: String, fromOutside: Bool) throws -> (Raster, ImageInfo) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
-        try admit(ImageHeader.read(data), source: source)
+        try admit(ImageHeader.read(data), source: source, fromOutside: fromOutside)
         if let reason = PNGCompleteness.problem(data) { throw RenderError.corrupt(source: source, format: "png", reason: reason) }
         let pixbuf = try loadPixbuf(data, source: source)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
@@ -63,15 +74,19 @@ public struct ImageDecoder: Sendable {
     /// Refuses, from the header alone, what would be refused after decoding or drawn wrong:
     /// a format not accepted, a known-bad variant, a size with no pixels or over the limits,
     /// too many frames. Nothing is decoded, so nothing is allocated for them.
-    func admit(_ header: ImageHeader, source: String) throws {
-        let all = alsoAccepted.contains("all")
-        // No signature Memery knows (TGA has none): only the decoders' own sniffing would
-        // tell, by decoding. Asked for, they may try.
-        if header.format == nil, alsoAccepted.isEmpty { throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted()) }
-        if let format = header.format, !Self.acceptedFormats.contains(format), !all, !alsoAccepted.contains(format) {
-            throw RenderError.notAccepted(source: source, kind: header.kind, format: format, why: Self.why[format] ?? "it is not tested with Memery")
+    func admit(_ header: ImageHeader, source: String, fromOutside: Bool = true) throws {
+        if fromOutside, !alsoAccepted.contains("all") {
+            if let format = header.format {
+                if !Self.acceptedFormats.contains(format), !alsoAccepted.contains(format) {
+                    throw RenderError.notAccepted(source: source, kind: header.kind, format: format, why: Self.why[format] ?? "it is not tested with Memery")
+                }
+                if let reason = header.refusal { throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason) }
+            } else if alsoAccepted.isSubset(of: ImageHeader.signedFormats) {
+                // No signature Memery knows: only a decoder's sniffing would tell, by decoding.
+                // A format without one (tga) named in MEMERY_IMAGE_FORMATS lets them try.
+                throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
+            }
         }
-        if let reason = header.refusal, !all { throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason) }
         if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
         if header.frames > Self.maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: Self.maxFrames) }
         // The GIF loader composites every frame onto a whole canvas and keeps them all.

@@ -17,10 +17,16 @@ struct ImageHeader: Equatable {
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
     var refusal: String?
 
+    /// The formats `read` tells by their signature.
+    static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm"]
+
     static func read(_ data: Data) -> ImageHeader {
-        let bytes = [UInt8](data.prefix(64 * 1024))
+        data.withUnsafeBytes { read($0) }  // in place: a picture can be hundreds of megabytes
+    }
+
+    private static func read(_ bytes: Bytes) -> ImageHeader {
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + signature.count && Array(bytes[offset..<(offset + signature.count)]) == signature
+            bytes.count >= offset + signature.count && bytes[offset..<(offset + signature.count)].elementsEqual(signature)
         }
         func ascii(_ text: String, at offset: Int = 0) -> Bool { starts(Array(text.utf8), at: offset) }
 
@@ -30,10 +36,10 @@ struct ImageHeader: Equatable {
             return header
         }
         if starts([0xFF, 0xD8, 0xFF]) { return jpeg(bytes) }
-        if ascii("GIF87a") || ascii("GIF89a") { return gif(data) }
+        if ascii("GIF87a") || ascii("GIF89a") { return gif(bytes) }
         if ascii("RIFF"), ascii("WEBP", at: 8) { return webp(bytes) }
         if ascii("BM") { return bmp(bytes) }
-        if ascii("II*\u{0}") || ascii("MM\u{0}*") { return tiff(data) }
+        if ascii("II*\u{0}") || ascii("MM\u{0}*") { return tiff(bytes) }
         if ascii("ftyp", at: 4), bytes.count >= 12 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             if brand == "avif" || brand == "avis" { return ImageHeader(format: "avif", kind: "AVIF") }
@@ -61,7 +67,7 @@ struct ImageHeader: Equatable {
     // MARK: Formats
 
     /// The first start-of-frame marker's height and width.
-    private static func jpeg(_ bytes: [UInt8]) -> ImageHeader {
+    private static func jpeg(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "jpeg", kind: "JPEG")
         var offset = 2
         while offset + 9 <= bytes.count {
@@ -83,9 +89,8 @@ struct ImageHeader: Equatable {
 
     /// The logical screen, and every image descriptor walked to the trailer: their count
     /// and the largest frame (a frame may declare itself larger than the screen).
-    private static func gif(_ data: Data) -> ImageHeader {
+    private static func gif(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "gif", kind: "GIF")
-        let bytes = [UInt8](data)
         guard bytes.count >= 13 else { return header }
         var width = Int(le16(bytes, 6)), height = Int(le16(bytes, 8))
         (header.width, header.height) = (width, height)
@@ -124,7 +129,7 @@ struct ImageHeader: Equatable {
     }
 
     /// The canvas of an extended file (VP8X), else the lossy (VP8) or lossless (VP8L) frame.
-    private static func webp(_ bytes: [UInt8]) -> ImageHeader {
+    private static func webp(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "webp", kind: "WebP")
         guard bytes.count >= 30 else { return header }
         let chunk = String(decoding: bytes[12..<16], as: UTF8.self)
@@ -146,7 +151,7 @@ struct ImageHeader: Equatable {
 
     /// The DIB header's size; the variants gdk-pixbuf draws shifted are refused: pixel data
     /// placed anywhere but right after the header and palette, and V4/V5 bit-field layouts.
-    private static func bmp(_ bytes: [UInt8]) -> ImageHeader {
+    private static func bmp(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "bmp", kind: "BMP")
         guard bytes.count >= 26 else { return header }
         let dibSize = Int(le32(bytes, 14))
@@ -173,9 +178,8 @@ struct ImageHeader: Equatable {
 
     /// The first image's width and length, and a 16-bit picture with premultiplied
     /// ("associated") alpha, which the decoder draws about three times too dark.
-    private static func tiff(_ data: Data) -> ImageHeader {
+    private static func tiff(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "tiff", kind: "TIFF")
-        let bytes = [UInt8](data)
         guard bytes.count >= 8 else { return header }
         let little = bytes[0] == UInt8(ascii: "I")
         func u16(_ at: Int) -> Int { at + 2 <= bytes.count ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
@@ -203,8 +207,10 @@ struct ImageHeader: Equatable {
     }
 }
 
-private func be16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) << 8 | UInt16(b[at + 1]) }
-private func be32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3]) }
-private func le16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
-private func le24(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 }
-private func le32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(le16(b, at)) | UInt32(le16(b, at + 2)) << 16 }
+private typealias Bytes = UnsafeRawBufferPointer
+
+private func be16(_ b: Bytes, _ at: Int) -> UInt16 { UInt16(b[at]) << 8 | UInt16(b[at + 1]) }
+private func be32(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3]) }
+private func le16(_ b: Bytes, _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
+private func le24(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 }
+private func le32(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(le16(b, at)) | UInt32(le16(b, at + 2)) << 16 }

@@ -26,12 +26,17 @@ extension EventStore {
     /// The stream's snapshot, if it has one that is not past the stream's end.
     public func snapshot(_ stream: UUID) throws -> Snapshot? {
         try env.read { txn in
-            guard let value = try txn.get(snapshots, KeyEncoding.uuid(stream)), value.count >= 12,
-                  let version = KeyEncoding.uint64(Array(value[0..<8])) else { return nil }
-            let format = Int(value[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            guard version <= (try self.version(of: stream, in: txn)) else { return nil }
-            return Snapshot(version: version, format: format, data: Data(value[12...]))
+            guard let snapshot = try storedSnapshot(stream, in: txn), snapshot.version <= (try version(of: stream, in: txn)) else { return nil }
+            return snapshot
         }
+    }
+
+    /// The snapshot stored under `key`, as written (its version not yet checked against anything).
+    private func storedSnapshot(_ key: UUID, in txn: Transaction) throws -> Snapshot? {
+        guard let value = try txn.get(snapshots, KeyEncoding.uuid(key)), value.count >= 12,
+              let version = KeyEncoding.uint64(Array(value[0..<8])) else { return nil }
+        let format = Int(value[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        return Snapshot(version: version, format: format, data: Data(value[12...]))
     }
 
     // MARK: Projections of the whole log
@@ -48,11 +53,8 @@ extension EventStore {
     /// The snapshot of a projection over the whole log, if it has one not past the log's end.
     public func logSnapshot(_ key: UUID) throws -> Snapshot? {
         try env.read { txn in
-            guard let value = try txn.get(snapshots, KeyEncoding.uuid(key)), value.count >= 12,
-                  let sequence = KeyEncoding.uint64(Array(value[0..<8])) else { return nil }
-            let format = Int(value[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            guard sequence <= (try lastSequence(in: txn)) else { return nil }
-            return Snapshot(version: sequence, format: format, data: Data(value[12...]))
+            guard let snapshot = try storedSnapshot(key, in: txn), snapshot.version <= (try lastSequence(in: txn)) else { return nil }
+            return snapshot
         }
     }
 }
