@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryTestSupport"]),
+        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

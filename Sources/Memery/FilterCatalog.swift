@@ -34,4 +34,7 @@ public enum PluginTools {
 
     /// The helper process's main: describes or runs plugins for the host; returns the exit code.
     public static func runWorker(_ arguments: [String]) -> Int32 { PluginWorker.main(arguments) }
+
+    /// The helper process's main for decoding one picture from outside; returns the exit code.
+    public static func runImageWorker(_ arguments: [String]) -> Int32 { ImageWorker.main(arguments) }
 }

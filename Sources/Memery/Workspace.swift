@@ -241,7 +241,9 @@ public final class Workspace: Sendable {
         } catch {
             throw RenderError.unreadable(path: path, reason: Self.reason(error))
         }
-        let (raster, info) = try compositor.decoder.decode(data, source: url.lastPathComponent)
+        // In a helper with memory and time limits: the picture comes from outside. Errors
+        // name the file as the user named it, as read errors do.
+        let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: path)
         let image = BaseImage(blob: BlobHash.of(data), width: info.width, height: info.height,
                               format: info.format, sourceName: url.lastPathComponent)
         return (data, image, raster)

@@ -63,8 +63,7 @@ public final class FilterHost: @unchecked Sendable {
     public static let builtinLibraryName = "libmemery-builtins.so"
 
     public init(builtinDirectory: String?, helperPath: String? = nil, userDirectories: [String] = []) {
-        self.helperPath = helperPath ?? ProcessInfo.processInfo.environment["MEMERY_HELPER"]
-            ?? URL(fileURLWithPath: Self.executableDirectory() ?? ".").appendingPathComponent("memery").path
+        self.helperPath = helperPath ?? HelperProcess.memeryBinary
         self.userDirectories = userDirectories
         guard let builtinDirectory else { return }
         let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path

@@ -2,7 +2,7 @@ import CGdkPixbuf
 import Foundation
 
 /// What the decoder learnt about an image.
-public struct ImageInfo: Sendable, Equatable {
+public struct ImageInfo: Sendable, Equatable, Codable {
     /// gdk-pixbuf's name for the format: png, jpeg, gif, bmp, tiff, webp, avif, ...
     public var format: String
     /// Size after EXIF orientation.

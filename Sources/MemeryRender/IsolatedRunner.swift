@@ -111,40 +111,20 @@ struct IsolatedRunner {
     /// Runs the helper with `arguments`, feeding `input`; returns what it printed. Throws when
     /// it dies from a signal, runs past the limit, or fails.
     func spawn(_ arguments: [String], input: Data, subject: String) throws -> Data {
-        guard FileManager.default.isExecutableFile(atPath: helper) else {
+        let process = HelperProcess(executable: helper, timeout: timeout)
+        guard process.isInstalled else {
             throw FilterError.isolationFailed(filter: subject, reason: "the helper \(helper) is missing (set MEMERY_HELPER to the memery binary)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = ["__plugin-worker"] + arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        nonisolated(unsafe) var output = Data()
-        nonisolated(unsafe) var errors = Data()
-        let readers = DispatchGroup()
-        DispatchQueue.global().async(group: readers) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: readers) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            readers.wait()
+        switch try process.run(["__plugin-worker"] + arguments, input: input) {
+        case .timedOut:
             throw FilterError.timedOut(filter: subject, seconds: timeout)
+        case .signalled(let signal, _):
+            throw FilterError.crashed(filter: subject, signal: signal)
+        case let .exited(status, output, said):
+            guard status == 0 else {
+                throw FilterError.garbled(filter: subject, detail: said.isEmpty ? "its helper exited with \(status)" : said)
+            }
+            return output
         }
-        readers.wait()
-        if process.terminationReason == .uncaughtSignal {
-            throw FilterError.crashed(filter: subject, signal: process.terminationStatus)
-        }
-        guard process.terminationStatus == 0 else {
-            let said = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw FilterError.garbled(filter: subject, detail: said.isEmpty ? "its helper exited with \(process.terminationStatus)" : said)
-        }
-        return output
     }
 }

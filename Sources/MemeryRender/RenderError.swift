@@ -1,6 +1,6 @@
 import MemeryCore
 /// What can go wrong with pixels, each naming the image and what to do.
-public enum RenderError: Error, Equatable, CustomStringConvertible {
+public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     /// Bytes whose signature names no accepted format (or that no installed loader reads).
     case unsupportedFormat(source: String, known: [String])
     /// The loader started but the data is corrupt or cut short.
@@ -18,6 +18,14 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// Frames times the canvas: what the GIF loader composites and keeps.
     case tooMuchAnimation(source: String, frames: Int, width: Int, height: Int, limit: Int)
     case unreadable(path: String, reason: String)
+    /// The decoder used more processor time than a picture may (the helper was stopped).
+    case decodeTooSlow(source: String, seconds: Int)
+    /// The decoder asked for more memory than a picture within the limits needs.
+    case decodeTooHungry(source: String, megabytes: Int)
+    /// The decoder crashed on it (in the helper process; nothing else was harmed).
+    case decoderCrashed(source: String, signal: Int32)
+    /// The helper process that decodes pictures from outside could not be used.
+    case decoderUnavailable(reason: String)
     case encodeFailed(format: String, reason: String)
     case writeFailed(path: String, reason: String)
     case outOfMemory(width: Int, height: Int)
@@ -48,6 +56,14 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
             return "\(source) holds \(frames) frames of \(width)x\(height) (\(String(format: "%.0f", megapixels)) megapixels in all), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
+        case let .decodeTooSlow(source, seconds):
+            return "\(source) took more than \(seconds) s of processor time to decode and was given up; it is probably made to hurt decoders (convert it to PNG, or set MEMERY_DECODE_SECONDS to allow longer)"
+        case let .decodeTooHungry(source, megabytes):
+            return "\(source) needed more than \(megabytes) MB of memory to decode, more than any picture within the limits needs, and was given up; it is probably damaged or made to hurt decoders"
+        case let .decoderCrashed(source, signal):
+            return "the decoder crashed on \(source) (signal \(signal)); the file is probably damaged (nothing was stored; convert it to PNG with another program)"
+        case .decoderUnavailable(let reason):
+            return "pictures cannot be imported: \(reason)"
         case let .encodeFailed(format, reason):
             return "could not encode \(format.uppercased()): \(reason)"
         case let .writeFailed(path, reason):

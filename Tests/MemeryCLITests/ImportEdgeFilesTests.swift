@@ -9,10 +9,10 @@ struct ImportEdgeFilesTests {
         "hopper_orientation_8.jpg", "mode_16bit.png", "mode_palette_alpha.png", "pil_sample_cmyk.jpg",
     ]
     static let refused = [
-        "broken.png": "broken.png is a damaged PNG image",
-        "broken_data_stream.png": "broken_data_stream.png is a damaged PNG image",
-        "truncated_jpeg.jpg": "truncated_jpeg.jpg is a damaged JPEG image",
-        "decompression_bomb.gif": "decompression_bomb.gif declares 65535x66601 pixels: a side longer than 32767 pixels",
+        "broken.png": "is a damaged PNG image",
+        "broken_data_stream.png": "is a damaged PNG image",
+        "truncated_jpeg.jpg": "is a damaged JPEG image",
+        "decompression_bomb.gif": "declares 65535x66601 pixels: a side longer than 32767 pixels",
     ]
 
     @Test func everyEdgeFileEitherImportsOrFailsWithExitOneAndTheStoreUnchanged() throws {
@@ -25,7 +25,8 @@ struct ImportEdgeFilesTests {
             #expect(!outcome.signaled, "\(file): \(outcome)")
             if let message = Self.refused[file] {
                 #expect(outcome.status == 1, "\(file): \(outcome)")
-                #expect(outcome.stderr.hasPrefix("error: \(message)"), "\(file): \(outcome)")
+                // Named by the path as given, so the user can find it.
+                #expect(outcome.stderr.hasPrefix("error: \(Paths.edge(file)) \(message)"), "\(file): \(outcome)")
                 #expect(try s.counts() == before, "\(file) changed the store")
             } else {
                 #expect(outcome.status == 0, "\(file): \(outcome)")

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes pictures that come from outside in a helper process with a memory and processor
+/// limit (`ImageWorker`), so that a file made to hurt — a decompression bomb, a loader that
+/// spins, a crash — costs a bounded moment and an error, never this process. The header is
+/// still read here first: what it refuses never starts a helper.
+public struct IsolatedDecoder: Sendable {
+    public var decoder: ImageDecoder
+    public var helper: String
+    /// Processor seconds a decode may take: 30, or MEMERY_DECODE_SECONDS.
+    public var cpuSeconds: Int
+    /// Megabytes the helper may hold, when MEMERY_DECODE_MEGABYTES sets it; else enough for
+    /// any picture within the pixel limit (`memoryBudget`).
+    public var megabytes: Int?
+
+    public init(decoder: ImageDecoder, helper: String = HelperProcess.memeryBinary,
+                cpuSeconds: Int = Self.setting("MEMERY_DECODE_SECONDS") ?? 30,
+                megabytes: Int? = Self.setting("MEMERY_DECODE_MEGABYTES")) {
+        self.decoder = decoder
+        self.helper = helper
+        self.cpuSeconds = cpuSeconds
+        self.megabytes = megabytes
+    }
+
+    public static func setting(_ name: String) -> Int? {
+        ProcessInfo.processInfo.environment[name].flatMap(Int.init).map { max(1, $0) }
+    }
+
+    /// What the helper may hold: the bytes read, the decoder's picture and its converted copy
+    /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures), and the runtime.
+    func memoryBudget(forInput bytes: Int) -> Int {
+        if let megabytes { return megabytes << 20 }
+        return bytes + decoder.maxPixels * 12 + 512 << 20
+    }
+
+    public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        guard !data.isEmpty else { throw RenderError.empty(source: source) }
+        try decoder.admit(ImageHeader.read(data), source: source)
+        let process = HelperProcess(executable: helper, timeout: TimeInterval(cpuSeconds * 2 + 10))
+        guard process.isInstalled else {
+            throw RenderError.decoderUnavailable(reason: "the decoding helper \(helper) is missing or not executable (reinstall memery, or set MEMERY_HELPER to the memery binary)")
+        }
+        let budget = memoryBudget(forInput: data.count)
+        let request = ImageWorker.Request(maxPixels: decoder.maxPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
+                                          memoryBytes: budget, cpuSeconds: cpuSeconds)
+        let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        switch try process.run(["__image-worker", argument], input: data) {
+        case .timedOut:
+            throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
+        case let .signalled(signal, said):
+            if signal == SIGXCPU || signal == SIGKILL { throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds) }
+            if Self.ranOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
+            throw RenderError.decoderCrashed(source: source, signal: signal)
+        case let .exited(status, output, said):
+            if status != 0, Self.ranOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
+            guard status == 0, let end = output.firstIndex(of: UInt8(ascii: "\n")),
+                  let reply = try? JSONDecoder().decode(ImageWorker.Reply.self, from: output[output.startIndex..<end]) else {
+                throw RenderError.decoderUnavailable(reason: "the decoding helper \(helper) failed (\(said.isEmpty ? "exit \(status)" : said)); reinstall memery, or set MEMERY_HELPER to the memery binary")
+            }
+            switch reply.error {
+            case .none: break
+            // A picture that cannot be allocated, or gdk-pixbuf reporting a failed allocation
+            // as a broken file: it is the limit speaking.
+            case .outOfMemory?: throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20)
+            case let .corrupt(_, _, reason)? where Self.ranOutOfMemory(reason):
+                throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20)
+            case let error?: throw error
+            }
+            guard let info = reply.info, let stride = reply.stride else {
+                throw RenderError.decoderUnavailable(reason: "the decoding helper answered with neither a picture nor a reason")
+            }
+            return (try Self.raster(info, stride: stride, pixels: output[(end + 1)...]), info)
+        }
+    }
+
+    /// A loader that cannot allocate: glib's "failed to allocate", Swift's "Could not allocate
+    /// memory", gdk-pixbuf's "Not enough memory" and "Insufficient memory", or the C library's.
+    private static func ranOutOfMemory(_ said: String) -> Bool {
+        let lowered = said.lowercased()
+        return ["allocate", "not enough memory", "insufficient memory", "out of memory"].contains { lowered.contains($0) }
+    }
+
+    private static func raster(_ info: ImageInfo, stride: Int, pixels: Data) throws -> Raster {
+        let raster = try Raster(width: info.width, height: info.height)
+        guard stride >= info.width * 4, pixels.count == stride * info.height else {
+            throw RenderError.decoderUnavailable(reason: "the decoding helper sent \(pixels.count) bytes for a \(info.width)x\(info.height) picture")
+        }
+        pixels.withUnsafeBytes { source in
+            raster.withMutablePixels { target, targetStride in
+                for row in 0..<info.height {
+                    (target + row * targetStride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * stride,
+                                                         count: info.width * 4)
+                }
+            }
+        }
+        return raster
+    }
+}
