@@ -188,6 +188,10 @@ public struct ImageDecoder: Sendable {
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw RenderError.corrupt(source: source, format: format, reason: "no picture could be decoded")
         }
+        // The PNG and WebP loaders ignore the orientation those files record; say it for them.
+        if let turn = EmbeddedOrientation.read(data, format: format ?? ""), gdk_pixbuf_get_option(pixbuf, "orientation") == nil {
+            gdk_pixbuf_set_option(pixbuf, "orientation", String(turn))
+        }
         // Returns a new reference: the upright image (or the same one, referenced again).
         guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
             throw RenderError.outOfMemory(width: Int(gdk_pixbuf_get_width(pixbuf)), height: Int(gdk_pixbuf_get_height(pixbuf)))

@@ -208,9 +208,3 @@ struct ImageHeader: Equatable {
 }
 
 private typealias Bytes = UnsafeRawBufferPointer
-
-private func be16(_ b: Bytes, _ at: Int) -> UInt16 { UInt16(b[at]) << 8 | UInt16(b[at + 1]) }
-private func be32(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3]) }
-private func le16(_ b: Bytes, _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
-private func le24(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 }
-private func le32(_ b: Bytes, _ at: Int) -> UInt32 { UInt32(le16(b, at)) | UInt32(le16(b, at + 2)) << 16 }

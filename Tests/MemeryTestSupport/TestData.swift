@@ -29,22 +29,23 @@ public struct TemporaryDirectory: Sendable {
 /// PNG bytes whose header declares `width` x `height`; the pixel data is a stub. A
 /// decompression bomb in a hundred bytes.
 public func pngDeclaring(width: UInt32, height: UInt32) -> Data {
-    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
-    func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xffff_ffff
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + body
-        return be(UInt32(body.count)) + typed + be(crc32(typed))
-    }
-    return Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
-        + chunk("IDAT", [0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", []))
+    Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + pngChunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0])
+        + pngChunk("IDAT", [0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1]) + pngChunk("IEND", []))
 }
+
+/// One PNG chunk: length, type, body, CRC.
+public func pngChunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let typed = Array(type.utf8) + body
+    var crc: UInt32 = 0xffff_ffff
+    for byte in typed {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+    }
+    return bigEndian(UInt32(body.count)) + typed + bigEndian(~crc)
+}
+
+public func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+public func littleEndian(_ v: UInt32) -> [UInt8] { bigEndian(v).reversed() }
 
 /// A small seeded generator (SplitMix64), so a failing random test can be run again.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
