@@ -64,7 +64,7 @@ public struct ImageDecoder: Sendable {
     private func decode(_ data: Data, source: String, fromOutside: Bool) throws -> (Raster, ImageInfo) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         try admit(ImageHeader.read(data), source: source, fromOutside: fromOutside)
-        if let reason = PNGCompleteness.problem(data) { throw RenderError.corrupt(source: source, format: "png", reason: reason) }
+        if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
         let pixbuf = try loadPixbuf(data, source: source)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer)
@@ -183,7 +183,7 @@ public struct ImageDecoder: Sendable {
                first?.pointee.code == Int32(GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue) {
                 throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
             }
-            throw RenderError.corrupt(source: source, format: format, reason: message)
+            throw RenderError.corrupt(source: source, format: format, reason: DecoderWords.plain(message))
         }
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw RenderError.corrupt(source: source, format: format, reason: "no picture could be decoded")

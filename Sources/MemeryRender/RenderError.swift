@@ -31,12 +31,15 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     case outOfMemory(width: Int, height: Int)
     case qualityOutOfRange(Int)
 
+    /// A format as people write it: PNG, JPEG, WebP, ...
+    static func formatName(_ format: String) -> String { format == "webp" ? "WebP" : format.uppercased() }
+
     public var description: String {
         switch self {
         case let .unsupportedFormat(source, known):
             return "\(source) is not in an image format Memery accepts (\(known.map { $0.uppercased() }.joined(separator: ", "))); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read"
         case let .corrupt(source, format, reason):
-            let kind = format.map { "\($0.uppercased()) " } ?? ""
+            let kind = format.map { "\(Self.formatName($0)) " } ?? ""
             return "\(source) is a damaged \(kind)image: \(reason)"
         case let .tooLarge(source, width, height, limit):
             let megapixels = Double(width) * Double(height) / 1_000_000

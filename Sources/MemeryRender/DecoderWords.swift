@@ -1,0 +1,30 @@
+/// What a decoder library's error means, in words a person can act on: libjpeg's "Improper
+/// call to JPEG library in state 205" is a file cut short, libpng's "K[D2]B[11]: invalid chunk
+/// type" is garbled bytes. A message no rule knows keeps the library's words, marked as theirs.
+enum DecoderWords {
+    private static let rules: [(clues: [String], meaning: String)] = [
+        (["insufficient memory", "not enough memory", "out of memory", "allocate"],
+         "the decoder ran out of memory"),
+        (["improper call to jpeg library", "premature end", "not all frames", "truncated", "missing some data",
+          "unexpected end", "end of file", "end-of-file", "too short", "ends early"],
+         "the file ends before the picture does (it was probably cut short while being copied or downloaded)"),
+        (["bmff parsing", "failed to load"],
+         "its data is damaged or cut short"),
+        (["crc error", "checksum"],
+         "a checksum does not match: some of its bytes were changed"),
+        (["invalid chunk type", "adaptive filter", "lzw", "bad code", "huffman", "corrupt jpeg data", "bogus marker",
+          "file structure", "decode webp buffer", "could not decode", "failed to decode", "decompress", "invalid"],
+         "its compressed picture data is garbled"),
+        (["header", "not a ", "does not appear", "bogus"],
+         "its header is damaged, or it is not really that kind of file"),
+        (["unsupported", "not supported"],
+         "it uses a feature of its format that the decoder does not support"),
+    ]
+
+    /// The plain meaning of `said`, followed by nothing else when a rule knows it.
+    static func plain(_ said: String) -> String {
+        let lowered = said.lowercased()
+        if let rule = rules.first(where: { $0.clues.contains(where: lowered.contains) }) { return rule.meaning }
+        return "the decoder could not read it (it said: \(said))"
+    }
+}
