@@ -235,6 +235,9 @@ public final class Workspace: Sendable {
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
         if let problem = Self.problem(withImageFile: path) { throw RenderError.unreadable(path: path.isEmpty ? "\"\"" : path, reason: problem) }
         let url = URL(fileURLWithPath: path)
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
+            try compositor.decoder.checkFileSize(size, source: path)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -102,6 +102,15 @@ public struct ImageDecoder: Sendable {
         "ani": "it is an animated cursor",
     ]
 
+    /// The largest file a picture within the pixel limit can be: 8 bytes a pixel (a 16-bit
+    /// RGBA TIFF, uncompressed) and room for metadata. A bigger file is refused before it
+    /// is read into memory.
+    public var maxFileBytes: Int { maxPixels * 8 + 64 << 20 }
+
+    public func checkFileSize(_ bytes: Int, source: String) throws {
+        if bytes > maxFileBytes { throw RenderError.fileTooLarge(source: source, bytes: bytes, limit: maxFileBytes) }
+    }
+
     /// A declared size Memery can hold: at least a pixel each way, sides Cairo can draw, and
     /// no more pixels than the limit.
     func checkSize(_ width: Int, _ height: Int, source: String) throws {

@@ -38,6 +38,7 @@ public struct IsolatedDecoder: Sendable {
 
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
+        try decoder.checkFileSize(data.count, source: source)
         try decoder.admit(ImageHeader.read(data), source: source)
         let process = HelperProcess(executable: helper, timeout: TimeInterval(cpuSeconds * 2 + 10))
         guard process.isInstalled else {

@@ -29,6 +29,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     case encodeFailed(format: String, reason: String)
     case writeFailed(path: String, reason: String)
     case outOfMemory(width: Int, height: Int)
+    /// The file is bigger than any picture within the pixel limit can be.
+    case fileTooLarge(source: String, bytes: Int, limit: Int)
     case qualityOutOfRange(Int)
 
     /// A format as people write it: PNG, JPEG, WebP, ...
@@ -57,6 +59,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
         case let .tooMuchAnimation(source, frames, width, height, limit):
             let megapixels = Double(frames) * Double(width) * Double(height) / 1_000_000
             return "\(source) holds \(frames) frames of \(width)x\(height) (\(String(format: "%.0f", megapixels)) megapixels in all), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
+        case let .fileTooLarge(source, bytes, limit):
+            return "\(source) is \(bytes >> 20) MB, larger than any picture within the pixel limit can be (\(limit >> 20) MB), so it was not read; set MEMERY_MAX_MEGAPIXELS to allow larger pictures"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
         case let .decodeTooSlow(source, seconds):

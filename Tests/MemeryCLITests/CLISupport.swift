@@ -87,9 +87,9 @@ final class Sandbox {
     }
 
     /// Runs and expects exit `status` with an `error:` line containing `message`.
-    func fails(_ arguments: [String], status: Int32 = 1, containing message: String,
+    func fails(_ arguments: [String], status: Int32 = 1, containing message: String, environment: [String: String] = [:],
                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let outcome = try run(arguments)
+        let outcome = try run(arguments, environment: environment)
         #expect(outcome.status == status && !outcome.signaled, "memery \(arguments.joined(separator: " ")): \(outcome)", sourceLocation: sourceLocation)
         #expect(outcome.stderr.contains(message), "stderr was \(outcome.stderr.debugDescription)", sourceLocation: sourceLocation)
         if status == 1 || status == 3 {

@@ -55,6 +55,17 @@ struct ImportEdgeFilesTests {
         #expect(outcome.stderr.contains("chelsea.png declares 451x300 pixels"))
     }
 
+    @Test func aFileLargerThanAnyPictureWithinTheLimitIsNotRead() throws {
+        let s = try Sandbox()
+        let huge = s.path("huge.png")
+        FileManager.default.createFile(atPath: huge, contents: Data(pngDeclaring(width: 100, height: 100)))
+        let handle = try #require(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: 100 << 20)  // sparse: nothing is written
+        try handle.close()
+        try s.fails(["new", "h", "--image", huge], containing: "huge.png is 100 MB, larger than any picture within the pixel limit can be (71 MB), so it was not read",
+                    environment: ["MEMERY_MAX_MEGAPIXELS": "1"])
+    }
+
     @Test func brokenFilesMadeHereAreRefusedToo() throws {
         let s = try Sandbox()
         let png = try Data(contentsOf: URL(fileURLWithPath: Paths.example))
