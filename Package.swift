@@ -51,6 +51,7 @@ let package = Package(
         // usual they replay a corpus, which the tests do with every kept regression.
         .target(name: "MemeryFuzzSupport"),
         .executableTarget(name: "memery-fuzz-image", dependencies: ["MemeryRender", "MemeryFuzzSupport"]),
+        .executableTarget(name: "memery-fuzz-import", dependencies: ["Memery", "MemeryRender", "MemeryFuzzSupport"]),
         .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore", "MemeryFuzzSupport"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),

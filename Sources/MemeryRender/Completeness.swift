@@ -58,8 +58,10 @@ enum Completeness {
             height = abs(Int(Int32(bitPattern: le32(bytes, 22))))
             bitCount = Int(le16(bytes, 28))
         }
+        // Declared sizes can be anything: a product that overflows cannot fit the file either.
         let rowBytes = (bitCount * width + 31) / 32 * 4
-        return pixelOffset + rowBytes * height <= bytes.count
+        let (pixelBytes, overflow) = rowBytes.multipliedReportingOverflow(by: height)
+        return !overflow && pixelBytes <= bytes.count - pixelOffset
     }
 
     /// Walks the markers to the first start of scan, then looks for FF D9 after it.

@@ -25,6 +25,15 @@ import Testing
         #expect(outcome.stdout.hasPrefix("replayed "))
     }
 
+    /// The same inputs and the kept ones of the whole import path, helper process included.
+    @Test func keptInputsNeverCrashTheWholeImport() throws {
+        var inputs = ["Tests/Fuzz/image", "Tests/Fuzz/import"].map { Paths.root.appendingPathComponent($0).path }
+        if Paths.sharedAvailable { inputs.append(Paths.shared.appendingPathComponent("edge").path) }
+        let outcome = try replay("memery-fuzz-import", inputs)
+        #expect(outcome.status == 0 && !outcome.signaled, "\(outcome)")
+        #expect(outcome.stdout.hasPrefix("replayed "))
+    }
+
     @Test func keptEventInputsNeverCrashTheDecoders() throws {
         let outcome = try replay("memery-fuzz-events", [Paths.root.appendingPathComponent("Tests/Fuzz/events").path,
                                                         Paths.root.appendingPathComponent("Tests/MemeryCoreTests/Fixtures").path])
