@@ -31,6 +31,14 @@ public struct HelperProcess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        // Foundation leaves the pipes open until the Process is freed, which a long-lived
+        // caller (a server, the fuzzer) may never do: close every end here.
+        defer {
+            for handle in [stdin.fileHandleForReading, stdin.fileHandleForWriting, stdout.fileHandleForReading,
+                           stdout.fileHandleForWriting, stderr.fileHandleForReading, stderr.fileHandleForWriting] {
+                try? handle.close()
+            }
+        }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         try process.run()

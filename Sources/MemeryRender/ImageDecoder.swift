@@ -63,11 +63,12 @@ public struct ImageDecoder: Sendable {
 
     private func decode(_ data: Data, source: String, fromOutside: Bool) throws -> (Raster, ImageInfo) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
-        try admit(ImageHeader.read(data), source: source, fromOutside: fromOutside)
+        let header = ImageHeader.read(data)
+        try admit(header, source: source, fromOutside: fromOutside)
         if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
-        let pixbuf = try loadPixbuf(data, source: source)
+        let pixbuf = try loadPixbuf(data, source: source, format: header.kind == "BigTIFF" ? "tiff" : nil)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
-        let raster = try PixelConversion.raster(from: pixbuf.pointer)
+        let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
     }
 
@@ -80,7 +81,6 @@ public struct ImageDecoder: Sendable {
                 if !Self.acceptedFormats.contains(format), !alsoAccepted.contains(format) {
                     throw RenderError.notAccepted(source: source, kind: header.kind, format: format, why: Self.why[format] ?? "it is not tested with Memery")
                 }
-                if let reason = header.refusal { throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason) }
             } else if alsoAccepted.isSubset(of: ImageHeader.signedFormats) {
                 // No signature Memery knows: only a decoder's sniffing would tell, by decoding.
                 // A format without one (tga) named in MEMERY_IMAGE_FORMATS lets them try.
@@ -92,6 +92,10 @@ public struct ImageDecoder: Sendable {
         // The GIF loader composites every frame onto a whole canvas and keeps them all.
         if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxPixels {
             throw RenderError.tooMuchAnimation(source: source, frames: header.frames, width: width, height: height, limit: maxPixels)
+        }
+        // Within the limits, a variant the decoder gets wrong.
+        if fromOutside, !alsoAccepted.contains("all"), let reason = header.refusal {
+            throw RenderError.wrongVariant(source: source, kind: header.kind, reason: reason)
         }
     }
 
@@ -149,8 +153,11 @@ public struct ImageDecoder: Sendable {
         init(maxPixels: Int) { self.maxPixels = maxPixels }
     }
 
-    private func loadPixbuf(_ data: Data, source: String) throws -> (pointer: OpaquePointer, format: String) {
-        guard let loader = gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }
+    /// `format`: the loader to use when the header told it (gdk-pixbuf's TIFF loader does not
+    /// recognise a BigTIFF by its signature, though libtiff reads it); else the loaders sniff.
+    private func loadPixbuf(_ data: Data, source: String, format known: String?) throws -> (pointer: OpaquePointer, format: String) {
+        let typed = known.flatMap { name in gdk_pixbuf_loader_new_with_type(name, nil) }
+        guard let loader = typed ?? gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
 
         let sizeGuard = SizeGuard(maxPixels: maxPixels)

@@ -16,6 +16,9 @@ struct ImageHeader: Equatable {
     var frames = 1
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
     var refusal: String?
+    /// The decoder hands over this picture's colours already multiplied by alpha (an 8-bit
+    /// TIFF with associated alpha) though it says they are straight.
+    var premultipliedAlpha = false
 
     /// The formats `read` tells by their signature.
     static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm"]
@@ -39,7 +42,8 @@ struct ImageHeader: Equatable {
         if ascii("GIF87a") || ascii("GIF89a") { return gif(bytes) }
         if ascii("RIFF"), ascii("WEBP", at: 8) { return webp(bytes) }
         if ascii("BM") { return bmp(bytes) }
-        if ascii("II*\u{0}") || ascii("MM\u{0}*") { return tiff(bytes) }
+        if ascii("II*\u{0}") || ascii("MM\u{0}*") { return tiff(bytes, big: false) }
+        if ascii("II+\u{0}") || ascii("MM\u{0}+") { return tiff(bytes, big: true) }
         if ascii("ftyp", at: 4), bytes.count >= 12 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             if brand == "avif" || brand == "avis" { return ImageHeader(format: "avif", kind: "AVIF") }
@@ -97,6 +101,8 @@ struct ImageHeader: Equatable {
         var offset = 13
         if bytes[10] & 0x80 != 0 { offset += 3 << (Int(bytes[10] & 0x07) + 1) }
         var frames = 0
+        // The first image block, and the delay its graphic control extension gives it.
+        var delay = 0, firstDelay = 0, firstCoversScreen = true
         func skipSubBlocks() {
             while offset < bytes.count {
                 let size = Int(bytes[offset])
@@ -109,6 +115,11 @@ struct ImageHeader: Equatable {
             case 0x2C:  // image descriptor
                 guard offset + 10 <= bytes.count else { break walk }
                 frames += 1
+                if frames == 1 {
+                    firstDelay = delay
+                    firstCoversScreen = le16(bytes, offset + 1) == 0 && le16(bytes, offset + 3) == 0
+                        && Int(le16(bytes, offset + 5)) >= width && Int(le16(bytes, offset + 7)) >= height
+                }
                 width = max(width, Int(le16(bytes, offset + 1)) + Int(le16(bytes, offset + 5)))
                 height = max(height, Int(le16(bytes, offset + 3)) + Int(le16(bytes, offset + 7)))
                 let flags = bytes[offset + 9]
@@ -117,6 +128,7 @@ struct ImageHeader: Equatable {
                 offset += 1  // LZW minimum code size
                 skipSubBlocks()
             case 0x21:  // extension
+                if offset + 6 < bytes.count, bytes[offset + 1] == 0xF9 { delay = Int(le16(bytes, offset + 4)) }
                 offset += 2
                 skipSubBlocks()
             default:  // the trailer, or bytes that are not GIF blocks: the decoder judges those
@@ -125,6 +137,11 @@ struct ImageHeader: Equatable {
         }
         header.frames = max(frames, 1)
         (header.width, header.height) = (width, height)
+        // Several blocks shown at once (no delay after the first) make up one picture, a way
+        // to hold more than 256 colours; the decoder shows only the first block.
+        if frames > 1, firstDelay == 0, !firstCoversScreen {
+            header.refusal = "its first picture is made of several image blocks shown at once, which the decoder does not combine"
+        }
         return header
     }
 
@@ -176,33 +193,47 @@ struct ImageHeader: Equatable {
         return header
     }
 
-    /// The first image's width and length, and a 16-bit picture with premultiplied
-    /// ("associated") alpha, which the decoder draws about three times too dark.
-    private static func tiff(_ bytes: Bytes) -> ImageHeader {
-        var header = ImageHeader(format: "tiff", kind: "TIFF")
-        guard bytes.count >= 8 else { return header }
+    /// The first image's width and length, and the variants the decoder gets wrong: 16-bit
+    /// samples with premultiplied ("associated") alpha come out about three times too dark,
+    /// CIELab colours with a yellow cast. 8-bit associated alpha is handed over premultiplied.
+    /// BigTIFF has 8-byte offsets and counts and 20-byte directory entries.
+    private static func tiff(_ bytes: Bytes, big: Bool) -> ImageHeader {
+        var header = ImageHeader(format: "tiff", kind: big ? "BigTIFF" : "TIFF")
+        guard bytes.count >= (big ? 16 : 8) else { return header }
         let little = bytes[0] == UInt8(ascii: "I")
-        func u16(_ at: Int) -> Int { at + 2 <= bytes.count ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
-        func u32(_ at: Int) -> Int { at + 4 <= bytes.count ? Int(little ? le32(bytes, at) : be32(bytes, at)) : 0 }
-        let ifd = u32(4)
-        guard ifd > 0, ifd + 2 <= bytes.count else { return header }
-        var bitsPerSample = 0, associatedAlpha = false
-        for index in 0..<min(u16(ifd), 512) {
-            let entry = ifd + 2 + index * 12
-            guard entry + 12 <= bytes.count else { break }
-            let tag = u16(entry), type = u16(entry + 2), count = u32(entry + 4)
-            let value = type == 3 ? u16(entry + 8) : u32(entry + 8)
+        func u16(_ at: Int) -> Int { at >= 0 && at + 2 <= bytes.count ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
+        func u32(_ at: Int) -> Int { at >= 0 && at + 4 <= bytes.count ? Int(little ? le32(bytes, at) : be32(bytes, at)) : 0 }
+        func u64(_ at: Int) -> Int {
+            let (low, high) = (u32(at + (little ? 0 : 4)), u32(at + (little ? 4 : 0)))
+            return high > 0x7FFF ? Int.max : high << 32 | low
+        }
+        let ifd = big ? u64(8) : u32(4)
+        let countSize = big ? 8 : 2, entrySize = big ? 20 : 12, valueAt = big ? 12 : 8
+        guard ifd > 0, ifd <= bytes.count - countSize else { return header }
+        var bitsPerSample = 0, associatedAlpha = false, lab = false
+        for index in 0..<min(big ? u64(ifd) : u16(ifd), 512) {
+            let entry = ifd + countSize + index * entrySize
+            guard entry + entrySize <= bytes.count else { break }
+            let tag = u16(entry), type = u16(entry + 2), count = big ? u64(entry + 4) : u32(entry + 4)
+            let inline = count * (type == 3 ? 2 : 4) <= (big ? 8 : 4)
+            let value = type == 3 ? u16(entry + valueAt) : type == 16 ? u64(entry + valueAt) : u32(entry + valueAt)
+            // The first of several SHORT values, where they do not fit in the entry.
+            let first = inline ? value : u16(big ? u64(entry + valueAt) : u32(entry + valueAt))
             switch tag {
             case 256: header.width = value
             case 257: header.height = value
-            case 258: bitsPerSample = count <= 2 ? value : u16(u32(entry + 8))  // the first sample's bits
-            case 338: associatedAlpha = count >= 1 && (count <= 2 ? value : u16(u32(entry + 8))) == 1
+            case 258: bitsPerSample = first
+            case 262: lab = [8, 9, 10].contains(value)  // CIELab, ICCLab, ITULab
+            case 338: associatedAlpha = count >= 1 && first == 1
             default: break
             }
         }
         if bitsPerSample == 16, associatedAlpha {
             header.refusal = "it holds 16-bit samples with premultiplied alpha, which the decoder draws about three times too dark"
+        } else if lab {
+            header.refusal = "it stores its colours as CIELab, which the decoder converts with a yellow cast"
         }
+        header.premultipliedAlpha = associatedAlpha && bitsPerSample == 8
         return header
     }
 }

@@ -4,7 +4,9 @@ import CPangoCairo
 /// Moves pixels between gdk-pixbuf (RGB or RGBA bytes, straight alpha) and Cairo
 /// (native-endian ARGB32 words, premultiplied alpha).
 enum PixelConversion {
-    static func raster(from pixbuf: OpaquePointer) throws -> Raster {
+    /// `alreadyPremultiplied`: the loader handed over premultiplied colours as if straight
+    /// (an 8-bit TIFF with associated alpha); they are kept, capped at their alpha.
+    static func raster(from pixbuf: OpaquePointer, alreadyPremultiplied: Bool = false) throws -> Raster {
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
         let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -28,6 +30,8 @@ enum PixelConversion {
                         let a = UInt32(p[3])
                         if a == 255 {
                             to[x] = 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                        } else if alreadyPremultiplied {
+                            to[x] = a << 24 | min(UInt32(p[0]), a) << 16 | min(UInt32(p[1]), a) << 8 | min(UInt32(p[2]), a)
                         } else {
                             to[x] = a << 24 | premultiply(p[0], a) << 16 | premultiply(p[1], a) << 8 | premultiply(p[2], a)
                         }

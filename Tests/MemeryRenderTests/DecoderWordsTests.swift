@@ -15,6 +15,8 @@ struct DecoderWordsTests {
         ("Not all frames of the GIF image were loaded.", "the file ends before the picture does"),
         ("Couldn't decode image: BMFF parsing failed", "its data is damaged or cut short"),
         ("BMP image has bogus header data", "its header is damaged"),
+        ("BMP image has oversize palette", "its colour palette is damaged"),
+        ("Dimensions do not match data", "the size it declares does not match its data"),
         ("Insufficient memory to load image, try exiting some applications to free memory", "the decoder ran out of memory"),
         ("the spline reticulator overflowed", "the decoder could not read it (it said: the spline reticulator overflowed)"),
     ])
