@@ -26,7 +26,9 @@ public enum FuzzDriver {
         var files = 0
         for path in CommandLine.arguments.dropFirst() {
             let url = URL(fileURLWithPath: path)
-            let list = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [url]
+            var folder: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &folder)
+            let list = folder.boolValue ? (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [] : [url]
             for file in list where !file.lastPathComponent.hasPrefix(".") {
                 guard let data = try? Data(contentsOf: file) else { continue }
                 body(data)

@@ -201,8 +201,9 @@ struct ImageHeader: Equatable {
         var header = ImageHeader(format: "tiff", kind: big ? "BigTIFF" : "TIFF")
         guard bytes.count >= (big ? 16 : 8) else { return header }
         let little = bytes[0] == UInt8(ascii: "I")
-        func u16(_ at: Int) -> Int { at >= 0 && at + 2 <= bytes.count ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
-        func u32(_ at: Int) -> Int { at >= 0 && at + 4 <= bytes.count ? Int(little ? le32(bytes, at) : be32(bytes, at)) : 0 }
+        // Offsets come from the file and may be anything: compared without adding to them.
+        func u16(_ at: Int) -> Int { at >= 0 && at <= bytes.count - 2 ? Int(little ? le16(bytes, at) : be16(bytes, at)) : 0 }
+        func u32(_ at: Int) -> Int { at >= 0 && at <= bytes.count - 4 ? Int(little ? le32(bytes, at) : be32(bytes, at)) : 0 }
         func u64(_ at: Int) -> Int {
             let (low, high) = (u32(at + (little ? 0 : 4)), u32(at + (little ? 4 : 0)))
             return high > 0x7FFF ? Int.max : high << 32 | low
@@ -215,7 +216,7 @@ struct ImageHeader: Equatable {
             let entry = ifd + countSize + index * entrySize
             guard entry + entrySize <= bytes.count else { break }
             let tag = u16(entry), type = u16(entry + 2), count = big ? u64(entry + 4) : u32(entry + 4)
-            let inline = count * (type == 3 ? 2 : 4) <= (big ? 8 : 4)
+            let inline = count <= (big ? 8 : 4) / (type == 3 ? 2 : 4)
             let value = type == 3 ? u16(entry + valueAt) : type == 16 ? u64(entry + valueAt) : u32(entry + valueAt)
             // The first of several SHORT values, where they do not fit in the entry.
             let first = inline ? value : u16(big ? u64(entry + valueAt) : u32(entry + valueAt))
