@@ -75,10 +75,12 @@ enum Completeness {
             if marker == 0xD9 { return true }
             let segmentEnd = offset + 2 + Int(be16(bytes, offset + 2))
             if marker == 0xDA {
-                var at = min(segmentEnd, bytes.count)
-                while at + 1 < bytes.count {
+                // From the end backwards: a whole file ends with the marker, or a few bytes
+                // after it, so the search is short where it is not refused.
+                var at = bytes.count - 2
+                while at >= segmentEnd {
                     if bytes[at] == 0xFF, bytes[at + 1] == 0xD9 { return true }
-                    at += 1
+                    at -= 1
                 }
                 return false
             }

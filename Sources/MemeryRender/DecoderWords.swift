@@ -2,9 +2,17 @@
 /// call to JPEG library in state 205" is a file cut short, libpng's "K[D2]B[11]: invalid chunk
 /// type" is garbled bytes. A message no rule knows keeps the library's words, marked as theirs.
 enum DecoderWords {
+    /// How the libraries say an allocation failed: glib's "failed to allocate", Swift's "Could
+    /// not allocate memory", gdk-pixbuf's "Not enough memory" and "Insufficient memory", libc's.
+    static let outOfMemoryClues = ["insufficient memory", "not enough memory", "out of memory", "allocate"]
+
+    static func meansOutOfMemory(_ said: String) -> Bool {
+        let lowered = said.lowercased()
+        return outOfMemoryClues.contains(where: lowered.contains)
+    }
+
     private static let rules: [(clues: [String], meaning: String)] = [
-        (["insufficient memory", "not enough memory", "out of memory", "allocate"],
-         "the decoder ran out of memory"),
+        (outOfMemoryClues, "the decoder ran out of memory"),
         (["improper call to jpeg library", "premature end", "not all frames", "truncated", "missing some data",
           "unexpected end", "end of file", "end-of-file", "too short", "ends early"],
          "the file ends before the picture does (it was probably cut short while being copied or downloaded)"),

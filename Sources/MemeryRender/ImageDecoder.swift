@@ -66,7 +66,7 @@ public struct ImageDecoder: Sendable {
         let header = ImageHeader.read(data)
         try admit(header, source: source, fromOutside: fromOutside)
         if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
-        let pixbuf = try loadPixbuf(data, source: source, format: header.kind == "BigTIFF" ? "tiff" : nil)
+        let pixbuf = try loadPixbuf(data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
@@ -153,8 +153,7 @@ public struct ImageDecoder: Sendable {
         init(maxPixels: Int) { self.maxPixels = maxPixels }
     }
 
-    /// `format`: the loader to use when the header told it (gdk-pixbuf's TIFF loader does not
-    /// recognise a BigTIFF by its signature, though libtiff reads it); else the loaders sniff.
+    /// `format`: the loader the header names (`ImageHeader.loader`); else the loaders sniff.
     private func loadPixbuf(_ data: Data, source: String, format known: String?) throws -> (pointer: OpaquePointer, format: String) {
         let typed = known.flatMap { name in gdk_pixbuf_loader_new_with_type(name, nil) }
         guard let loader = typed ?? gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }

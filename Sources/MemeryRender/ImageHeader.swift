@@ -19,6 +19,9 @@ struct ImageHeader: Equatable {
     /// The decoder hands over this picture's colours already multiplied by alpha (an 8-bit
     /// TIFF with associated alpha) though it says they are straight.
     var premultipliedAlpha = false
+    /// The gdk-pixbuf loader to use when the loaders' own sniffing would miss the format (a
+    /// BigTIFF, which the TIFF loader reads but does not recognise); nil: let them sniff.
+    var loader: String?
 
     /// The formats `read` tells by their signature.
     static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm"]
@@ -199,6 +202,7 @@ struct ImageHeader: Equatable {
     /// BigTIFF has 8-byte offsets and counts and 20-byte directory entries.
     private static func tiff(_ bytes: Bytes, big: Bool) -> ImageHeader {
         var header = ImageHeader(format: "tiff", kind: big ? "BigTIFF" : "TIFF")
+        if big { header.loader = "tiff" }
         guard bytes.count >= (big ? 16 : 8) else { return header }
         let little = bytes[0] == UInt8(ascii: "I")
         // Offsets come from the file and may be anything: compared without adding to them.

@@ -53,10 +53,10 @@ public struct IsolatedDecoder: Sendable {
             throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
         case let .signalled(signal, said):
             if signal == SIGXCPU || signal == SIGKILL { throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds) }
-            if Self.ranOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
+            if DecoderWords.meansOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
             throw RenderError.decoderCrashed(source: source, signal: signal)
         case let .exited(status, output, said):
-            if status != 0, Self.ranOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
+            if status != 0, DecoderWords.meansOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
             guard status == 0, let end = output.firstIndex(of: UInt8(ascii: "\n")),
                   let reply = try? JSONDecoder().decode(ImageWorker.Reply.self, from: output[output.startIndex..<end]) else {
                 throw RenderError.decoderUnavailable(reason: "the decoding helper \(helper) failed (\(said.isEmpty ? "exit \(status)" : said)); reinstall memery, or set MEMERY_HELPER to the memery binary")
@@ -66,7 +66,7 @@ public struct IsolatedDecoder: Sendable {
             // A picture that cannot be allocated, or gdk-pixbuf reporting a failed allocation
             // as a broken file: it is the limit speaking.
             case .outOfMemory?: throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20)
-            case let .corrupt(_, _, reason)? where Self.ranOutOfMemory(reason):
+            case let .corrupt(_, _, reason)? where DecoderWords.meansOutOfMemory(reason):
                 throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20)
             case let error?: throw error
             }
@@ -75,13 +75,6 @@ public struct IsolatedDecoder: Sendable {
             }
             return (try Self.raster(info, stride: stride, pixels: output[(end + 1)...]), info)
         }
-    }
-
-    /// A loader that cannot allocate: glib's "failed to allocate", Swift's "Could not allocate
-    /// memory", gdk-pixbuf's "Not enough memory" and "Insufficient memory", or the C library's.
-    private static func ranOutOfMemory(_ said: String) -> Bool {
-        let lowered = said.lowercased()
-        return ["allocate", "not enough memory", "insufficient memory", "out of memory"].contains { lowered.contains($0) }
     }
 
     private static func raster(_ info: ImageInfo, stride: Int, pixels: Data) throws -> Raster {
