@@ -123,8 +123,12 @@ public final class EditRunner {
             stored = try session.edit(.moveLayer(id: id, move))
             result.note(session.state.layer(id))
         case .crop(let box): stored = try session.edit(.crop(box))
-        case .rotate(let degrees): stored = try session.edit(.rotate(degrees: degrees))
-        case .flip(let axis): stored = try session.edit(.flip(axis))
+        case let .rotate(degrees, target):
+            stored = try session.edit(.rotate(degrees: degrees, target))
+            if case .layer(let id) = target { result.note(session.state.layer(id)) }
+        case let .flip(axis, target):
+            stored = try session.edit(.flip(axis, target))
+            if case .layer(let id) = target { result.note(session.state.layer(id)) }
         case let .applyFilter(filter, settings, layer, canvas):
             stored = try workspace.applyFilter(in: session, filter: filter, settings: settings.map(\.description), layer: layer, canvas: canvas)
             result.filter = session.state.filters.count

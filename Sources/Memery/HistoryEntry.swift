@@ -68,6 +68,9 @@ public struct HistoryEntry: Sendable {
         case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
         case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
+        case .baseImageMoved(let e):
+            let t = e.transform
+            return "turned the picture alone to \(n(t.rotation))°" + (t.flipH ? ", mirrored h" : "") + (t.flipV ? ", mirrored v" : "")
         case .headMoved(let e): return "\(e.cause) to event \(moveTarget.map(String.init) ?? e.to.uuidString.lowercased())"
         case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.label))"
         case .filterParamsChanged(let e): return "changed \(LocalLabel.of(e.id))'s parameters"

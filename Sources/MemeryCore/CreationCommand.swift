@@ -21,8 +21,8 @@ public enum CreationCommand: Sendable, Equatable {
     case removeLayer(id: String)
     case moveLayer(id: String, LayerMove)
     case crop(Box)
-    case rotate(degrees: Double)
-    case flip(FlipAxis)
+    case rotate(degrees: Double, TurnTarget = .canvas)
+    case flip(FlipAxis, TurnTarget = .canvas)
     /// Adds a filter; the parameters were checked against the plugin's declaration by the host.
     case applyFilter(filter: String, target: FilterTarget, paramVersion: Int, params: [String: FilterValue])
     /// Replaces the parameters of the filter at a position (1 first, as `show` lists them).

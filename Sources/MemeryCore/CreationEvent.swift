@@ -20,6 +20,8 @@ public enum CreationEvent: Sendable, Equatable {
     case canvasCropped(CanvasCropped)
     case canvasRotated(CanvasRotated)
     case canvasFlipped(CanvasFlipped)
+    /// The base picture turned or mirrored alone, inside the canvas.
+    case baseImageMoved(BaseImageMoved)
     case filterApplied(FilterApplied)
     case filterParamsChanged(FilterParamsChanged)
     case filterRemoved(FilterRemoved)
@@ -121,6 +123,12 @@ public enum CreationEvent: Sendable, Equatable {
         public init(axis: FlipAxis) { self.axis = axis }
     }
 
+    /// Where the base picture now sits on the canvas.
+    public struct BaseImageMoved: Sendable, Equatable, Codable {
+        public var transform: Transform
+        public init(transform: Transform) { self.transform = transform }
+    }
+
     public struct FilterApplied: Sendable, Equatable, Codable {
         public var filter: AppliedFilter
         public init(filter: AppliedFilter) { self.filter = filter }
@@ -184,6 +192,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .canvasCropped: "CanvasCropped"
         case .canvasRotated: "CanvasRotated"
         case .canvasFlipped: "CanvasFlipped"
+        case .baseImageMoved: "BaseImageMoved"
         case .filterApplied: "FilterApplied"
         case .filterParamsChanged: "FilterParamsChanged"
         case .filterRemoved: "FilterRemoved"
@@ -198,7 +207,7 @@ public enum CreationEvent: Sendable, Equatable {
         "TextLayerAdded": 2, "TextLayerEdited": 1, "TextLayerRemoved": 1,
         "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
         "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
-        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "HeadMoved": 2,
+        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "BaseImageMoved": 1, "HeadMoved": 2,
         "FilterApplied": 1, "FilterParamsChanged": 1, "FilterRemoved": 1,
     ]
 
@@ -225,6 +234,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .canvasCropped(let p): return try encoder.encode(p)
         case .canvasRotated(let p): return try encoder.encode(p)
         case .canvasFlipped(let p): return try encoder.encode(p)
+        case .baseImageMoved(let p): return try encoder.encode(p)
         case .filterApplied(let p): return try encoder.encode(p)
         case .filterParamsChanged(let p): return try encoder.encode(p)
         case .filterRemoved(let p): return try encoder.encode(p)
@@ -261,6 +271,7 @@ public enum CreationEvent: Sendable, Equatable {
             case "CanvasCropped": return .canvasCropped(try d(CanvasCropped.self))
             case "CanvasRotated": return .canvasRotated(try d(CanvasRotated.self))
             case "CanvasFlipped": return .canvasFlipped(try d(CanvasFlipped.self))
+            case "BaseImageMoved": return .baseImageMoved(try d(BaseImageMoved.self))
             case "FilterApplied": return .filterApplied(try d(FilterApplied.self))
             case "FilterParamsChanged": return .filterParamsChanged(try d(FilterParamsChanged.self))
             case "FilterRemoved": return .filterRemoved(try d(FilterRemoved.self))

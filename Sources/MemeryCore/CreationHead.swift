@@ -47,8 +47,9 @@ public struct CreationHead: Sendable, Equatable, Codable {
     }
 
     /// The snapshot format: a snapshot of another format is ignored and rebuilt.
-    /// (2: the head is named by id too, as store format 2 does.)
-    public static let snapshotFormat = 2
+    /// (2: the head is named by id too, as store format 2 does; 3: captions re-fit the canvas
+    /// after crops, rotations and flips, and a picture can turn alone.)
+    public static let snapshotFormat = 3
 
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -170,11 +170,12 @@ extension Creation: Decider {
             }
             return [.canvasCropped(.init(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))]
 
-        case .rotate(let degrees):
+        case let .rotate(degrees, target):
             try requireCanvas()
             try check("rotation", degrees, -36_000...36_000)
             let angle = Angle.normalized(degrees)
             guard angle != 0 else { return [] }
+            guard target == .canvas else { return try turning(target) { $0.turned(by: angle) } }
             let (c, s) = Angle.cosSin(angle)
             let w = Double(width), h = Double(height)
             // The bounding box of the turned canvas; whole pixels, exact at quarter turns.
@@ -182,8 +183,9 @@ extension Creation: Decider {
             let newH = Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up))
             return [.canvasRotated(.init(degrees: angle, width: newW, height: newH))]
 
-        case .flip(let axis):
+        case let .flip(axis, target):
             try requireCanvas()
+            guard target == .canvas else { return try turning(target) { $0.mirrored(axis) } }
             return [.canvasFlipped(.init(axis: axis))]
 
         case let .applyFilter(filter, target, paramVersion, params):
@@ -249,6 +251,20 @@ extension Creation: Decider {
         return events
     }
 
+    /// A rotate or flip of the base picture or one layer alone: it moves in place.
+    private func turning(_ target: TurnTarget, _ move: (Transform) -> Transform) throws -> [CreationEvent] {
+        switch target {
+        case .canvas:
+            return []
+        case .picture:
+            guard baseImage != nil else { throw DomainError.noBaseImage }
+            return [.baseImageMoved(.init(transform: move(basePlacement)))]
+        case .layer(let id):
+            let layer = try existingLayer(id)
+            return [.layerChanged(.init(id: layer.id, transform: move(layer.transform)))]
+        }
+    }
+
     private var newLayerID: String { LocalLabel.mint("L\(nextLayerNumber)") }
 
     /// The command with each layer named by a label (`L3`) named by its id instead, so that
@@ -261,6 +277,8 @@ extension Creation: Decider {
         case let .changeLayer(ref, changes): return .changeLayer(id: id(ref), changes)
         case let .removeLayer(ref): return .removeLayer(id: id(ref))
         case let .moveLayer(ref, move): return .moveLayer(id: id(ref), move)
+        case let .rotate(degrees, .layer(ref)): return .rotate(degrees: degrees, .layer(id(ref)))
+        case let .flip(axis, .layer(ref)): return .flip(axis, .layer(id(ref)))
         case let .applyFilter(filter, .layer(ref), paramVersion, params):
             return .applyFilter(filter: filter, target: .layer(id(ref)), paramVersion: paramVersion, params: params)
         default: return command

@@ -39,8 +39,9 @@ public enum Edit: Sendable, Equatable {
     case removeLayer(id: String)
     case moveLayer(id: String, LayerMove)
     case crop(Box)
-    case rotate(degrees: Double)
-    case flip(FlipAxis)
+    /// Clockwise; the canvas grows to hold it (a picture or layer turns in place).
+    case rotate(degrees: Double, TurnTarget = .canvas)
+    case flip(FlipAxis, TurnTarget = .canvas)
     /// A filter on the base image, a layer, or the whole canvas; unnamed parameters keep
     /// their defaults.
     case applyFilter(filter: String, settings: [Setting], layer: String?, canvas: Bool)

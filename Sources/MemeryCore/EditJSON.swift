@@ -141,11 +141,11 @@ extension Edit: Codable {
             try f.only(["box"])
             self = .crop(try f.required(f.box("box"), "box"))
         case "rotate":
-            try f.only(["degrees"])
-            self = .rotate(degrees: try f.required(f.number("degrees"), "degrees"))
+            try f.only(["degrees", "picture", "layer"])
+            self = .rotate(degrees: try f.required(f.number("degrees"), "degrees"), try f.turnTarget())
         case "flip":
-            try f.only(["axis"])
-            self = .flip(try f.required(f.flip("axis"), "axis"))
+            try f.only(["axis", "picture", "layer"])
+            self = .flip(try f.required(f.flip("axis"), "axis"), try f.turnTarget())
         case "filter apply":
             try f.only(["filter", "params", "layer", "canvas"])
             self = .applyFilter(filter: try f.required(f.string("filter"), "filter"), settings: try f.settings("params") ?? [],
@@ -188,6 +188,13 @@ extension Edit: Codable {
                 case .number(let number): try object.encode(number, forKey: .init(setting.key))
                 case .bool(let bool): try object.encode(bool, forKey: .init(setting.key))
                 }
+            }
+        }
+        func turnTarget(_ target: TurnTarget) throws {
+            switch target {
+            case .canvas: break
+            case .picture: try put("picture", true)
+            case .layer(let id): try put("layer", id)
             }
         }
         try put("op", op)
@@ -235,8 +242,8 @@ extension Edit: Codable {
             case .back: try put("move", "back")
             }
         case .crop(let box): try put("box", box)
-        case .rotate(let degrees): try put("degrees", degrees)
-        case .flip(let axis): try put("axis", axis.rawValue)
+        case let .rotate(degrees, target): try put("degrees", degrees); try turnTarget(target)
+        case let .flip(axis, target): try put("axis", axis.rawValue); try turnTarget(target)
         case let .applyFilter(filter, list, layer, canvas):
             try put("filter", filter); try settings("params", list); try put("layer", layer)
             if canvas { try put("canvas", true) }
@@ -327,6 +334,16 @@ struct EditFields {
     }
 
     func color(_ key: String) throws -> Color? { try string(key).map(Color.init(hex:)) }
+
+    /// `"picture": true` or `"layer": ID`; neither is the whole canvas.
+    func turnTarget() throws -> TurnTarget {
+        switch (try bool("picture") ?? false, try string("layer")) {
+        case (false, nil): return .canvas
+        case (true, nil): return .picture
+        case (false, let id?): return .layer(id)
+        case (true, _?): throw problem("takes \"picture\" or \"layer\", not both")
+        }
+    }
 
     func flip(_ key: String) throws -> FlipAxis? {
         guard let text = try string(key) else { return nil }

@@ -76,15 +76,20 @@ extension Creation {
                 t.y -= Double(e.y)
                 return t
             }
+            next.refitCaptions(from: canvas)
         case .canvasRotated(let e):
             guard let canvas = next.canvas else { break }
             let from = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
             let to = Point(x: Double(e.width) / 2, y: Double(e.height) / 2)
             next.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
             next.moveEverything { $0.rotated(by: e.degrees, from: from, to: to) }
+            next.refitCaptions(from: canvas)
         case .canvasFlipped(let e):
             guard let canvas = next.canvas else { break }
             next.moveEverything { $0.flipped(e.axis, width: Double(canvas.width), height: Double(canvas.height)) }
+            next.refitCaptions(from: canvas)
+        case .baseImageMoved(let e):
+            next.basePlacement = e.transform
         case .headMoved:
             break
         }
@@ -94,6 +99,23 @@ extension Creation {
     private mutating func update(_ id: String, _ change: (inout Layer) -> Void) {
         guard let index = layerIndex(id) else { return }
         change(&layers[index])
+    }
+
+    /// Top and bottom captions belong to the canvas: after a crop, rotation or flip they take
+    /// their role's box on the new canvas, upright and unmirrored, whatever moved them before.
+    /// A size left at the old canvas's default becomes the new canvas's default.
+    private mutating func refitCaptions(from old: Canvas) {
+        let oldDefault = TextStyle.meme(canvasHeight: old.height).maxSize
+        let newDefault = TextStyle.meme(canvasHeight: height).maxSize
+        for index in layers.indices {
+            guard case .text(var content) = layers[index].content, content.role != .free else { continue }
+            let box = TextContent.captionBox(content.role, width: width, height: height)
+            content.width = box.w
+            content.height = box.h
+            if content.style.maxSize == oldDefault { content.style.maxSize = newDefault }
+            layers[index].content = .text(content)
+            layers[index].transform = Transform(x: box.x + box.w / 2, y: box.y + box.h / 2)
+        }
     }
 
     /// Canvas edits carry the base image and every layer along with the picture.

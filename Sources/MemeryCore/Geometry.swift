@@ -63,6 +63,25 @@ public struct Transform: Sendable, Hashable, Codable {
         return next
     }
 
+    /// Turned about its own centre, as rotating one layer or the picture alone turns it.
+    func turned(by degrees: Double) -> Transform {
+        var next = self
+        next.rotation = Angle.normalized(rotation + degrees)
+        return next
+    }
+
+    /// Mirrored on screen about its own centre: left-right (h) or top-bottom (v) as the
+    /// viewer sees it, whatever its rotation.
+    func mirrored(_ axis: FlipAxis) -> Transform {
+        var next = self
+        switch axis {
+        case .h: next.flipH.toggle()
+        case .v: next.flipV.toggle()
+        }
+        next.rotation = Angle.normalized(-rotation)
+        return next
+    }
+
     /// Mirrors the transform with a canvas `width` x `height` across its vertical (h) or horizontal (v) axis.
     func flipped(_ axis: FlipAxis, width: Double, height: Double) -> Transform {
         var next = self
@@ -76,6 +95,14 @@ public struct Transform: Sendable, Hashable, Codable {
 }
 
 public enum FlipAxis: String, Sendable, Codable, CaseIterable { case h, v }
+
+/// What a rotate or flip turns: the whole canvas with everything on it (the canvas resizes,
+/// captions re-fit it), the base picture alone, or one layer (both turn about their centre).
+public enum TurnTarget: Sendable, Equatable {
+    case canvas
+    case picture
+    case layer(String)
+}
 
 enum Angle {
     /// Exact values at multiples of 90 degrees, so quarter turns stay pixel-exact.

@@ -1,10 +1,30 @@
 import ArgumentParser
 import Memery
 
-/// Prints the canvas size after a canvas edit.
-/// Prints the canvas's size after the edit (or the whole result as JSON).
+/// Prints the canvas's size after the edit, or the turned layer (or the whole result as JSON).
 private func report(_ result: EditResult, _ output: ResultOptions) throws {
-    try output.report(result) { print("\(result.state?.width ?? 0)x\(result.state?.height ?? 0)") }
+    try output.report(result) {
+        if let layer = result.layer, let creation = result.state, let index = creation.layerIndex(layer) {
+            print(Describe.line(creation.layers[index], position: index + 1))
+        } else {
+            print("\(result.state?.width ?? 0)x\(result.state?.height ?? 0)")
+        }
+    }
+}
+
+/// `--picture` or `--layer ID`: what a rotate or flip turns, when not the whole canvas.
+struct TurnTargetOptions: ParsableArguments {
+    @Flag(help: "Turn the base picture alone, in place; the canvas and the layers stay.")
+    var picture = false
+
+    @Option(help: ArgumentHelp("Turn one layer alone, about its centre.", valueName: "id"))
+    var layer: String?
+
+    func validate() throws {
+        if picture && layer != nil { throw ValidationError("give --picture or --layer, not both") }
+    }
+
+    var target: TurnTarget { picture ? .picture : layer.map { .layer($0) } ?? .canvas }
 }
 
 struct CropCommand: ParsableCommand {
@@ -32,13 +52,16 @@ struct CropCommand: ParsableCommand {
 
 struct RotateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rotate", abstract: "Rotate the canvas clockwise by any angle; it grows to fit (quarter turns are exact).")
+        commandName: "rotate", abstract: "Rotate the canvas clockwise by any angle; it grows to fit (quarter turns are exact).",
+        discussion: "Layers turn with the canvas; top and bottom captions re-fit it, upright. --picture or --layer turns one thing alone.")
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: ResultOptions
 
     @Argument(help: "The creation's name.")
     var name: String
+
+    @OptionGroup var turn: TurnTargetOptions
 
     // allUnrecognized: so that a negative angle is read as the angle, not as an option.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Degrees, clockwise; negative turns the other way.", valueName: "deg"))
@@ -52,13 +75,14 @@ struct RotateCommand: ParsableCommand {
         guard let angle = Double(degrees[0]), angle.isFinite else {
             throw InputError("\"\(degrees[0])\" is not an angle: give degrees, e.g. 90 or -30")
         }
-        try report(try storeOptions.perform(.rotate(degrees: angle), on: name), output)
+        try report(try storeOptions.perform(.rotate(degrees: angle, turn.target), on: name), output)
     }
 }
 
 struct FlipCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "flip", abstract: "Mirror the canvas: h (left-right) or v (top-bottom).")
+        commandName: "flip", abstract: "Mirror the canvas: h (left-right) or v (top-bottom).",
+        discussion: "Layers mirror with the canvas; top and bottom captions stay readable. --picture or --layer mirrors one thing alone.")
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: ResultOptions
@@ -69,7 +93,9 @@ struct FlipCommand: ParsableCommand {
     @Argument(help: "h or v.")
     var axis: FlipAxis
 
+    @OptionGroup var turn: TurnTargetOptions
+
     func run() throws {
-        try report(try storeOptions.perform(.flip(axis), on: name), output)
+        try report(try storeOptions.perform(.flip(axis, turn.target), on: name), output)
     }
 }

@@ -46,6 +46,8 @@ import Testing
         try s.ok(["crop", "first", "10,10,300,200"])
         try s.ok(["rotate", "first", "30"])
         try s.ok(["flip", "first", "h"])
+        try s.ok(["rotate", "first", "-90", "--picture"])
+        try s.ok(["flip", "first", "v", "--layer", "L2"])
         try s.ok(["new", "blank", "--canvas", "64x48", "--background", "#102030"])
         try s.ok(["quick", Paths.example, "--top", "日本語 😀", "-o", s.path("q.png")])
         // Gallery events, and a purge, whose tombstones the log leaves out.

@@ -138,7 +138,7 @@ import Testing
 
 @Suite struct CanvasEditTests {
     @Test func cropMovesLayersWithThePicture() throws {
-        var c = try startedCreation().applying(.setCaptions(top: "t", bottom: nil))
+        var c = try startedCreation().applying(.addText(role: .free, text: "t", box: Box(x: 150, y: 60, w: 200, h: 40), style: TextStyleChanges()))
         let before = try #require(c.layer("L1")).transform
         c = try c.applying(.crop(Box(x: 100, y: 50, w: 300, h: 200)))
         #expect(c.width == 300 && c.height == 200)
@@ -183,6 +183,57 @@ import Testing
         #expect(c.layer("L1")?.transform == Transform(x: 5, y: 10, rotation: 20))
         c = try c.applying(.flip(.v))
         #expect(c.layer("L1")?.transform == Transform(x: 5, y: 390, rotation: -20, flipV: true))
+    }
+
+    @Test func captionsRefitTheCanvasAfterCropRotateAndFlip() throws {
+        var c = try startedCreation()  // 600x400
+        c = try c.applying(.setCaptions(top: "captions after crop", bottom: "stay"))
+        c = try c.applying(.addText(role: .free, text: "free", box: Box(x: 100, y: 100, w: 200, h: 50), style: TextStyleChanges()))
+        func expectFitted(_ role: TextContent.Role, _ line: Int = #line) throws {
+            let layer = try #require(c.caption(role))
+            let box = TextContent.captionBox(role, width: c.width, height: c.height)
+            #expect(layer.box == box, "line \(line): \(role) caption \(layer.box) on \(c.width)x\(c.height)")
+            #expect(layer.transform.rotation == 0 && !layer.transform.flipH && !layer.transform.flipV && layer.transform.scale == 1)
+        }
+        c = try c.applying(.crop(Box(x: 50, y: 0, w: 200, h: 400)))
+        try expectFitted(.top); try expectFitted(.bottom)
+        #expect(c.caption(.top)?.box.w == 188)  // 200 less a 3 % margin each side, not the 564 px it had
+        #expect(c.layer("L3")?.box == Box(x: 50, y: 100, w: 200, h: 50))  // a free text box stays on the picture
+        c = try c.applying(.rotate(degrees: 90))
+        try expectFitted(.top); try expectFitted(.bottom)
+        #expect(c.layer("L3")?.transform.rotation == 90)
+        c = try c.applying(.flip(.h))
+        try expectFitted(.top); try expectFitted(.bottom)
+        c = try c.applying(.rotate(degrees: 33))
+        try expectFitted(.top); try expectFitted(.bottom)
+        // A caption set now takes the canvas as it is.
+        c = try c.applying(.setCaptions(top: "new words", bottom: nil))
+        try expectFitted(.top)
+    }
+
+    @Test func thePictureOrOneLayerTurnsAloneInPlace() throws {
+        var c = try startedCreation()  // 600x400
+        c = try c.applying(.setCaptions(top: "top", bottom: nil))
+        c = try c.applying(.addShape(.rect, box: Box(x: 0, y: 0, w: 10, h: 20), fill: .white, alpha: 1, stroke: nil, strokeWidth: 0))
+        let before = c
+        c = try c.applying(.rotate(degrees: 90, .picture))
+        #expect(c.width == 600 && c.height == 400)
+        #expect(c.basePlacement == Transform(x: 300, y: 200, rotation: 90))
+        #expect(c.layers == before.layers)
+        c = try c.applying(.flip(.h, .picture))
+        #expect(c.basePlacement == Transform(x: 300, y: 200, rotation: -90, flipH: true))
+
+        c = try c.applying(.rotate(degrees: 45, .layer("L2")))
+        #expect(c.layer("L2")?.transform == Transform(x: 5, y: 10, rotation: 45))
+        c = try c.applying(.flip(.v, .layer("L2")))
+        #expect(c.layer("L2")?.transform == Transform(x: 5, y: 10, rotation: -45, flipV: true))
+        #expect(c.caption(.top) == before.caption(.top))
+        #expect(throws: DomainError.noSuchLayer("L9")) { try c.decide(.flip(.h, .layer("L9"))) }
+
+        var blank = Creation(id: UUID())
+        blank = try blank.applying(.create(name: "blank"))
+        blank = try blank.applying(.createCanvas(width: 10, height: 10, background: .white))
+        #expect(throws: DomainError.noBaseImage) { try blank.decide(.rotate(degrees: 90, .picture)) }
     }
 
     @Test func blankCanvasNeedsASizeInRange() throws {

@@ -38,6 +38,7 @@ import MemeryCore
                 case .canvasCropped(let p): try Self.foundation(p)
                 case .canvasRotated(let p): try Self.foundation(p)
                 case .canvasFlipped(let p): try Self.foundation(p)
+                case .baseImageMoved(let p): try Self.foundation(p)
                 case .filterApplied(let p): try Self.foundation(p)
                 case .filterParamsChanged(let p): try Self.foundation(p)
                 case .filterRemoved(let p): try Self.foundation(p)
@@ -47,7 +48,7 @@ import MemeryCore
             #expect(String(decoding: payload, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
             #expect(try CreationEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload) == event)
         }
-        #expect(typesSeen.count == 20, "every event type was generated: \(typesSeen.sorted())")
+        #expect(typesSeen.count == 21, "every event type was generated: \(typesSeen.sorted())")
     }
 
     @Test func stringsNeedingEscapesAndUnicode() throws {
@@ -188,7 +189,7 @@ struct EventGenerator {
     mutating func target() -> FilterTarget { [.base, .canvas, .layer(id())].randomElement(using: &self)! }
 
     mutating func event() -> CreationEvent {
-        switch int(0...19) {
+        switch int(0...20) {
         case 0: return .created(.init(id: UUID(), name: string()))
         case 1: return .baseImageImported(.init(image: image()))
         case 2: return .canvasCreated(.init(width: int(1...9000), height: int(1...9000), background: color()))
@@ -219,6 +220,7 @@ struct EventGenerator {
                                                              paramVersion: int(1...3), params: params())))
         case 17: return .filterParamsChanged(.init(id: id(), paramVersion: int(1...3), params: params()))
         case 18: return .filterRemoved(.init(id: id()))
+        case 19: return .baseImageMoved(.init(transform: transform()))
         default: return .headMoved(.init(to: UUID(), cause: [CreationEvent.HeadMoved.Cause.undo, .redo, .checkout].randomElement(using: &self)!))
         }
     }

@@ -90,6 +90,21 @@ import Testing
         #expect(picture.pixel(x: 2, y: 2).a == 0, "the corners the picture left are transparent")
     }
 
+    @Test func captionsAfterCanvasEditsLookAsIfWrittenOnTheNewCanvas() throws {
+        // Rotated and mirrored with the canvas, then captioned, must equal captioned first.
+        let edits: [CreationCommand] = [.crop(Box(x: 120, y: 0, w: 200, h: 300)), .rotate(degrees: 90), .flip(.h)]
+        let captions = CreationCommand.setCaptions(top: "captions after crop", bottom: "stay readable")
+        let (before, first) = try render(try started(), [captions] + edits)
+        let (_, after) = try render(try started(), edits + [captions])
+        #expect(before.width == 300 && before.height == 200)
+        #expect(PixelDifference(first, after).mean == 0, "captions re-fit the new canvas, upright and unmirrored")
+        // The picture turned alone keeps the canvas and the captions.
+        let (alone, turned) = try render(try started(), [captions, .rotate(degrees: 180, .picture)])
+        #expect(alone.width == 451 && alone.height == 300)
+        let (_, reference) = try render(try started(), [.rotate(degrees: 180), captions])
+        #expect(PixelDifference(turned, reference).mean == 0)
+    }
+
     @Test func flipMirrorsExactly() throws {
         let (_, picture) = try render(try started(), [.flip(.h)])
         var mismatches = 0
