@@ -48,13 +48,14 @@ public struct Compositor: Sendable {
                 return try filters.apply(applied.filter, params: params, to: image)
             }
         }
+        let legible = MemeText.legibleSize(canvasHeight: canvas.height)
         var baseImage: Raster?
         if let base = creation.baseImage, let raster = images[base.blob] { baseImage = try filtered(raster, .base) }
         // Layers with filters are drawn alone first, so their filters see only them.
         var layerImages = [String: Raster]()
         for layer in creation.layers where !creation.filters(on: .layer(layer.id)).isEmpty {
             let alone = try Raster(width: canvas.width, height: canvas.height)
-            alone.draw { cr in draw(layer, on: cr, images: images) }
+            alone.draw { cr in draw(layer, on: cr, images: images, legible: legible) }
             layerImages[layer.id] = try filtered(alone, .layer(layer.id))
         }
         let picture = try Raster(width: canvas.width, height: canvas.height)
@@ -74,19 +75,20 @@ public struct Compositor: Sendable {
                     cairo_set_source_surface(cr, image.surface, 0, 0)
                     cairo_paint(cr)
                 } else {
-                    draw(layer, on: cr, images: images)
+                    draw(layer, on: cr, images: images, legible: legible)
                 }
             }
         }
         return try filtered(picture, .canvas)
     }
 
-    private func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster]) {
+    /// `legible`: the smallest text size worth setting on this canvas.
+    private func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster], legible: Double) {
         let isolated = { if case .drawing = layer.content { return true } else { return false } }()
         placed(cr, layer.transform, size: layer.size, opacity: layer.opacity, isolated: isolated) {
             switch layer.content {
             case .text(let text):
-                MemeText.draw(text, on: cr)
+                MemeText.draw(text, on: cr, legible: legible / layer.transform.scale)
             case .image(let content):
                 guard let raster = images[content.image.blob] else { return }
                 cairo_set_source_surface(cr, raster.surface, 0, 0)

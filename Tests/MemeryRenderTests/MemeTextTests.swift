@@ -71,9 +71,83 @@ import Testing
         let fit = try #require(MemeText.measure(text)).fit
         #expect(fit.size < text.style.maxSize)
         #expect(fit.size > 10)
-        #expect(fit.height > fit.size * 2)  // more than one line
+        #expect(fit.lines >= 2)
 
         try expectMatchesGolden(try compose([layer]), "meme-long-caption")
+    }
+
+    /// Rows of `picture` with anything drawn in columns `xs`, as runs of (first, last) row.
+    func inkedRowRuns(_ picture: Raster, rows: Range<Int>, columns: Range<Int>) -> [(Int, Int)] {
+        var runs = [(Int, Int)]()
+        for y in rows where columns.contains(where: { picture.pixel(x: $0, y: y).a > 0 }) {
+            if let last = runs.last, last.1 == y - 1 { runs[runs.count - 1].1 = y } else { runs.append((y, y)) }
+        }
+        return runs
+    }
+
+    /// "OOOO" as the top caption of a transparent canvas, and the pattern across the middle
+    /// of its letters: '#' inked, '.' clear, '+' partly.
+    func middleRow(canvasWidth: Int, canvasHeight: Int) throws -> (fit: MemeText.Fit, row: String) {
+        let box = TextContent.captionBox(.top, width: canvasWidth, height: canvasHeight)
+        let text = TextContent(role: .top, text: "OOOO", width: box.w, height: box.h, style: .meme(canvasHeight: canvasHeight))
+        var creation = creation([], transparent: true)
+        creation.canvas = Canvas(width: canvasWidth, height: canvasHeight, background: Canvas.transparent)
+        creation.layers = [Layer(id: "L1", content: .text(text), transform: Transform(x: box.x + box.w / 2, y: box.y + box.h / 2))]
+        let alone = try compositor.compose(creation, images: [:])
+        let band = try #require(inkedRowRuns(alone, rows: 0..<canvasHeight / 2, columns: 0..<canvasWidth).first)
+        let y = (band.0 + band.1) / 2
+        let row = (0..<canvasWidth).map { x -> String in
+            let a = alone.pixel(x: x, y: y).a
+            return a > 200 ? "#" : a == 0 ? "." : "+"
+        }.joined()
+        return (try #require(MemeText.measure(text)).fit, row.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+    }
+
+    @Test func theOutlineKeepsLettersApartAndTheirHolesOpen() throws {
+        // At 43 px the outline is 2.15 px, as memegen's 3 px at 66 px: the letters are not one band.
+        let small = try middleRow(canvasWidth: 451, canvasHeight: 300)
+        #expect(small.fit.size == 43 && abs(small.fit.outline - 43.0 / 20) < 1e-9)
+        #expect(small.row.split(separator: "#", omittingEmptySubsequences: true).count >= 3,
+                "a gap between each pair of letters: \(small.row)")
+        // At 114 px each O's hole shows through its outline.
+        let large = try middleRow(canvasWidth: 1200, canvasHeight: 800)
+        let clear = large.row.split(separator: "#", omittingEmptySubsequences: true).filter { $0.contains(".") }
+        #expect(clear.count >= 4, "the holes of the four O's and the gaps between them are clear: \(large.row)")
+    }
+
+    @Test func twoLinesBreakAtTheMostBalancedSpaceAndTheirOutlinesDoNotTouch() throws {
+        let box = TextContent.captionBox(.top, width: 300, height: 400)
+        let text = TextContent(role: .top, text: "one does not simply walk into mordor", width: box.w, height: box.h, style: .meme(canvasHeight: 400))
+        let fit = try #require(MemeText.measure(text)).fit
+        #expect(fit.lines == 2)
+        #expect(fit.setting.text == "ONE DOES NOT SIMPLY\nWALK INTO MORDOR")
+        #expect(try inkBands(text, canvasWidth: 300, canvasHeight: 400).count == 2, "two bands of ink with clear rows between them")
+        // Descenders over accented capitals, in a face that has both: still apart.
+        var mixed = text
+        mixed.text = "Ångström jumpy quaggy Éclair gypsy"
+        mixed.style = TextStyle(font: "DejaVu Sans", maxSize: 40, uppercase: false)
+        #expect(try #require(MemeText.measure(mixed)).fit.lines == 2)
+        let mixedBands = try inkBands(mixed, canvasWidth: 300, canvasHeight: 400)
+        #expect(mixedBands.count == 2, "\(mixedBands) \(String(describing: MemeText.measure(mixed)))")
+    }
+
+    /// The runs of rows with ink when `text` is the top caption of a transparent canvas.
+    func inkBands(_ text: TextContent, canvasWidth: Int, canvasHeight: Int) throws -> [(Int, Int)] {
+        let box = TextContent.captionBox(.top, width: canvasWidth, height: canvasHeight)
+        var creation = creation([], transparent: true)
+        creation.canvas = Canvas(width: canvasWidth, height: canvasHeight, background: Canvas.transparent)
+        creation.layers = [Layer(id: "L1", content: .text(text), transform: Transform(x: box.x + box.w / 2, y: box.y + box.h / 2))]
+        return inkedRowRuns(try compositor.compose(creation, images: [:]), rows: 0..<canvasHeight / 2, columns: 0..<canvasWidth)
+    }
+
+    @Test func aWordTooLongForTheBoxBreaksInsideRatherThanShrinkingPastLegible() throws {
+        let word = String(repeating: "supercalifragilistic", count: 3).prefix(45)
+        let text = TextContent(role: .free, text: String(word), width: 120, height: 100, style: .meme(canvasHeight: 300))
+        let fit = try #require(MemeText.measure(text, legible: MemeText.legibleSize(canvasHeight: 300))).fit
+        #expect(fit.size >= 10, "not the 4 px it shrank to")
+        #expect(fit.lines > 1)
+        #expect(fit.width <= 120)
+        #expect(MemeText.legibleSize(canvasHeight: 300) == 10 && MemeText.legibleSize(canvasHeight: 4000) == 100)
     }
 
     @Test func cjkCaptionRendersAsRealGlyphs() throws {
