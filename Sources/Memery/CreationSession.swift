@@ -34,7 +34,8 @@ public final class CreationSession {
     /// the events once durable (none when nothing changed).
     @discardableResult
     public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
-        try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }
+        let command = try workspace.resolvingFonts(in: command)
+        return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }
     }
 
     /// Decides with the whole history tree (undo, redo, checkout) and appends the result.

@@ -89,8 +89,8 @@ public final class EditRunner {
         var result = EditResult(creation: session.name)
         var stored = [StoredEvent]()
         switch edit {
-        case let .captions(top, bottom):
-            stored = try session.edit(.setCaptions(top: top, bottom: bottom))
+        case let .captions(top, bottom, style):
+            stored = try session.edit(.setCaptions(top: top, bottom: bottom, style: style))
         case let .addText(text, box, style):
             stored = try session.edit(.addText(role: .free, text: text, box: box, style: style))
             if !stored.isEmpty { result.note(session.state.layers.last) }

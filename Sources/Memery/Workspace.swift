@@ -310,8 +310,8 @@ public final class Workspace: Sendable {
 
     /// Sets or replaces the captions ("" removes one).
     @discardableResult
-    public func setCaptions(_ name: String, top: String?, bottom: String?) throws -> Creation {
-        try edit(name, .setCaptions(top: top, bottom: bottom)).creation
+    public func setCaptions(_ name: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges()) throws -> Creation {
+        try edit(name, .setCaptions(top: top, bottom: bottom, style: style)).creation
     }
 
     /// Adds a free text box; returns its layer id.
@@ -361,9 +361,10 @@ public final class Workspace: Sendable {
 
     /// From a picture to a meme in one step: keeps the creation (named after the file, made
     /// unique) and writes the picture. Returns the creation's name.
-    public func quick(imageAt path: String, top: String?, bottom: String?, output: String,
-                      format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> String {
+    public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
+                      output: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> String {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
+        _ = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var base = stem.trimmingCharacters(in: .whitespacesAndNewlines)
         if Gallery.problem(withName: base) != nil { base = "meme" }
@@ -379,7 +380,7 @@ public final class Workspace: Sendable {
             }
         }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
-        if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom) }
+        if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom, style: style) }
         guard let base = creation.baseImage else { throw DomainError.noCanvas }
         let picture = try compositor.compose(creation, images: [base.blob: image])
         try AtomicFile.write(try ImageEncoder.encode(picture, as: format, quality: quality), to: URL(fileURLWithPath: output))

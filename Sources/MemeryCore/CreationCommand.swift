@@ -9,8 +9,9 @@ public enum CreationCommand: Sendable, Equatable {
     /// Adds a text layer; a nil box takes the role's default box.
     case addText(role: TextContent.Role, text: String, box: Box?, style: TextStyleChanges)
     case editText(id: String, text: String?, box: Box?, style: TextStyleChanges)
-    /// Sets or replaces the top and bottom captions; nil leaves one alone, "" removes it.
-    case setCaptions(top: String?, bottom: String?)
+    /// Sets or replaces the top and bottom captions; nil leaves one alone, "" removes it. The
+    /// style changes apply to each caption set.
+    case setCaptions(top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges())
     /// A sticker or photo; `at` is its top-left corner before rotation (default: centred).
     case addImage(BaseImage, at: Point?, scale: Double, rotation: Double, opacity: Double, flip: FlipAxis?)
     case addShape(ShapeContent.Kind, box: Box, fill: Color?, alpha: Double, stroke: Color?, strokeWidth: Double)

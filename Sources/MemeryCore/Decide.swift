@@ -67,7 +67,7 @@ extension Creation: Decider {
             guard edit.text != nil || edit.box != nil || edit.style != nil else { return [] }
             return [.textLayerEdited(edit)]
 
-        case let .setCaptions(top, bottom):
+        case let .setCaptions(top, bottom, style):
             try requireCanvas()
             guard top != nil || bottom != nil else { throw DomainError.nothingToChange }
             var state = self
@@ -78,7 +78,7 @@ extension Creation: Decider {
                 if text.isEmpty {
                     caused = state.caption(role).map { [.layerRemoved(.init(id: $0.id))] } ?? []
                 } else {
-                    caused = try state.decide(.addText(role: role, text: text, box: nil, style: TextStyleChanges()))
+                    caused = try state.decide(.addText(role: role, text: text, box: nil, style: style))
                 }
                 for event in caused { state = state.evolve(event) }
                 events += caused

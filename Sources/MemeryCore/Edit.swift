@@ -26,8 +26,9 @@ public enum Edit: Sendable, Equatable {
 
     // MARK: A creation
 
-    /// Sets or replaces the captions; nil leaves one alone, "" removes it.
-    case captions(top: String?, bottom: String?)
+    /// Sets or replaces the captions; nil leaves one alone, "" removes it; the style changes
+    /// apply to each caption set.
+    case captions(top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges())
     /// A free text box; a nil box is a wide box across the middle.
     case addText(text: String, box: Box?, style: TextStyleChanges)
     /// A sticker or photo; `at` is its top-left corner (default: centred).

@@ -31,6 +31,9 @@ extension AddressedEdit: Codable {
 }
 
 extension Edit: Codable {
+    /// The fields of a text style, in "text" and "text add".
+    static let styleKeys: Set = ["font", "size", "color", "outline", "outline-width", "align", "caps"]
+
     public init(from decoder: Decoder) throws {
         self = try Edit(try EditFields(decoder))
     }
@@ -80,21 +83,13 @@ extension Edit: Codable {
             guard !add.isEmpty || !remove.isEmpty else { throw f.problem("needs \"add\", \"remove\" or both") }
             self = .garageTag(image: try f.required(f.string("image"), "image"), add: add, remove: remove)
         case "text":
-            try f.only(["top", "bottom"])
+            try f.only(Self.styleKeys.union(["top", "bottom"]))
             let top = try f.string("top"), bottom = try f.string("bottom")
             guard top != nil || bottom != nil else { throw f.problem("needs \"top\", \"bottom\" or both") }
-            self = .captions(top: top, bottom: bottom)
+            self = .captions(top: top, bottom: bottom, style: try f.style())
         case "text add":
-            try f.only(["text", "box", "font", "size", "color", "outline", "outline-width", "align", "caps"])
-            var align: TextStyle.Alignment?
-            if let text = try f.string("align") {
-                guard let parsed = TextStyle.Alignment(rawValue: text) else { throw f.problem("\"align\" must be left, center or right") }
-                align = parsed
-            }
-            let style = TextStyleChanges(font: try f.string("font"), maxSize: try f.number("size"), fill: try f.color("color"),
-                                         outline: try f.color("outline"), outlineWidth: try f.number("outline-width"),
-                                         align: align, uppercase: try f.bool("caps"))
-            self = .addText(text: try f.required(f.string("text"), "text"), box: try f.box("box"), style: style)
+            try f.only(Self.styleKeys.union(["text", "box"]))
+            self = .addText(text: try f.required(f.string("text"), "text"), box: try f.box("box"), style: try f.style())
         case "image add":
             try f.only(["file", "garage", "at", "scale", "rotate", "opacity", "flip"])
             let source: ImageSource
@@ -190,6 +185,11 @@ extension Edit: Codable {
                 }
             }
         }
+        func putStyle(_ style: TextStyleChanges) throws {
+            try put("font", style.font); try put("size", style.maxSize)
+            try put("color", style.fill); try put("outline", style.outline); try put("outline-width", style.outlineWidth)
+            try put("align", style.align?.rawValue); try put("caps", style.uppercase)
+        }
         func turnTarget(_ target: TurnTarget) throws {
             switch target {
             case .canvas: break
@@ -213,11 +213,8 @@ extension Edit: Codable {
         case let .garageAdd(file, name, tags): try put("file", file); try put("name", name); try put("tags", tags)
         case .garageRemove(let image): try put("image", image)
         case let .garageTag(image, add, remove): try put("image", image); try put("add", add); try put("remove", remove)
-        case let .captions(top, bottom): try put("top", top); try put("bottom", bottom)
-        case let .addText(text, box, style):
-            try put("text", text); try put("box", box); try put("font", style.font); try put("size", style.maxSize)
-            try put("color", style.fill); try put("outline", style.outline); try put("outline-width", style.outlineWidth)
-            try put("align", style.align?.rawValue); try put("caps", style.uppercase)
+        case let .captions(top, bottom, style): try put("top", top); try put("bottom", bottom); try putStyle(style)
+        case let .addText(text, box, style): try put("text", text); try put("box", box); try putStyle(style)
         case let .addImage(source, at, scale, rotation, opacity, flip):
             switch source {
             case .file(let file): try put("file", file)
@@ -334,6 +331,18 @@ struct EditFields {
     }
 
     func color(_ key: String) throws -> Color? { try string(key).map(Color.init(hex:)) }
+
+    /// A text style's fields, as "text" and "text add" take them.
+    func style() throws -> TextStyleChanges {
+        var align: TextStyle.Alignment?
+        if let text = try string("align") {
+            guard let parsed = TextStyle.Alignment(rawValue: text) else { throw problem("\"align\" must be left, center or right") }
+            align = parsed
+        }
+        return TextStyleChanges(font: try string("font"), maxSize: try number("size"), fill: try color("color"),
+                                outline: try color("outline"), outlineWidth: try number("outline-width"),
+                                align: align, uppercase: try bool("caps"))
+    }
 
     /// `"picture": true` or `"layer": ID`; neither is the whole canvas.
     func turnTarget() throws -> TurnTarget {

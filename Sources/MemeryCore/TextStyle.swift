@@ -11,7 +11,7 @@ public struct TextStyle: Sendable, Hashable, Codable {
     public var maxSize: Double
     public var fill: Color
     public var outline: Color
-    /// Outline width in canvas pixels; nil means one eighth of the size that was fitted.
+    /// Outline width in canvas pixels; nil means a twentieth of the size that was fitted.
     public var outlineWidth: Double?
     public var align: Alignment
     public var uppercase: Bool
@@ -23,7 +23,14 @@ public struct TextStyle: Sendable, Hashable, Codable {
         self.outlineWidth = outlineWidth; self.align = align; self.uppercase = uppercase
     }
 
+    /// The condensed meme face: Impact's look, upper case only.
     public static let defaultFont = "Bebas Neue"
+    /// Bebas Neue has no lower-case letters, so text kept as typed (`caps` off) in the default
+    /// face is set in this heavy mixed-case face instead.
+    public static let mixedCaseFont = "Lato"
+
+    /// The family text is set in: the style's own, except mixed case in the default face.
+    public var face: String { !uppercase && font == Self.defaultFont ? Self.mixedCaseFont : font }
     public static let sizeRange: ClosedRange<Double> = 4...2000
     public static let outlineWidthRange: ClosedRange<Double> = 0...200
 

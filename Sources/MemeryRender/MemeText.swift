@@ -11,6 +11,8 @@ enum MemeText {
     /// come from fontconfig's own fallback: naming Noto Color Emoji here would make Pango
     /// take digits and '#' from it (they have the Emoji property), drawn as wide emoji.
     static let fallbackFamilies = ["DejaVu Sans Condensed", "Noto Sans CJK JP"]
+    /// Families set in their heaviest weight rather than bold: the mixed-case meme face.
+    static let heavyFamilies: Set = [TextStyle.mixedCaseFont]
     /// The outline's share of the size when the style names no width: about memegen's
     /// (3 px at 66 px); a heavier one merges neighbouring letters into one black band.
     static let outlineShare = 1.0 / 20
@@ -212,9 +214,9 @@ enum MemeText {
     }
 
     private static func configure(_ layout: OpaquePointer, style: TextStyle) {
-        let families = ([style.font] + fallbackFamilies).joined(separator: ",")
+        let families = ([style.face] + fallbackFamilies).joined(separator: ",")
         let description = pango_font_description_from_string(families)
-        pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD)
+        pango_font_description_set_weight(description, heavyFamilies.contains(style.face) ? PANGO_WEIGHT_HEAVY : PANGO_WEIGHT_BOLD)
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
         let alignment: PangoAlignment

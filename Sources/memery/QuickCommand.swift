@@ -12,13 +12,14 @@ struct QuickCommand: ParsableCommand {
     var image: String
 
     @OptionGroup var captions: CaptionOptions
+    @OptionGroup var style: TextStyleOptions
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var result: ResultOptions
 
     func run() throws {
         let format = try outputOptions.resolvedFormat()
-        let name = try storeOptions.open().quick(imageAt: image, top: captions.top, bottom: captions.bottom,
+        let name = try storeOptions.open().quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
                                                  output: outputOptions.output, format: format,
                                                  quality: outputOptions.quality)
         try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue]) { print(name) }

@@ -20,6 +20,7 @@ struct TextCaptionsCommand: ParsableCommand {
     var name: String
 
     @OptionGroup var captions: CaptionOptions
+    @OptionGroup var style: TextStyleOptions
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
@@ -27,7 +28,7 @@ struct TextCaptionsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom), on: name)
+        let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom, style: try style.changes()), on: name)
         let captions = [TextContent.Role.top, .bottom].compactMap { role in result.state?.caption(role).map { (role, $0) } }
         try output.report(result, extra: ["captions": captions.map { ["role": $0.0.rawValue, "layer": $0.1.label, "layerId": $0.1.id, "text": $0.1.text?.text ?? ""] }]) {
             for (role, layer) in captions { print("\(role)\t\(layer.label)\t\(layer.text?.text ?? "")") }
@@ -50,36 +51,42 @@ struct TextAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The box in canvas pixels; by default a wide box across the middle.", valueName: "x,y,w,h"))
     var box: String?
 
-    @Option(parsing: .unconditional, help: "The font family (fallback fonts fill in other scripts and emoji).")
+    @OptionGroup var style: TextStyleOptions
+    @OptionGroup var output: ResultOptions
+
+    func run() throws {
+        let result = try storeOptions.perform(.addText(text: text, box: try box.map(Box.init(parsing:)), style: try style.changes()), on: name)
+        try output.report(result) { print(result.layer ?? "") }
+    }
+}
+
+/// How text looks, for the commands that set captions or add a text box.
+struct TextStyleOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "The font family (`memery fonts` lists them; fallback fonts fill in other scripts and emoji).")
     var font: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest size in pixels; the text shrinks to fit its box.", valueName: "pt"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest size in pixels; the text shrinks to fit its box.", valueName: "px"))
     var size: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour: #RRGGBB[AA] or a CSS name.", valueName: "colour"))
     var color: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The outline colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The outline colour.", valueName: "colour"))
     var outline: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The outline width; by default an eighth of the size.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The outline width; by default a twentieth of the size.", valueName: "px"))
     var outlineWidth: Double?
 
     @Option(parsing: .unconditional, help: "left, center or right.")
     var align: TextStyle.Alignment?
 
-    @Flag(help: "Keep the letters as typed instead of upper case.")
+    @Flag(help: "Keep the letters as typed instead of upper case (the default face, upper case only, gives way to \(TextStyle.mixedCaseFont)).")
     var noCaps = false
 
-    @OptionGroup var output: ResultOptions
-
-    func run() throws {
-        let changes = TextStyleChanges(
-            font: font, maxSize: size, fill: try color.map(Color.init(hex:)),
-            outline: try outline.map(Color.init(hex:)), outlineWidth: outlineWidth,
-            align: align, uppercase: noCaps ? false : nil)
-        let result = try storeOptions.perform(.addText(text: text, box: try box.map(Box.init(parsing:)), style: changes), on: name)
-        try output.report(result) { print(result.layer ?? "") }
+    func changes() throws -> TextStyleChanges {
+        TextStyleChanges(font: font, maxSize: size, fill: try color.map(Color.init(hex:)),
+                         outline: try outline.map(Color.init(hex:)), outlineWidth: outlineWidth,
+                         align: align, uppercase: noCaps ? false : nil)
     }
 }
 

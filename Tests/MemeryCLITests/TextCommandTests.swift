@@ -62,4 +62,33 @@ import Testing
         try s.fails(["text", "add", "m", ""], containing: "the text is empty")
         #expect(try s.counts() == before)
     }
+
+    @Test func fontsListsTheFacesThatWorkAndMarksTheMemeFaces() throws {
+        let s = try Sandbox()
+        let listed = try s.ok(["fonts"]).split(separator: "\n").map(String.init)
+        #expect(listed.contains { $0.hasPrefix("Bebas Neue") && $0.contains("the meme default") })
+        #expect(listed.contains { $0.hasPrefix("Lato") && $0.contains("mixed-case") })
+        #expect(listed.contains("Comic Neue"), "bootstrap installs the comic face")
+        #expect(!listed.contains { $0.hasPrefix("Noto Color Emoji") }, "emoji alone cannot set a word")
+        let json = try #require(try s.json(["fonts", "--json"]) as? [[String: Any]])
+        #expect(json.count == listed.count)
+    }
+
+    @Test func anUnknownFontIsRefusedNamingTheClosestInstalledOnes() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        let before = try s.counts()
+        try s.fails(["text", "m", "--top", "x", "--font", "Impact"],
+                    containing: "no font named \"Impact\" is installed here: try Bebas Neue, Lato")
+        try s.fails(["text", "add", "m", "x", "--font", "Comic Sans Nonexistent"], containing: "try Comic Neue")
+        try s.fails(["quick", Paths.example, "--top", "x", "--font", "Nope Sans", "-o", s.path("q.png")], containing: "`memery fonts` lists them all")
+        #expect(try s.counts() == before)
+        // Any case, and a family's other names, as fontconfig knows them; stored as installed.
+        try s.ok(["text", "m", "--top", "words", "--font", "comic neue", "--no-caps"])
+        try s.ok(["text", "add", "m", "x", "--font", "DejaVu Sans Condensed"])
+        let style = try #require(try layers(s, "m").first?["style"] as? [String: Any])
+        #expect(style["font"] as? String == "Comic Neue")
+        #expect(style["uppercase"] as? Bool == false)
+        try s.fails(["layer", "set", "m", "L1", "font=Helvetica"], containing: "try Lato")
+    }
 }

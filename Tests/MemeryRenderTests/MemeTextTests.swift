@@ -150,6 +150,20 @@ import Testing
         #expect(MemeText.legibleSize(canvasHeight: 300) == 10 && MemeText.legibleSize(canvasHeight: 4000) == 100)
     }
 
+    @Test func mixedCaseInTheDefaultFaceIsSetInTheMixedCaseFace() throws {
+        // Bebas Neue has no lower case: with caps off, the words are set in Lato's heaviest weight.
+        var asTyped = TextStyle.meme(canvasHeight: 300)
+        asTyped.uppercase = false
+        #expect(asTyped.face == TextStyle.mixedCaseFont)
+        var lato = asTyped
+        lato.font = TextStyle.mixedCaseFont
+        let inDefault = try compose([caption("L1", .top, "Mixed case words", style: asTyped)], transparent: true)
+        let inLato = try compose([caption("L1", .top, "Mixed case words", style: lato)], transparent: true)
+        let inCaps = try compose([caption("L1", .top, "Mixed case words")], transparent: true)
+        #expect(PixelDifference(inDefault, inLato).mean == 0)
+        #expect(PixelDifference(inDefault, inCaps).mean > 1, "lower case looks different from capitals")
+    }
+
     @Test func cjkCaptionRendersAsRealGlyphs() throws {
         let layer = caption("L1", .top, "日本語のミーム 中文字幕 한국어 자막")
         #expect(MemeText.measure(layer.text!)?.unknownGlyphs == 0)
