@@ -50,7 +50,7 @@ public final class EditRunner {
             var result = EditResult(creation: name)
             result.sequence = stored.last?.sequence
             return result
-        case .garageAdd, .garageRemove, .garageTag:
+        case .garageAdd, .garageRemove, .garageTag, .removeTemplate:
             var result = try performOutsideCreations(edit)
             result.creation = name
             return result
@@ -79,6 +79,8 @@ public final class EditRunner {
             let (item, stored) = try workspace.tagInGarage(reference, add: add, remove: remove)
             result.garageItem = item
             result.sequence = stored.last?.sequence
+        case .removeTemplate(let name):
+            result.sequence = try workspace.removeTemplate(name).last?.sequence
         default:
             throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation")
         }
@@ -149,7 +151,7 @@ public final class EditRunner {
         case .checkout(.time(let text)):
             stored = try session.checkout(at: try PointInTime.parse(text, now: Date()), text: text)
             result.head = try session.headSummary()
-        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove, .garageTag:
+        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove, .garageTag, .removeTemplate:
             throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
         }
         result.sequence = stored.last?.sequence

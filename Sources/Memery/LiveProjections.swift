@@ -112,7 +112,7 @@ final class LiveProjections: Sendable {
             switch event.stream {
             case WellKnownStreams.garage: Self.fold(event, into: &cache.garage, Garage.Event.decode) { $0.evolve($1) }
             case WellKnownStreams.templates:
-                Self.fold(event, into: &cache.templates, { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0.evolve($1) }
+                Self.fold(event, into: &cache.templates, Templates.Event.decode) { $0.evolve($1) }
             default:
                 if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event) }
             }

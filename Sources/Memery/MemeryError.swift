@@ -84,7 +84,7 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
         switch error {
         case .noSuchLayer, .noSuchCreation, .noSuchEvent, .noSuchGarageImage, .noSuchTemplate, .noFilters, .noDrawingLayer:
             return .notFound
-        case .nameTaken, .garageNameTaken, .templateNameTaken, .alreadyInGarage:
+        case .nameTaken, .nameTakenInTrash, .garageNameTaken, .templateNameTaken, .alreadyInGarage:
             return .conflict
         default:
             return .badInput

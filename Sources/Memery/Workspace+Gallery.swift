@@ -115,7 +115,7 @@ extension Workspace {
         do {
             return try changeMembership(entry.id, .rename(newName), claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)])
         } catch StoreError.claimTaken {
-            throw DomainError.nameTaken(newName)
+            throw try nameTaken(newName)
         }
     }
 

@@ -83,8 +83,7 @@ extension Workspace {
 
     func loadTemplates() throws -> (state: Templates, version: UInt64) {
         let folded = try projections.templates(store) {
-            let (templates, version) = try fold(WellKnownStreams.templates, into: Templates(),
-                                                { try Templates.decode(schemaVersion: $1, payload: $2) }) { $0 = $0.evolve($1) }
+            let (templates, version) = try fold(WellKnownStreams.templates, into: Templates(), Templates.Event.decode) { $0 = $0.evolve($1) }
             return .init(state: templates, version: version)
         }
         return (folded.state, folded.version)
@@ -101,9 +100,19 @@ extension Workspace {
     func saveTemplate(storing name: String, as templateName: String) throws -> (template: Templates.Template, stored: [StoredEvent]) {
         let creation = try creation(named: name)
         let (templates, stored) = try decide(.save(creation, as: templateName), on: WellKnownStreams.templates, load: loadTemplates,
-                                             encode: { NewEvent(type: Templates.savedType, schemaVersion: 1, payload: try Templates.encode($0)) },
+                                             encode: Self.encodeTemplateEvent,
                                              blobRefs: creation.baseImage.map { [$0.blob] } ?? [])
         return (try templates.find(templateName), stored)
+    }
+
+    /// Takes a template off the list; creations started from it keep what they took.
+    @discardableResult
+    public func removeTemplate(_ templateName: String) throws -> [StoredEvent] {
+        try decide(.remove(templateName), on: WellKnownStreams.templates, load: loadTemplates, encode: Self.encodeTemplateEvent).stored
+    }
+
+    static func encodeTemplateEvent(_ event: Templates.Event) throws -> NewEvent {
+        NewEvent(type: event.type, schemaVersion: 1, payload: try event.encodedPayload())
     }
 
     /// Starts a creation from a template: its canvas, base image and text boxes.

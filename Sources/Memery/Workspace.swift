@@ -207,8 +207,13 @@ public final class Workspace: Sendable {
             }
             return creation
         } catch StoreError.claimTaken {
-            throw DomainError.nameTaken(name)
+            throw try nameTaken(name)
         }
+    }
+
+    /// Why a name's claim was taken: by a creation in the gallery, or by one in the trash.
+    func nameTaken(_ name: String) throws -> DomainError {
+        (try? entry(named: name))?.trashed == true ? .nameTakenInTrash(name) : .nameTaken(name)
     }
 
     /// The one write path of every stream — creations, gallery, garage, templates: read the
@@ -363,6 +368,14 @@ public final class Workspace: Sendable {
     /// unique) and writes the picture. Returns the creation's name.
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
                       output: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> String {
+        let (name, picture) = try quick(imageAt: path, top: top, bottom: bottom, style: style, format: format, quality: quality)
+        try AtomicFile.write(picture, to: URL(fileURLWithPath: output))
+        return name
+    }
+
+    /// `quick` without writing a file: the creation's name and its picture, encoded.
+    public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
+                      format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Data) {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         _ = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -375,7 +388,7 @@ public final class Workspace: Sendable {
             do {
                 (creation, image) = try createKeepingImage(name: name, imageAt: path)
                 break
-            } catch DomainError.nameTaken {
+            } catch DomainError.nameTaken, DomainError.nameTakenInTrash {
                 name = try uniqueName(from: base)  // lost a race for the name
             }
         }
@@ -383,8 +396,7 @@ public final class Workspace: Sendable {
         if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom, style: style) }
         guard let base = creation.baseImage else { throw DomainError.noCanvas }
         let picture = try compositor.compose(creation, images: [base.blob: image])
-        try AtomicFile.write(try ImageEncoder.encode(picture, as: format, quality: quality), to: URL(fileURLWithPath: output))
-        return name
+        return (name, try ImageEncoder.encode(picture, as: format, quality: quality))
     }
 
     public func verify() throws -> StoreCheck {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An sRGB colour with straight (not premultiplied) alpha, written as `#RRGGBB` or `#RRGGBBAA`.
 public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     public var red, green, blue, alpha: UInt8
@@ -8,6 +10,13 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public static let white = Color(red: 255, green: 255, blue: 255)
     public static let black = Color(red: 0, green: 0, blue: 0)
+
+    /// Parses a colour as people type one: a CSS name (`red`, `rebeccapurple`, `transparent`)
+    /// or `#RGB`, `#RRGGBB`, `#RRGGBBAA`.
+    public init(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let named = CSSColorNames.color(named: trimmed) { self = named } else { try self.init(hex: trimmed) }
+    }
 
     /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
     public init(hex: String) throws {

@@ -1,6 +1,8 @@
 /// Why `decide` refused a command. Each message names the value and what is allowed.
 public enum DomainError: Error, Equatable, CustomStringConvertible {
     case nameTaken(String)
+    /// The name belongs to a creation in the trash.
+    case nameTakenInTrash(String)
     case invalidName(String, reason: String)
     case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
     case invalidColor(String)
@@ -43,12 +45,14 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .nameTaken(let name):
             return "a creation named \"\(DomainError.shortened(name))\" already exists"
+        case .nameTakenInTrash(let name):
+            return "a creation named \"\(DomainError.shortened(name))\" is in the trash: restore it, or purge it to use the name again"
         case let .invalidName(name, reason):
             return "the name \"\(DomainError.shortened(name))\" cannot be used: \(reason)"
         case let .outOfRange(field, value, range):
             return "\(field) must be between \(Self.number(range.lowerBound)) and \(Self.number(range.upperBound)), got \(Self.number(value))"
         case .invalidColor(let text):
-            return "\"\(text)\" is not a colour: use #RRGGBB or #RRGGBBAA, e.g. #ffffff"
+            return "\"\(text)\" is not a colour: use #RRGGBB, #RRGGBBAA or a CSS name, e.g. #ffffff or rebeccapurple"
         case .invalidBox(let text):
             return "\"\(text)\" is not a box: use X,Y,W,H in canvas pixels, e.g. 10,10,200,80"
         case let .boxOutsideCanvas(box, width, height):

@@ -18,6 +18,8 @@ public enum Edit: Sendable, Equatable {
     case move(to: Int)
     /// Saves the creation's canvas, base image and text boxes as a template.
     case saveTemplate(name: String)
+    /// Takes a template off the list; no creation is involved.
+    case removeTemplate(name: String)
     /// Imports a picture into the garage; no creation is involved.
     case garageAdd(file: String, name: String?, tags: [String])
     case garageRemove(image: String)
@@ -112,7 +114,7 @@ public enum Edit: Sendable, Equatable {
     /// Whether the edit is about one creation (every op but the garage's).
     public var needsCreation: Bool {
         switch self {
-        case .garageAdd, .garageRemove, .garageTag: false
+        case .garageAdd, .garageRemove, .garageTag, .removeTemplate: false
         default: true
         }
     }
@@ -127,6 +129,7 @@ public enum Edit: Sendable, Equatable {
         case .favorite(let on): on ? "favorite" : "unfavorite"
         case .move: "move"
         case .saveTemplate: "template save"
+        case .removeTemplate: "template remove"
         case .garageAdd: "garage add"
         case .garageRemove: "garage remove"
         case .garageTag: "garage tag"
@@ -152,7 +155,7 @@ public enum Edit: Sendable, Equatable {
 
     /// Every op, in the order docs/apply.md lists them.
     public static let ops = [
-        "new", "rename", "delete", "restore", "favorite", "unfavorite", "move", "template save", "garage add", "garage remove", "garage tag",
+        "new", "rename", "delete", "restore", "favorite", "unfavorite", "move", "template save", "template remove", "garage add", "garage remove", "garage tag",
         "text", "text add", "image add", "shape add", "draw", "layer set", "layer remove", "layer move",
         "crop", "rotate", "flip", "filter apply", "filter set", "filter remove", "undo", "redo", "checkout",
     ]

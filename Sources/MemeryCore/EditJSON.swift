@@ -71,6 +71,9 @@ extension Edit: Codable {
         case "template save":
             try f.only(["template"])
             self = .saveTemplate(name: try f.required(f.string("template"), "template"))
+        case "template remove":
+            try f.only(["template"])
+            self = .removeTemplate(name: try f.required(f.string("template"), "template"))
         case "garage add":
             try f.only(["file", "name", "tags"])
             self = .garageAdd(file: try f.required(f.string("file"), "file"), name: try f.string("name"), tags: try f.strings("tags") ?? [])
@@ -108,7 +111,7 @@ extension Edit: Codable {
             case let (nil, ellipse?): (kind, box) = (.ellipse, ellipse)
             default: throw f.problem("needs either \"rect\" or \"ellipse\"")
             }
-            let fill = try f.string("fill").map { $0.lowercased() == "none" ? nil : try Color(hex: $0) } ?? .white
+            let fill = try f.string("fill").map { $0.lowercased() == "none" ? nil : try Color(parsing: $0) } ?? .white
             self = .addShape(kind, box: box, fill: fill, alpha: try f.number("alpha") ?? 1, stroke: try f.color("stroke"),
                              strokeWidth: try f.number("stroke-width") ?? 2)
         case "draw":
@@ -209,7 +212,7 @@ extension Edit: Codable {
         case .rename(let to): try put("to", to)
         case .delete, .restore, .favorite: break
         case .move(let to): try put("to", to)
-        case .saveTemplate(let name): try put("template", name)
+        case .saveTemplate(let name), .removeTemplate(let name): try put("template", name)
         case let .garageAdd(file, name, tags): try put("file", file); try put("name", name); try put("tags", tags)
         case .garageRemove(let image): try put("image", image)
         case let .garageTag(image, add, remove): try put("image", image); try put("add", add); try put("remove", remove)
@@ -330,7 +333,7 @@ struct EditFields {
         return Int(value)
     }
 
-    func color(_ key: String) throws -> Color? { try string(key).map(Color.init(hex:)) }
+    func color(_ key: String) throws -> Color? { try string(key).map(Color.init(parsing:)) }
 
     /// A text style's fields, as "text" and "text add" take them.
     func style() throws -> TextStyleChanges {

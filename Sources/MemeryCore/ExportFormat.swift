@@ -12,6 +12,15 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The usual extension of a file in this format.
+    public var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        }
+    }
+
     public static let qualityRange = 1...100
     public static let defaultQuality = 90
 }

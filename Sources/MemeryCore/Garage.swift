@@ -149,7 +149,41 @@ public struct Templates: Decider, Equatable {
         public var layers: [Layer]
     }
 
-    public static let savedType = "TemplateSaved"
+    public enum Event: Sendable, Equatable {
+        /// A template saved (one of the same name, ignoring case, is replaced).
+        case saved(Template)
+        /// The template leaves the list; creations started from it keep what they took.
+        case removed(name: String)
+
+        public var type: String {
+            switch self {
+            case .saved: "TemplateSaved"
+            case .removed: "TemplateRemoved"
+            }
+        }
+
+        public static let types: Set<String> = ["TemplateSaved", "TemplateRemoved"]
+
+        private struct Removed: Codable { var name: String }
+
+        public func encodedPayload() throws -> Data {
+            switch self {
+            case .saved(let template): return try SortedJSONEncoder().encode(template)
+            case .removed(let name): return try SortedJSONEncoder().encode(Removed(name: name))
+            }
+        }
+
+        public static func decode(type: String, schemaVersion: Int, payload: Data) throws -> Event {
+            guard types.contains(type) else { throw EventDecodingError.unknownType(type) }
+            guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: type, version: schemaVersion, newest: 1) }
+            do {
+                if type == "TemplateRemoved" { return .removed(name: try PayloadJSONDecoder().decode(Removed.self, from: payload).name) }
+                return .saved(try PayloadJSONDecoder().decode(Template.self, from: payload))
+            } catch {
+                throw EventDecodingError.malformed(type: type, detail: String(describing: error))
+            }
+        }
+    }
 
     public private(set) var all: [Template] = []
 
@@ -160,19 +194,25 @@ public struct Templates: Decider, Equatable {
     public enum Command: Sendable {
         /// Saves a creation's canvas, base image and text layers under a name.
         case save(Creation, as: String)
+        case remove(String)
     }
 
-    public func decide(_ command: Command) throws -> [Template] {
+    public func decide(_ command: Command) throws -> [Event] {
         switch command {
-        case let .save(creation, name): [try decideSave(creation, as: name)]
+        case let .save(creation, name): return [.saved(try decideSave(creation, as: name))]
+        case .remove(let name): return [.removed(name: try find(name).name)]
         }
     }
 
-    /// A saved template (one of the same name, ignoring case, is replaced).
-    public func evolve(_ template: Template) -> Templates {
+    public func evolve(_ event: Event) -> Templates {
         var next = self
-        next.all.removeAll { $0.name.lowercased() == template.name.lowercased() }
-        next.all.append(template)
+        switch event {
+        case .saved(let template):
+            next.all.removeAll { $0.name.lowercased() == template.name.lowercased() }
+            next.all.append(template)
+        case .removed(let name):
+            next.all.removeAll { $0.name.lowercased() == name.lowercased() }
+        }
         return next
     }
 
@@ -190,17 +230,5 @@ public struct Templates: Decider, Equatable {
         guard let canvas = creation.canvas else { throw DomainError.noCanvas }
         return Template(name: name, canvas: canvas, baseImage: creation.baseImage, basePlacement: creation.basePlacement,
                         layers: creation.textLayers)
-    }
-
-    public static func encode(_ template: Template) throws -> Data {
-        let encoder = SortedJSONEncoder()
-        return try encoder.encode(template)
-    }
-
-    public static func decode(schemaVersion: Int, payload: Data) throws -> Template {
-        guard schemaVersion == 1 else { throw EventDecodingError.unsupportedVersion(type: savedType, version: schemaVersion, newest: 1) }
-        do { return try PayloadJSONDecoder().decode(Template.self, from: payload) } catch {
-            throw EventDecodingError.malformed(type: savedType, detail: String(describing: error))
-        }
     }
 }

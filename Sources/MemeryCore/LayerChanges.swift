@@ -30,9 +30,9 @@ public struct LayerChanges: Sendable, Equatable {
         ("x", "the centre's x in pixels"), ("y", "the centre's y in pixels"), ("scale", "a factor, 0.01 to 100"),
         ("rotation", "degrees, clockwise"), ("opacity", "0 to 1"), ("flip", "none, h, v or hv"),
         ("text", "the words (text layers)"), ("box", "X,Y,W,H (text layers)"), ("font", "a font family (text)"),
-        ("size", "the largest size in pixels (text)"), ("color", "#RRGGBB (text)"), ("outline", "#RRGGBB (text)"),
+        ("size", "the largest size in pixels (text)"), ("color", "#RRGGBB or a CSS name (text)"), ("outline", "a colour (text)"),
         ("outline-width", "pixels (text)"), ("align", "left, center or right (text)"), ("caps", "true or false (text)"),
-        ("fill", "#RRGGBB or none (shapes)"), ("alpha", "0 to 1 (shapes)"), ("stroke", "#RRGGBB or none (shapes)"),
+        ("fill", "a colour or none (shapes)"), ("alpha", "0 to 1 (shapes)"), ("stroke", "a colour or none (shapes)"),
         ("stroke-width", "pixels (shapes)"), ("w", "width in pixels (shapes)"), ("h", "height in pixels (shapes)"),
     ]
 
@@ -46,7 +46,7 @@ public struct LayerChanges: Sendable, Equatable {
                 guard let n = Double(value), n.isFinite else { throw DomainError.invalidSetting(pair, reason: "\(key) takes a number") }
                 return n
             }
-            func paint() throws -> Paint { value.lowercased() == "none" ? .none : .color(try Color(hex: value)) }
+            func paint() throws -> Paint { value.lowercased() == "none" ? .none : .color(try Color(parsing: value)) }
             switch key {
             case "x": x = try number()
             case "y": y = try number()
@@ -65,8 +65,8 @@ public struct LayerChanges: Sendable, Equatable {
             case "box": box = try Box(parsing: value)
             case "font": style.font = value
             case "size": style.maxSize = try number()
-            case "color", "colour": style.fill = try Color(hex: value)
-            case "outline": style.outline = try Color(hex: value)
+            case "color", "colour": style.fill = try Color(parsing: value)
+            case "outline": style.outline = try Color(parsing: value)
             case "outline-width": style.outlineWidth = try number()
             case "align":
                 guard let align = TextStyle.Alignment(rawValue: value.lowercased()) else {

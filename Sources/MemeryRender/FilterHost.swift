@@ -233,7 +233,7 @@ public final class FilterHost: @unchecked Sendable {
             default: throw invalid("true or false")
             }
         case .color:
-            guard let c = try? Color(hex: text) else { throw invalid("a colour like #ff8800") }
+            guard let c = try? Color(parsing: text) else { throw invalid("a colour like #ff8800") }
             return .color(c)
         case .point:
             guard let p = try? Point(parsing: text) else { throw invalid("a point X,Y") }

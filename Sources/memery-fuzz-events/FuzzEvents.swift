@@ -14,7 +14,7 @@ func fuzzOne(_ data: Data) {
     _ = try? CreationEvent.decode(type: types[Int(first) % types.count], schemaVersion: 1 + Int(first) % 2, payload: payload)
     _ = try? GalleryEvent.decode(type: GalleryEvent.types.sorted()[Int(first) % GalleryEvent.types.count], schemaVersion: 1, payload: payload)
     _ = try? Garage.Event.decode(type: "GarageImageAdded", schemaVersion: 1, payload: payload)
-    _ = try? Templates.decode(schemaVersion: 1, payload: payload)
+    for type in Templates.Event.types { _ = try? Templates.Event.decode(type: type, schemaVersion: 1, payload: payload) }
 }
 
 #if FUZZING

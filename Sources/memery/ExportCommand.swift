@@ -18,8 +18,14 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let format = try outputOptions.resolvedFormat()
-        try storeOptions.open().export(name, to: outputOptions.output, format: format, quality: outputOptions.quality,
-                                       skipMissingFilters: skipMissingFilters)
+        let workspace = try storeOptions.open()
+        if outputOptions.toStandardOutput {
+            try outputOptions.writeToStandardOutput(try workspace.picture(of: name, format: format, quality: outputOptions.quality,
+                                                                          skipMissingFilters: skipMissingFilters))
+            return
+        }
+        try workspace.export(name, to: outputOptions.output, format: format, quality: outputOptions.quality,
+                             skipMissingFilters: skipMissingFilters)
         print(outputOptions.output)
     }
 }

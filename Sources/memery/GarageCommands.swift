@@ -80,7 +80,7 @@ struct GarageTagCommand: ParsableCommand {
 struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template", abstract: "Save creations as templates and list them; `memery new NAME --template T` uses one.",
-        subcommands: [TemplateSaveCommand.self, TemplateListCommand.self])
+        subcommands: [TemplateSaveCommand.self, TemplateListCommand.self, TemplateRemoveCommand.self])
 }
 
 struct TemplateSaveCommand: ParsableCommand {
@@ -101,6 +101,16 @@ struct TemplateSaveCommand: ParsableCommand {
             print("\(saved.name)\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
         }
     }
+}
+
+struct TemplateRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Take a template off the list (creations started from it keep what they took).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The template's name.") var template: String
+    @OptionGroup var output: ResultOptions
+
+    func run() throws { try output.report(try storeOptions.perform(.removeTemplate(name: template), on: nil)) {} }
 }
 
 struct TemplateListCommand: ParsableCommand {

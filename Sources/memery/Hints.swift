@@ -12,6 +12,9 @@ enum Hints {
             case .nothingToRedo: return "`memery history NAME` shows the branches"
             case .alreadyTrashed(let name): return "`memery restore \(DomainError.shortened(name))` brings it back"
             case .inTrash(let name): return "`memery restore \(DomainError.shortened(name))` first"
+            case .nameTakenInTrash(let name):
+                let quoted = DomainError.shortened(name).contains(" ") ? "\"\(DomainError.shortened(name))\"" : DomainError.shortened(name)
+                return "`memery restore \(quoted)` brings it back; `memery purge \(quoted)` deletes it for good"
             case .noSuchGarageImage: return "`memery garage list` shows them"
             case .noSuchTemplate: return "`memery template list` shows them"
             case .noFilters: return "`memery filter apply NAME ID` adds one"

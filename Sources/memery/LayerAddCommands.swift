@@ -73,13 +73,13 @@ struct ShapeAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("An ellipse filling this box.", valueName: "x,y,w,h"))
     var ellipse: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour, or none.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The fill colour, or none.", valueName: "colour"))
     var fill = "#ffffff"
 
     @Option(parsing: .unconditional, help: "The fill's opacity, 0 to 1.")
     var alpha = 1.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("An outline colour (default: no outline).", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("An outline colour (default: no outline).", valueName: "colour"))
     var stroke: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The outline's width.", valueName: "px"))
@@ -94,9 +94,9 @@ struct ShapeAddCommand: ParsableCommand {
     func run() throws {
         let kind: ShapeContent.Kind = rect != nil ? .rect : .ellipse
         let box = try Box(parsing: rect ?? ellipse ?? "")
-        let fillColor = fill.lowercased() == "none" ? nil : try Color(hex: fill)
+        let fillColor = fill.lowercased() == "none" ? nil : try Color(parsing: fill)
         let result = try storeOptions.perform(.addShape(
-            kind, box: box, fill: fillColor, alpha: alpha, stroke: try stroke.map(Color.init(hex:)), strokeWidth: strokeWidth), on: name)
+            kind, box: box, fill: fillColor, alpha: alpha, stroke: try stroke.map(Color.init(parsing:)), strokeWidth: strokeWidth), on: name)
         try output.report(result) { print(result.layer ?? "") }
     }
 }
@@ -115,7 +115,7 @@ struct DrawCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's points in canvas pixels.", valueName: "\"x,y x,y ...\""))
     var points: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's colour.", valueName: "colour"))
     var color = "#000000"
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The stroke's width.", valueName: "px"))
@@ -131,7 +131,7 @@ struct DrawCommand: ParsableCommand {
 
     func run() throws {
         let parsed = try points.split(whereSeparator: \.isWhitespace).map { try Point(parsing: String($0)) }
-        let result = try storeOptions.perform(.draw(points: parsed, width: width, color: try Color(hex: color), erase: erase, layer: layer),
+        let result = try storeOptions.perform(.draw(points: parsed, width: width, color: try Color(parsing: color), erase: erase, layer: layer),
                                               on: name)
         try output.report(result) { print(result.layer ?? "") }
     }

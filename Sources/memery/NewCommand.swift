@@ -23,7 +23,7 @@ struct NewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A blank canvas of this size instead of a picture.", valueName: "WxH"))
     var canvas: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The blank canvas's colour.", valueName: "hex"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The blank canvas's colour.", valueName: "colour"))
     var background = "#ffffff"
 
     @OptionGroup var output: ResultOptions
@@ -44,7 +44,7 @@ struct NewCommand: ParsableCommand {
             source = .template(template)
         } else {
             let size = try CanvasSize(parsing: canvas ?? "")
-            source = .canvas(width: size.width, height: size.height, background: try Color(hex: background))
+            source = .canvas(width: size.width, height: size.height, background: try Color(parsing: background))
         }
         let result = try storeOptions.perform(.new(source), on: name)
         let id = result.state?.id.uuidString.lowercased() ?? ""

@@ -10,8 +10,12 @@ extension ExportFormat: ExpressibleByArgument {
 
 /// Where and how a picture is written: `-o FILE [--format png|jpeg|webp] [--quality 1-100]`.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .long], parsing: .unconditional, help: ArgumentHelp("The picture to write.", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], parsing: .unconditional,
+            help: ArgumentHelp("The picture to write; - writes it to standard output (with --format).", valueName: "file"))
     var output: String
+
+    /// `-o -`: the picture goes to standard output.
+    var toStandardOutput: Bool { output == "-" }
 
     @Option(parsing: .unconditional, help: "png, jpeg or webp; by default the output file's extension decides.")
     var format: ExportFormat?
@@ -20,12 +24,40 @@ struct OutputOptions: ParsableArguments {
     var quality: Int = ExportFormat.defaultQuality
 
     /// The format asked for; an unknown extension is bad input (exit 1), found in `run()`.
+    /// Also refuses an output that is a directory, and an extension that names another format
+    /// than --format asks for (a .png file holding a JPEG confuses whatever opens it).
     func resolvedFormat() throws -> ExportFormat {
-        if let format { return format }
+        if toStandardOutput {
+            guard let format else { throw InputError("writing the picture to standard output (-o -) needs --format png|jpeg|webp") }
+            return format
+        }
+        var isDirectory: ObjCBool = false
+        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw InputError("\"\(output)\" is a directory: give a file name in it, e.g. \((output as NSString).appendingPathComponent("meme.png"))")
+        }
         let ext = URL(fileURLWithPath: output).pathExtension
-        guard let format = ExportFormat(pathExtension: ext) else {
+        let named = ExportFormat(pathExtension: ext)
+        if let format {
+            if let named, named != format {
+                throw InputError("\"\(output)\" is named as \(named.rawValue) but --format asks for \(format.rawValue): name it .\(format.fileExtension) or leave out --format")
+            }
+            return format
+        }
+        guard let named else {
             throw InputError("cannot tell the format from \"\(output)\": name it .png, .jpg or .webp, or give --format png|jpeg|webp")
         }
-        return format
+        return named
+    }
+
+    /// Writes the encoded picture to standard output (`-o -`). A reader that stops early
+    /// (`| head -c 8`) is not an error of ours: the rest is dropped quietly.
+    func writeToStandardOutput(_ picture: Data) throws {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: picture)
+        } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
+            return
+        } catch {
+            throw InputError("could not write the picture to standard output: \(error.localizedDescription)")
+        }
     }
 }

@@ -19,9 +19,16 @@ struct QuickCommand: ParsableCommand {
 
     func run() throws {
         let format = try outputOptions.resolvedFormat()
-        let name = try storeOptions.open().quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
-                                                 output: outputOptions.output, format: format,
-                                                 quality: outputOptions.quality)
+        let workspace = try storeOptions.open()
+        if outputOptions.toStandardOutput {
+            // The picture is the output: the creation's name is not printed into it.
+            let (_, picture) = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
+                                                   format: format, quality: outputOptions.quality)
+            try outputOptions.writeToStandardOutput(picture)
+            return
+        }
+        let name = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
+                                       output: outputOptions.output, format: format, quality: outputOptions.quality)
         try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue]) { print(name) }
     }
 }

@@ -84,8 +84,8 @@ struct TextStyleOptions: ParsableArguments {
     var noCaps = false
 
     func changes() throws -> TextStyleChanges {
-        TextStyleChanges(font: font, maxSize: size, fill: try color.map(Color.init(hex:)),
-                         outline: try outline.map(Color.init(hex:)), outlineWidth: outlineWidth,
+        TextStyleChanges(font: font, maxSize: size, fill: try color.map(Color.init(parsing:)),
+                         outline: try outline.map(Color.init(parsing:)), outlineWidth: outlineWidth,
                          align: align, uppercase: noCaps ? false : nil)
     }
 }

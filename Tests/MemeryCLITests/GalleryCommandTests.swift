@@ -50,7 +50,7 @@ import Testing
         try s.fails(["text", "a", "--top", "x"], containing: "\"a\" is in the trash: `memery restore a` first")
         try s.fails(["delete", "a"], containing: "already in the trash: `memery restore a` brings it back")
         try s.fails(["move", "a", "--to", "1"], containing: "\"a\" is in the trash")  // its name, not its UUID
-        try s.fails(["new", "A", "--canvas", "4x4"], containing: "already exists")
+        try s.fails(["new", "A", "--canvas", "4x4"], containing: "is in the trash: restore it, or purge it to use the name again")
         #expect(try s.ok(["show", "a"]).contains("name:    a"), "a trashed creation can still be looked at")
         try s.ok(["restore", "a"])
         #expect(try listed(s) == ["a", "b"])

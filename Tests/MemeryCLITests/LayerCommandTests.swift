@@ -60,7 +60,7 @@ import Testing
         try s.fails(["image", "add", "m", Paths.example, "--opacity", "1.7"], containing: "opacity must be between 0 and 1, got 1.7")
         try s.fails(["image", "add", "m", Paths.example, "--at", "x"], containing: "\"x\" is not a point")
         try s.fails(["shape", "add", "m", "--rect", "1,2,3"], containing: "is not a box")
-        try s.fails(["shape", "add", "m", "--rect", "1,2,3,4", "--fill", "purple"], containing: "\"purple\" is not a colour")
+        try s.fails(["shape", "add", "m", "--rect", "1,2,3,4", "--fill", "purplish"], containing: "\"purplish\" is not a colour")
         try s.fails(["shape", "add", "m", "--ellipse", "1,2,3,4", "--alpha", "2"], containing: "alpha must be between 0 and 1, got 2")
         try s.fails(["draw", "m", "--points", "1,2 x,y"], containing: "\"x,y\" is not a point")
         try s.fails(["draw", "m", "--points", "1,2", "--erase"], containing: "there is no drawing layer to erase on")

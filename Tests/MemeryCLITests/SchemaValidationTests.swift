@@ -62,6 +62,8 @@ import Testing
         try s.ok(["garage", "tag", "cat", "cute", "--remove", "animal"])
         try s.ok(["template", "save", "first", "tpl"])
         try s.ok(["new", "from-template", "--template", "tpl"])
+        try s.ok(["template", "save", "first", "doomed"])
+        try s.ok(["template", "remove", "doomed"])
         try s.ok(["new", "from-garage", "--garage", "cat"])
         try s.ok(["garage", "remove", "cat"])
         let history = s.path("first.json"), log = s.path("log.json")
@@ -77,7 +79,7 @@ import Testing
             let envelopes = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]] ?? []
             return envelopes.compactMap { $0["type"] as? String }
         }
-        #expect(Set(types) == Set(CreationEvent.currentVersions.keys).subtracting(CreationEvent.readOnlyTypes).union(GalleryEvent.types).union(Garage.Event.types).union([Templates.savedType]),
+        #expect(Set(types) == Set(CreationEvent.currentVersions.keys).subtracting(CreationEvent.readOnlyTypes).union(GalleryEvent.types).union(Garage.Event.types).union(Templates.Event.types),
                 "some event type was not produced")
         let outcome = try validate(files)
         #expect(outcome.status == 0, "\(outcome.stdout)")

@@ -1,5 +1,5 @@
 import Foundation
-import MemeryCore
+@testable import MemeryCore
 import MemeryTestSupport
 import Testing
 
@@ -48,6 +48,17 @@ import Testing
         #expect(texts.map(\.description) == ["caps=false", "text=hi", "x=40"])
         let repeated = try decode(#"{"op":"layer set","id":"L1","set":["x=2","a=1","x=1"]}"#)
         #expect(try JSONDecoder().decode(AddressedEdit.self, from: try JSONEncoder().encode(repeated)) == repeated, "the last x wins, still")
+    }
+
+    @Test func coloursByNameAndCaptionStylesAndTurnTargets() throws {
+        let text = try decode(#"{"op":"text","top":"hi","color":"Gold","outline":"transparent","caps":false,"font":"Comic Neue"}"#)
+        #expect(text.edit == .captions(top: "hi", bottom: nil, style: TextStyleChanges(font: "Comic Neue", fill: Color(red: 255, green: 215, blue: 0),
+                                                                                     outline: Color(red: 0, green: 0, blue: 0, alpha: 0), uppercase: false)))
+        #expect(try decode(#"{"op":"rotate","degrees":90,"picture":true}"#).edit == .rotate(degrees: 90, .picture))
+        #expect(try decode(#"{"op":"flip","axis":"v","layer":"L2"}"#).edit == .flip(.v, .layer("L2")))
+        #expect(refusal(#"{"op":"flip","axis":"v","layer":"L2","picture":true}"#).contains("not both"))
+        #expect(try Color(parsing: "rebeccapurple") == Color(red: 0x66, green: 0x33, blue: 0x99))
+        #expect(CSSColorNames.table.count == 148)
     }
 
     @Test func theCreationTravelsWithTheEdit() throws {

@@ -39,10 +39,10 @@ import Testing
         let template = try templates.decideSave(creation, as: "classic")
         #expect(template.layers.map(\.label) == ["L1", "L2"], "text boxes only")
         #expect(template.baseImage == creation.baseImage && template.canvas == creation.canvas)
-        templates = templates.evolve(template)
+        templates = templates.evolve(.saved(template))
         #expect(throws: DomainError.templateNameTaken("CLASSIC")) { try templates.decideSave(creation, as: "CLASSIC") }
         #expect(throws: DomainError.noSuchTemplate("other")) { try templates.find("other") }
-        #expect(try Templates.decode(schemaVersion: 1, payload: try Templates.encode(template)) == template)
+        #expect(try Templates.Event.decode(type: "TemplateSaved", schemaVersion: 1, payload: try Templates.Event.saved(template).encodedPayload()) == .saved(template))
 
         var fresh = try Creation(id: UUID()).applying(.create(name: "from template"))
         fresh = try fresh.applying(.startFromTemplate(try templates.find("Classic")))
@@ -51,5 +51,11 @@ import Testing
         fresh = try fresh.applying(.setCaptions(top: "its own caption", bottom: nil))
         #expect(fresh.layers.compactMap { $0.text?.text } == ["its own caption", "bottom"])
         #expect(fresh.caption(.top)?.box == creation.caption(.top)?.box)
+
+        let removed = try templates.decide(.remove("CLASSIC"))
+        #expect(removed == [.removed(name: "classic")], "named as it was saved")
+        #expect(templates.evolve(removed).all.isEmpty)
+        #expect(throws: DomainError.noSuchTemplate("gone")) { try templates.decide(.remove("gone")) }
+        #expect(try Templates.Event.decode(type: "TemplateRemoved", schemaVersion: 1, payload: try removed[0].encodedPayload()) == removed[0])
     }
 }
