@@ -394,8 +394,8 @@ public final class Workspace: Sendable {
         }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
         if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom, style: style) }
-        guard let base = creation.baseImage else { throw DomainError.noCanvas }
-        let picture = try compositor.compose(creation, images: [base.blob: image])
+        guard creation.baseImage != nil else { throw DomainError.noCanvas }
+        let picture = try compositor.compose(creation, drawingOn: image)
         return (name, try ImageEncoder.encode(picture, as: format, quality: quality))
     }
 

@@ -59,8 +59,13 @@ enum PixelConversion {
                 for x in 0..<raster.width {
                     let v = from[x]
                     let a = v >> 24
-                    var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
                     let p = to + x * channels
+                    if a == 255 {  // most pixels of a photo: no arithmetic
+                        p[0] = UInt8(truncatingIfNeeded: v >> 16); p[1] = UInt8(truncatingIfNeeded: v >> 8); p[2] = UInt8(truncatingIfNeeded: v)
+                        if keepAlpha { p[3] = 255 }
+                        continue
+                    }
+                    var r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff
                     if keepAlpha {
                         if a != 0 && a != 255 { r = unpremultiply(r, a); g = unpremultiply(g, a); b = unpremultiply(b, a) }
                         p[0] = UInt8(r); p[1] = UInt8(g); p[2] = UInt8(b); p[3] = UInt8(a)

@@ -105,6 +105,19 @@ import Testing
         #expect(PixelDifference(turned, reference).mean == 0)
     }
 
+    @Test func drawingStraightOnTheBaseGivesWhatComposingGives() throws {
+        let captioned = try [CreationCommand.setCaptions(top: "drawn on the photo", bottom: "itself"),
+                             .addShape(.ellipse, box: Box(x: 20, y: 20, w: 80, h: 60), fill: .white, alpha: 0.5, stroke: nil, strokeWidth: 0)]
+            .reduce(try started()) { state, command in try state.decide(command).reduce(state) { $0.evolve($1) } }
+        let composed = try compositor.compose(captioned, images: ["base": base])
+        let copy = try decode(Paths.example("chelsea.png")).0
+        #expect(PixelDifference(try compositor.compose(captioned, drawingOn: copy), composed).mean == 0)
+        // Not when the picture no longer fills the canvas unmoved: then it composes as usual.
+        let turned = try captioned.decide(.rotate(degrees: 180, .picture)).reduce(captioned) { $0.evolve($1) }
+        let fresh = try decode(Paths.example("chelsea.png")).0
+        #expect(PixelDifference(try compositor.compose(turned, drawingOn: fresh), try compositor.compose(turned, images: ["base": base])).mean == 0)
+    }
+
     @Test func flipMirrorsExactly() throws {
         let (_, picture) = try render(try started(), [.flip(.h)])
         var mismatches = 0
