@@ -28,7 +28,8 @@ extension Workspace {
             guard let named = style.font else { return style }
             guard let installed = FontCatalog.installed(named) else {
                 let closest = FontCatalog.closest(to: named)
-                let list = closest.count > 1 ? closest.dropLast().joined(separator: ", ") + " or " + closest.last! : closest.first ?? TextStyle.defaultFont
+                let list = closest.count > 1 ? closest.dropLast().joined(separator: ", ") + " or " + closest[closest.count - 1]
+                    : closest.first ?? TextStyle.defaultFont
                 throw MemeryError(.badInput, "no font named \"\(named)\" is installed here: try \(list) (`memery fonts` lists them all)")
             }
             var style = style

@@ -18,6 +18,8 @@ enum MemeText {
     static let outlineShare = 1.0 / 20
     /// More lines than two are taken only when they allow a size this much larger.
     static let fewerLinesPreference = 0.9
+    /// Below this nothing is set: text that does not fit even so overflows its box.
+    static let smallestSize = 4.0
 
     /// The smallest size worth setting on a canvas this tall: about 1/40 of its height, and
     /// never under 10 px. Below it a word breaks inside rather than shrinking.
@@ -80,9 +82,6 @@ enum MemeText {
 
     static func shown(_ layer: TextContent) -> String { layer.style.uppercase ? layer.text.uppercased() : layer.text }
 
-    /// Below this nothing is set: text that does not fit even so overflows its box.
-    static let smallestSize = 4.0
-
     /// The fit chosen among the ways of setting the text (in one line; in two lines broken at
     /// the most balanced space; wrapped at words; broken inside words when nothing else fits),
     /// each at the largest size in [legible, style.maxSize] that fits. Fewer lines win unless
@@ -92,7 +91,7 @@ enum MemeText {
     static func fitting(_ layout: OpaquePointer, text: String, style: TextStyle, box: Box, legible: Double) -> Fit {
         // Fewest lines first: among equal sizes the first wins.
         var settings = [Setting(text: text, wrap: nil)]
-        if let balanced = balancedTwoLines(layout, text: text, style: style) { settings.append(balanced) }
+        if let balanced = balancedTwoLines(layout, text: text) { settings.append(balanced) }
         settings.append(Setting(text: text, wrap: PANGO_WRAP_WORD))
         let broken = Setting(text: text, wrap: PANGO_WRAP_WORD_CHAR)
         func best(from low: Double) -> Fit? {
@@ -172,7 +171,7 @@ enum MemeText {
 
     /// The text in two lines broken at the space that makes the longer line shortest, or nil
     /// when it has no space between words (or already has lines of its own).
-    private static func balancedTwoLines(_ layout: OpaquePointer, text: String, style: TextStyle) -> Setting? {
+    private static func balancedTwoLines(_ layout: OpaquePointer, text: String) -> Setting? {
         guard !text.contains("\n") else { return nil }
         let spaces = text.indices.filter { text[$0] == " " && $0 != text.startIndex && text.index(after: $0) != text.endIndex }
         var best: (width: Double, setting: Setting)?
