@@ -90,7 +90,12 @@ enum MemeText {
     /// layout is left set to the fit.
     static func fitting(_ layout: OpaquePointer, text: String, style: TextStyle, box: Box, legible: Double) -> Fit {
         // Fewest lines first: among equal sizes the first wins.
-        var settings = [Setting(text: text, wrap: nil)]
+        let whole = Setting(text: text, wrap: nil)
+        // The common caption: set whole at the style's size, nothing can beat it, so neither
+        // the balanced break nor wrapping is worth laying out (this runs on every render).
+        let atFullSize = attempt(layout, whole, size: style.maxSize, style: style, box: box)
+        if atFullSize.fits { return atFullSize.fit }
+        var settings = [whole]
         if let balanced = balancedTwoLines(layout, text: text) { settings.append(balanced) }
         settings.append(Setting(text: text, wrap: PANGO_WRAP_WORD))
         let broken = Setting(text: text, wrap: PANGO_WRAP_WORD_CHAR)
