@@ -22,6 +22,9 @@ let package = Package(
                        providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // Animations: giflib, and libwebp's demux and mux (linked by name: their pkg-config asks for -pthread, which SwiftPM refuses).
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
 
         // The plugin C ABI: memery_filter.h is the only file plugin authors need.
         .target(name: "MemeryPluginABI"),
@@ -34,8 +37,8 @@ let package = Package(
         ]),
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
-        // Pixels: decode/encode (gdk-pixbuf), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "MemeryPluginABI"]),
+        // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "MemeryPluginABI"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
         // The command-line tool.

@@ -27,7 +27,7 @@ extension Workspace {
 
     /// The creation's picture, encoded: at its own size, or scaled to `width` pixels wide.
     public func picture(of name: String, width: Int? = nil, format: ExportFormat,
-                        quality: Int = ExportFormat.defaultQuality) async throws -> Data {
+                        quality: Int = ExportFormat.defaultQuality) async throws -> Picture {
         try await onQueue(readers) { try self.picture(of: name, width: width, format: format, quality: quality) }
     }
 

@@ -342,40 +342,65 @@ public final class Workspace: Sendable {
         try render(try creation(named: name), skipMissingFilters: skipMissingFilters)
     }
 
+    /// The creation's picture; an animated one's first frame.
     public func render(_ creation: Creation, skipMissingFilters: Bool = false) throws -> Raster {
-        try compositor.render(creation, skipMissingFilters: skipMissingFilters) { hash in
-            guard let data = try store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
-            return data
-        }
+        try compositor.render(creation, skipMissingFilters: skipMissingFilters, blob: storedBlob)
     }
 
     /// The creation's picture, encoded: at its own size, or scaled down to `width` pixels wide.
+    /// An animated creation in GIF or WebP keeps every frame; in PNG or JPEG, its first.
     public func picture(of name: String, width: Int? = nil, format: ExportFormat,
-                        quality: Int = ExportFormat.defaultQuality, skipMissingFilters: Bool = false) throws -> Data {
-        var raster = try render(name, skipMissingFilters: skipMissingFilters)
+                        quality: Int = ExportFormat.defaultQuality, skipMissingFilters: Bool = false) throws -> Picture {
+        try picture(of: try creation(named: name), width: width, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
+    }
+
+    func picture(of creation: Creation, width: Int? = nil, format: ExportFormat,
+                 quality: Int = ExportFormat.defaultQuality, skipMissingFilters: Bool = false) throws -> Picture {
+        guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
+        let frames = try compositor.frameCount(creation, blob: storedBlob)
+        if frames > 1, format.holdsAnimation,
+           let data = try compositor.renderAnimation(creation, as: format, quality: quality, width: width,
+                                                     skipMissingFilters: skipMissingFilters, blob: storedBlob) {
+            return Picture(data: data, format: format, frames: frames, framesInCreation: frames)
+        }
+        var raster = try render(creation, skipMissingFilters: skipMissingFilters)
         if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
-        return try ImageEncoder.encode(raster, as: format, quality: quality)
+        return Picture(data: try ImageEncoder.encode(raster, as: format, quality: quality), format: format, frames: 1, framesInCreation: frames)
+    }
+
+    /// How many frames the creation's base image holds: more than 1 when it is animated.
+    public func frameCount(of creation: Creation) throws -> Int {
+        try compositor.frameCount(creation, blob: storedBlob)
+    }
+
+    /// The bytes kept under a hash; a missing blob is damage to the store.
+    private func storedBlob(_ hash: String) throws -> Data {
+        guard let data = try store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
+        return data
     }
 
     /// Renders and writes the creation; the file is replaced whole or not at all.
+    @discardableResult
     public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
-                       skipMissingFilters: Bool = false) throws {
-        let data = try picture(of: name, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
-        try AtomicFile.write(data, to: URL(fileURLWithPath: path))
+                       skipMissingFilters: Bool = false) throws -> Picture {
+        let picture = try picture(of: name, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
+        try AtomicFile.write(picture.data, to: URL(fileURLWithPath: path))
+        return picture
     }
 
     /// From a picture to a meme in one step: keeps the creation (named after the file, made
-    /// unique) and writes the picture. Returns the creation's name.
+    /// unique) and writes the picture. Returns the creation's name and what was written.
+    @discardableResult
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
-                      output: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> String {
+                      output: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Picture) {
         let (name, picture) = try quick(imageAt: path, top: top, bottom: bottom, style: style, format: format, quality: quality)
-        try AtomicFile.write(picture, to: URL(fileURLWithPath: output))
-        return name
+        try AtomicFile.write(picture.data, to: URL(fileURLWithPath: output))
+        return (name, picture)
     }
 
     /// `quick` without writing a file: the creation's name and its picture, encoded.
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
-                      format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Data) {
+                      format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Picture) {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         _ = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -395,8 +420,10 @@ public final class Workspace: Sendable {
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
         if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom, style: style) }
         guard creation.baseImage != nil else { throw DomainError.noCanvas }
+        let frames = try compositor.frameCount(creation, blob: storedBlob)
+        if frames > 1 { return (name, try picture(of: creation, format: format, quality: quality)) }
         let picture = try compositor.compose(creation, drawingOn: image)
-        return (name, try ImageEncoder.encode(picture, as: format, quality: quality))
+        return (name, Picture(data: try ImageEncoder.encode(picture, as: format, quality: quality), format: format, frames: 1, framesInCreation: 1))
     }
 
     public func verify() throws -> StoreCheck {

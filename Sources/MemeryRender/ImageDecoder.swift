@@ -8,10 +8,13 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// Size after EXIF orientation.
     public var width: Int
     public var height: Int
+    /// More than 1 for an animated GIF or WebP.
+    public var frames = 1
 }
 
 /// Decodes image bytes with gdk-pixbuf: the formats Memery accepts (others on request), EXIF
-/// orientation applied. The header is read first (`ImageHeader`): a format not accepted, a
+/// orientation applied; an animated GIF or WebP through giflib or libwebp (`Animations`),
+/// which gives its first frame and, for a picture from outside, decodes every frame. The header is read first (`ImageHeader`): a format not accepted, a
 /// variant the decoder draws wrong, a size over the limits or too many frames is refused
 /// before any loader runs; and a loader told size 0 in `size-prepared` stops without
 /// allocating, for what a header did not tell.
@@ -26,23 +29,35 @@ public struct ImageDecoder: Sendable {
     public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
-    /// GIF frames: gdk-pixbuf's loader composites every frame (time grows with the square
-    /// of their number: 1,000 took 0.9 s, 10,000 took 105 s).
-    public static let maxFrames = 1_000
+    public static let defaultMaxFrames = 1_000
+    public static let defaultMaxAnimationPixels = 100_000_000
+    /// Frames an animation may hold: every one is composed, drawn on and encoded.
+    public var maxFrames: Int
+    /// Pixels over all of an animation's frames (frames times the canvas): what rendering it
+    /// costs in time.
+    public var maxAnimationPixels: Int
 
-    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels, alsoAccepted: Set<String> = []) {
+    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels, alsoAccepted: Set<String> = [],
+                maxFrames: Int = ImageDecoder.defaultMaxFrames, maxAnimationPixels: Int = ImageDecoder.defaultMaxAnimationPixels) {
         self.maxPixels = maxPixels
         self.alsoAccepted = alsoAccepted
+        self.maxFrames = maxFrames
+        self.maxAnimationPixels = maxAnimationPixels
     }
 
-    /// The limit from `MEMERY_MAX_MEGAPIXELS` and the extra formats from
-    /// `MEMERY_IMAGE_FORMATS` (comma-separated, or `all`) when set, else the defaults.
+    /// The limits from `MEMERY_MAX_MEGAPIXELS`, `MEMERY_MAX_FRAMES` and
+    /// `MEMERY_MAX_ANIMATION_MEGAPIXELS`, and the extra formats from `MEMERY_IMAGE_FORMATS`
+    /// (comma-separated, or `all`) when set, else the defaults.
     public static func fromEnvironment() -> ImageDecoder {
         let environment = ProcessInfo.processInfo.environment
         var decoder = ImageDecoder()
-        if let text = environment["MEMERY_MAX_MEGAPIXELS"], let mp = Double(text), mp > 0, mp < 1e9 {
-            decoder.maxPixels = Int(mp * 1_000_000)
+        func megapixels(_ name: String) -> Int? {
+            guard let text = environment[name], let mp = Double(text), mp > 0, mp < 1e9 else { return nil }
+            return Int(mp * 1_000_000)
         }
+        decoder.maxPixels = megapixels("MEMERY_MAX_MEGAPIXELS") ?? decoder.maxPixels
+        decoder.maxAnimationPixels = megapixels("MEMERY_MAX_ANIMATION_MEGAPIXELS") ?? decoder.maxAnimationPixels
+        if let text = environment["MEMERY_MAX_FRAMES"], let frames = Int(text), frames > 0 { decoder.maxFrames = frames }
         if let formats = environment["MEMERY_IMAGE_FORMATS"] {
             decoder.alsoAccepted = Set(formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         }
@@ -66,10 +81,23 @@ public struct ImageDecoder: Sendable {
         let header = ImageHeader.read(data)
         try admit(header, source: source, fromOutside: fromOutside)
         if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
+        if Animations.isAnimated(header), let format = header.format {
+            return try firstFrame(data, format: format, source: source, checkingEvery: fromOutside)
+        }
         let pixbuf = try loadPixbuf(data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
+    }
+
+    /// The first frame of an animation; with `checkingEvery`, after every frame has decoded,
+    /// so that a picture kept from outside renders whole later.
+    private func firstFrame(_ data: Data, format: String, source: String, checkingEvery: Bool) throws -> (Raster, ImageInfo) {
+        let frames = try Animations.open(data, format: format, source: source)
+        try checkSize(frames.width, frames.height, source: source)
+        guard let first = try frames.next() else { throw RenderError.corrupt(source: source, format: format, reason: "it holds no frame") }
+        if checkingEvery { while try frames.next() != nil {} }
+        return (first.raster, ImageInfo(format: format, width: frames.width, height: frames.height, frames: frames.frameCount))
     }
 
     /// Refuses, from the header alone, what would be refused after decoding or drawn wrong:
@@ -88,10 +116,9 @@ public struct ImageDecoder: Sendable {
             }
         }
         if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
-        if header.frames > Self.maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: Self.maxFrames) }
-        // The GIF loader composites every frame onto a whole canvas and keeps them all.
-        if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxPixels {
-            throw RenderError.tooMuchAnimation(source: source, frames: header.frames, width: width, height: height, limit: maxPixels)
+        if header.frames > maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: maxFrames) }
+        if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxAnimationPixels {
+            throw RenderError.tooMuchAnimation(source: source, frames: header.frames, width: width, height: height, limit: maxAnimationPixels)
         }
         // Within the limits, a variant the decoder gets wrong.
         if fromOutside, !alsoAccepted.contains("all"), let reason = header.refusal {

@@ -2,17 +2,24 @@ import MemeryCore
 import CGdkPixbuf
 import Foundation
 
-/// Encodes a raster as PNG, JPEG or WebP through gdk-pixbuf's savers.
+/// Encodes a raster as PNG, JPEG or WebP through gdk-pixbuf's savers, or as GIF through giflib.
 public enum ImageEncoder {
-    /// The encoded bytes. JPEG has no alpha, so it is flattened onto white; PNG and WebP keep it.
+    /// The encoded bytes. JPEG has no alpha, so it is flattened onto white; PNG and WebP keep
+    /// it, GIF keeps what is more than half opaque.
     public static func encode(_ raster: Raster, as format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> Data {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
+        if format == .gif {
+            let writer = try GIFWriter(width: raster.width, height: raster.height, loops: nil, animated: false)
+            try writer.add(raster, delay: 0)
+            return try writer.finish()
+        }
         let pixbuf = try PixelConversion.pixbuf(from: raster, opaqueOver: format == .jpeg ? (255, 255, 255) : nil)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var options: [(String, String)] = []
         switch format {
         case .png: options = [("compression", "6")]
         case .jpeg, .webp: options = [("quality", String(quality))]
+        case .gif: break
         }
         return try save(pixbuf, type: format.rawValue, options: options)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a picture's first bytes say before any decoder runs: its format (from its
 /// signature, not its name) and, for the formats Memery accepts, the size it declares and,
-/// for GIF, how many frames it holds. Checked against the limits before gdk-pixbuf sees a
+/// for GIF and WebP, how many frames it holds. Checked against the limits before gdk-pixbuf sees a
 /// byte, so no loader allocates for a size or a frame count that would be refused.
 struct ImageHeader: Equatable {
     /// gdk-pixbuf's name for the format (png, jpeg, gif, webp, bmp, tiff, avif), or a name
@@ -148,7 +148,8 @@ struct ImageHeader: Equatable {
         return header
     }
 
-    /// The canvas of an extended file (VP8X), else the lossy (VP8) or lossless (VP8L) frame.
+    /// The canvas of an extended file (VP8X) and, when it is animated, its frames (ANMF
+    /// chunks) counted; else the lossy (VP8) or lossless (VP8L) frame.
     private static func webp(_ bytes: Bytes) -> ImageHeader {
         var header = ImageHeader(format: "webp", kind: "WebP")
         guard bytes.count >= 30 else { return header }
@@ -157,6 +158,15 @@ struct ImageHeader: Equatable {
         case "VP8X":
             header.width = 1 + Int(le24(bytes, 24))
             header.height = 1 + Int(le24(bytes, 27))
+            if bytes[20] & 0x02 != 0 {  // the animation flag
+                var offset = 12, frames = 0
+                while offset <= bytes.count - 8 {
+                    if String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self) == "ANMF" { frames += 1 }
+                    let size = Int(le32(bytes, offset + 4))
+                    offset += 8 + size + (size & 1)
+                }
+                header.frames = max(frames, 1)
+            }
         case "VP8 ":
             header.width = Int(le16(bytes, 26) & 0x3FFF)
             header.height = Int(le16(bytes, 28) & 0x3FFF)

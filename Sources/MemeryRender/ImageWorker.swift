@@ -10,6 +10,8 @@ import Glibc
 public enum ImageWorker {
     struct Request: Codable {
         var maxPixels: Int
+        var maxFrames: Int
+        var maxAnimationPixels: Int
         var alsoAccepted: [String]
         var source: String
         /// Heap, stacks and private mappings together (RLIMIT_DATA).
@@ -35,7 +37,8 @@ public enum ImageWorker {
         // Past the soft limit the kernel sends SIGXCPU, a second later SIGKILL.
         limit(RLIMIT_CPU, to: request.cpuSeconds, hard: request.cpuSeconds + 1)
         let data = FileHandle.standardInput.readDataToEndOfFile()
-        let decoder = ImageDecoder(maxPixels: request.maxPixels, alsoAccepted: Set(request.alsoAccepted))
+        let decoder = ImageDecoder(maxPixels: request.maxPixels, alsoAccepted: Set(request.alsoAccepted),
+                                   maxFrames: request.maxFrames, maxAnimationPixels: request.maxAnimationPixels)
         do {
             let (raster, info) = try decoder.decode(data, source: request.source)
             try write(Reply(info: info, stride: raster.stride))

@@ -30,10 +30,11 @@ public struct IsolatedDecoder: Sendable {
     }
 
     /// What the helper may hold: the bytes read, the decoder's picture and its converted copy
-    /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures), and the runtime.
+    /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures), an animated GIF's
+    /// frames as giflib keeps them (a byte a pixel), and the runtime.
     func memoryBudget(forInput bytes: Int) -> Int {
         if let megabytes { return megabytes << 20 }
-        return bytes + decoder.maxPixels * 12 + 512 << 20
+        return bytes + decoder.maxPixels * 12 + decoder.maxAnimationPixels + 512 << 20
     }
 
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
@@ -45,7 +46,8 @@ public struct IsolatedDecoder: Sendable {
             throw RenderError.decoderUnavailable(reason: "the decoding helper \(helper) is missing or not executable (reinstall memery, or set MEMERY_HELPER to the memery binary)")
         }
         let budget = memoryBudget(forInput: data.count)
-        let request = ImageWorker.Request(maxPixels: decoder.maxPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
+        let request = ImageWorker.Request(maxPixels: decoder.maxPixels, maxFrames: decoder.maxFrames,
+                                          maxAnimationPixels: decoder.maxAnimationPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
                                           memoryBytes: budget, cpuSeconds: cpuSeconds)
         let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
         switch try process.run(["__image-worker", argument], input: data) {

@@ -15,7 +15,7 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     /// A declared size with no pixels, or a side longer than can be drawn.
     case badSize(source: String, width: Int, height: Int, reason: String)
     case tooManyFrames(source: String, frames: Int, limit: Int)
-    /// Frames times the canvas: what the GIF loader composites and keeps.
+    /// Frames times the canvas: what rendering an animation costs.
     case tooMuchAnimation(source: String, frames: Int, width: Int, height: Int, limit: Int)
     case unreadable(path: String, reason: String)
     /// The decoder used more processor time than a picture may (the helper was stopped).
@@ -55,10 +55,10 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
         case let .badSize(source, width, height, reason):
             return "\(source) declares \(width)x\(height) pixels: \(reason)"
         case let .tooManyFrames(source, frames, limit):
-            return "\(source) holds \(frames) frames, more than the \(limit) Memery decodes in one picture"
+            return "\(source) holds \(frames) frames, more than the \(limit) Memery decodes in one animation; set MEMERY_MAX_FRAMES to allow more"
         case let .tooMuchAnimation(source, frames, width, height, limit):
             let megapixels = Double(frames) * Double(width) * Double(height) / 1_000_000
-            return "\(source) holds \(frames) frames of \(width)x\(height) (\(String(format: "%.0f", megapixels)) megapixels in all), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
+            return "\(source) holds \(frames) frames of \(width)x\(height) (\(String(format: "%.0f", megapixels)) megapixels in all), over the limit of \(limit / 1_000_000) megapixels for an animation; set MEMERY_MAX_ANIMATION_MEGAPIXELS to allow more"
         case let .fileTooLarge(source, bytes, limit):
             return "\(source) is \(bytes >> 20) MB, larger than any picture within the pixel limit can be (\(limit >> 20) MB), so it was not read; set MEMERY_MAX_MEGAPIXELS to allow larger pictures"
         case let .unreadable(path, reason):

@@ -4,7 +4,7 @@ import Memery
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Render a creation to PNG, JPEG or WebP.")
+        commandName: "export", abstract: "Render a creation to PNG, JPEG, WebP or GIF (an animated one to an animated GIF or WebP).")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -20,12 +20,14 @@ struct ExportCommand: ParsableCommand {
         let format = try outputOptions.resolvedFormat()
         let workspace = try storeOptions.open()
         if outputOptions.toStandardOutput {
-            try outputOptions.writeToStandardOutput(try workspace.picture(of: name, format: format, quality: outputOptions.quality,
-                                                                          skipMissingFilters: skipMissingFilters))
+            let picture = try workspace.picture(of: name, format: format, quality: outputOptions.quality, skipMissingFilters: skipMissingFilters)
+            try outputOptions.writeToStandardOutput(picture.data)
+            outputOptions.tell(picture)
             return
         }
-        try workspace.export(name, to: outputOptions.output, format: format, quality: outputOptions.quality,
-                             skipMissingFilters: skipMissingFilters)
+        let picture = try workspace.export(name, to: outputOptions.output, format: format, quality: outputOptions.quality,
+                                           skipMissingFilters: skipMissingFilters)
+        outputOptions.tell(picture)
         print(outputOptions.output)
     }
 }

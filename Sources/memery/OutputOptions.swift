@@ -8,7 +8,7 @@ extension ExportFormat: ExpressibleByArgument {
     }
 }
 
-/// Where and how a picture is written: `-o FILE [--format png|jpeg|webp] [--quality 1-100]`.
+/// Where and how a picture is written: `-o FILE [--format png|jpeg|webp|gif] [--quality 1-100]`.
 struct OutputOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .long], parsing: .unconditional,
             help: ArgumentHelp("The picture to write; - writes it to standard output (with --format).", valueName: "file"))
@@ -17,10 +17,10 @@ struct OutputOptions: ParsableArguments {
     /// `-o -`: the picture goes to standard output.
     var toStandardOutput: Bool { output == "-" }
 
-    @Option(parsing: .unconditional, help: "png, jpeg or webp; by default the output file's extension decides.")
+    @Option(parsing: .unconditional, help: "png, jpeg, webp or gif; by default the output file's extension decides.")
     var format: ExportFormat?
 
-    @Option(parsing: .unconditional, help: "JPEG and WebP quality, 1 to 100.")
+    @Option(parsing: .unconditional, help: "JPEG and WebP quality, 1 to 100 (GIF has none: each frame gets its own 256 colours).")
     var quality: Int = ExportFormat.defaultQuality
 
     /// The format asked for; an unknown extension is bad input (exit 1), found in `run()`.
@@ -28,7 +28,7 @@ struct OutputOptions: ParsableArguments {
     /// than --format asks for (a .png file holding a JPEG confuses whatever opens it).
     func resolvedFormat() throws -> ExportFormat {
         if toStandardOutput {
-            guard let format else { throw InputError("writing the picture to standard output (-o -) needs --format png|jpeg|webp") }
+            guard let format else { throw InputError("writing the picture to standard output (-o -) needs --format png|jpeg|webp|gif") }
             return format
         }
         var isDirectory: ObjCBool = false
@@ -44,9 +44,14 @@ struct OutputOptions: ParsableArguments {
             return format
         }
         guard let named else {
-            throw InputError("cannot tell the format from \"\(output)\": name it .png, .jpg or .webp, or give --format png|jpeg|webp")
+            throw InputError("cannot tell the format from \"\(output)\": name it .png, .jpg, .webp or .gif, or give --format png|jpeg|webp|gif")
         }
         return named
+    }
+
+    /// Says on standard error what became of an animation written as one frame.
+    func tell(_ picture: Picture) {
+        if let note = picture.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
     }
 
     /// Writes the encoded picture to standard output (`-o -`). A reader that stops early

@@ -24,11 +24,13 @@ struct QuickCommand: ParsableCommand {
             // The picture is the output: the creation's name is not printed into it.
             let (_, picture) = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
                                                    format: format, quality: outputOptions.quality)
-            try outputOptions.writeToStandardOutput(picture)
+            try outputOptions.writeToStandardOutput(picture.data)
+            outputOptions.tell(picture)
             return
         }
-        let name = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
-                                       output: outputOptions.output, format: format, quality: outputOptions.quality)
-        try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue]) { print(name) }
+        let (name, picture) = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
+                                                  output: outputOptions.output, format: format, quality: outputOptions.quality)
+        outputOptions.tell(picture)
+        try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue, "frames": picture.frames]) { print(name) }
     }
 }

@@ -15,17 +15,25 @@ struct ShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let head = try storeOptions.open().head(of: name)
+        let workspace = try storeOptions.open()
+        let head = try workspace.head(of: name)
         let creation = head.state
+        let frames = try workspace.frameCount(of: creation)
         if json {
-            try printJSON(Describe.detail(head))
+            var detail = Describe.detail(head)
+            if var base = detail["baseImage"] as? [String: Any] {
+                base["frames"] = frames
+                detail["baseImage"] = base
+            }
+            try printJSON(detail)
             return
         }
         print("name:    \(creation.name)")
         print("id:      \(creation.id.uuidString.lowercased())")
         print("canvas:  \(creation.width)x\(creation.height)")
         if let base = creation.baseImage {
-            print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…)")
+            let animated = frames > 1 ? ", animated: \(frames) frames" : ""
+            print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…\(animated))")
         } else if let canvas = creation.canvas {
             print("image:   none, background \(canvas.background)")
         }

@@ -31,3 +31,32 @@ for line in open(os.path.join(here, "expected.tsv")):
     decoded.image.save(target, optimize=True)
     written += 1
 print(f"wrote {written} references")
+
+# Every frame of the animations the animation test reads, as browsers show them (Pillow
+# composes each frame over what the last left, and clears a disposed frame to transparent):
+# the frames stacked top to bottom in reference/frames/<path>.png, and their delays and
+# loop count (the NETSCAPE count, absent: played once) in reference/frames/<path>.json.
+import json  # noqa: E402
+from PIL import Image, ImageSequence  # noqa: E402
+
+# (iss634's 42 photo-like frames would weigh 3 MB here: the test checks them against libvips.
+# dispose_bgnd.gif is left out: Pillow paints disposed frames black where browsers clear them.)
+ANIMATIONS = ["gif/dispose_prev.gif", "gif/transparent_dispose.gif",
+              "gif/animated_loop_interlaced.gif", "gif/missing_background.gif"]
+for path in ANIMATIONS:
+    with Image.open(os.path.join(here, "images", path)) as image:
+        frames, delays = [], []
+        for frame in ImageSequence.Iterator(image):
+            frames.append(frame.convert("RGBA").copy())
+            delays.append(int(frame.info.get("duration", 0)))
+        loop = image.info.get("loop")
+    strip = Image.new("RGBA", (frames[0].width, frames[0].height * len(frames)))
+    for index, frame in enumerate(frames):
+        strip.paste(frame, (0, index * frames[0].height))
+    target = os.path.join(here, "reference", "frames", path)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    strip.save(target + ".png", optimize=True)
+    with open(target + ".json", "w") as sidecar:
+        json.dump({"delays": delays, "loop": loop}, sidecar)
+        sidecar.write("\n")
+print(f"wrote {len(ANIMATIONS)} animation references")

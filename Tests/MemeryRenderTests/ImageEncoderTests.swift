@@ -55,7 +55,8 @@ import Testing
         #expect(ExportFormat(pathExtension: "jpeg") == .jpeg)
         #expect(ExportFormat(pathExtension: "png") == .png)
         #expect(ExportFormat(pathExtension: "webp") == .webp)
-        #expect(ExportFormat(pathExtension: "gif") == nil)
+        #expect(ExportFormat(pathExtension: "gif") == .gif)
+        #expect(ExportFormat(pathExtension: "tga") == nil)
     }
 
     @Test func atomicWriteReplacesWholeOrReportsWhy() throws {

@@ -84,7 +84,7 @@ import Testing
                         #expect(gallery.count == 2)
                     case 2: let _: CreationHistory = try await workspace.history(of: name)
                     default:
-                        let png = try await workspace.picture(of: name, width: 32, format: .png)
+                        let png = try await workspace.picture(of: name, width: 32, format: .png).data
                         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
                     }
                     reads += 1

@@ -14,7 +14,7 @@ import Testing
         try workspace.create(name: "cat", imageAt: TestData.example("chelsea.png").path)
         try workspace.setCaptions("cat", top: "PREVIEW", bottom: "SCALED")
         let full = try workspace.render("cat")
-        let data = try workspace.picture(of: "cat", width: 150, format: .png)
+        let data = try workspace.picture(of: "cat", width: 150, format: .png).data
         let previewFile = dir.url.appendingPathComponent("preview.png")
         try data.write(to: previewFile)
         if let keep = ProcessInfo.processInfo.environment["MEMERY_KEEP_PREVIEW"] { try? data.write(to: URL(fileURLWithPath: keep)) }
@@ -32,6 +32,6 @@ import Testing
             worst = max(worst, abs(sum.0 / n - Double(q.r)), abs(sum.1 / n - Double(q.g)), abs(sum.2 / n - Double(q.b)))
         }
         #expect(worst < 60, "preview pixels stray from the picture by \(worst)")
-        #expect(try workspace.picture(of: "cat", width: 2000, format: .png).count > 0, "wider than the picture: its own size")
+        #expect(try workspace.picture(of: "cat", width: 2000, format: .png).data.count > 0, "wider than the picture: its own size")
     }
 }
