@@ -10,19 +10,10 @@ struct GIFPalette {
     /// The entry that stands for transparent pixels (alpha under half), if any are.
     var transparentIndex: Int?
 
-    init(_ raster: Raster) {
-        let rgba = PixelConversion.straightRGBA(raster)
-        let count = raster.width * raster.height
-        var pixels = [UInt32](repeating: 0, count: count)
-        var transparent = false
-        for i in 0..<count {
-            if rgba[i * 4 + 3] < 128 {
-                pixels[i] = Self.clear
-                transparent = true
-            } else {
-                pixels[i] = UInt32(rgba[i * 4]) << 16 | UInt32(rgba[i * 4 + 1]) << 8 | UInt32(rgba[i * 4 + 2])
-            }
-        }
+    /// `visible`: pixels as `GIFPalette.visible` gives them, row by row.
+    init(_ visible: [UInt32]) {
+        let pixels = visible.map { $0 == 0 ? Self.clear : $0 & 0xff_ffff }
+        let transparent = visible.contains(0)
         let room = transparent ? 255 : 256
         if let exact = Self.exact(pixels, room: room) {
             (colours, indices) = exact
@@ -31,8 +22,17 @@ struct GIFPalette {
         }
         if transparent {
             transparentIndex = colours.count
-            for i in 0..<count where pixels[i] == Self.clear { indices[i] = UInt8(colours.count) }
+            for i in 0..<pixels.count where pixels[i] == Self.clear { indices[i] = UInt8(colours.count) }
             colours.append(0)
+        }
+    }
+
+    /// What a GIF can show of each pixel, row by row: 0 where it is less than half opaque
+    /// (a GIF pixel is shown or not), else 0xFFRRGGBB with the colour unpremultiplied.
+    static func visible(_ raster: Raster) -> [UInt32] {
+        let rgba = PixelConversion.straightRGBA(raster)
+        return (0..<(raster.width * raster.height)).map { i in
+            rgba[i * 4 + 3] < 128 ? 0 : 0xff00_0000 | UInt32(rgba[i * 4]) << 16 | UInt32(rgba[i * 4 + 1]) << 8 | UInt32(rgba[i * 4 + 2])
         }
     }
 
