@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // memfd_create, to hand decoded pixels from the helper process without a copy.
+        .systemLibrary(name: "CSharedMemory"),
         // Animations: giflib, and libwebp's demux and mux (linked by name: their pkg-config asks for -pthread, which SwiftPM refuses).
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
@@ -31,6 +33,9 @@ let package = Package(
         .target(name: "MemeryBuiltinFilters", dependencies: ["MemeryPluginABI"], path: "Plugins/builtins",
                 linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
 
+        // JPEG written straight from Cairo's pixels with libjpeg-turbo (C: libjpeg reports errors by longjmp).
+        .target(name: "MemeryJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         .target(name: "MemeryStore", dependencies: [
             "CLMDB", .product(name: "Crypto", package: "swift-crypto"),
@@ -38,7 +43,7 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "MemeryPluginABI"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
         // The command-line tool.

@@ -18,6 +18,25 @@ enum EmbeddedOrientation {
         return found
     }
 
+    /// A JPEG's EXIF orientation (its first APP1 Exif segment), which gdk-pixbuf's loader
+    /// applies: the fast decoder (`JPEGDecoder`) leaves turned pictures to it.
+    static func jpeg(_ data: Data) -> Int? {
+        data.withUnsafeBytes { bytes in
+            var offset = 2
+            while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+                let marker = bytes[offset + 1]
+                if marker == 0xDA || marker == 0xD9 { return nil }  // the picture starts: no EXIF before it
+                let length = Int(be16(bytes, offset + 2))
+                guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
+                if marker == 0xE1, length >= 8, bytes[(offset + 4)..<(offset + 10)].elementsEqual(Array("Exif\0\0".utf8)) {
+                    return exif(UnsafeRawBufferPointer(rebasing: bytes[(offset + 10)..<(offset + 2 + length)]))
+                }
+                offset += 2 + length
+            }
+            return nil
+        }
+    }
+
     /// eXIf first; else an iTXt or tEXt chunk keyed XML:com.adobe.xmp. Chunks after the
     /// image data count too: eXIf may come late.
     private static func png(_ bytes: UnsafeRawBufferPointer) -> Int? {

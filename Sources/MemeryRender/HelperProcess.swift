@@ -23,13 +23,15 @@ public struct HelperProcess {
 
     var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
-    func run(_ arguments: [String], input: Data) throws -> Outcome {
+    /// `output`: a file to be the helper's standard output (what it writes there is then not
+    /// in the outcome); else a pipe collects it.
+    func run(_ arguments: [String], input: Data, output file: FileHandle? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
-        process.standardOutput = stdout
+        process.standardOutput = file ?? stdout
         process.standardError = stderr
         // Foundation leaves the pipes open until the Process is freed, which a long-lived
         // caller (a server, the fuzzer) may never do: close every end here.
@@ -45,7 +47,9 @@ public struct HelperProcess {
         nonisolated(unsafe) var output = Data()
         nonisolated(unsafe) var errors = Data()
         let readers = DispatchGroup()
-        DispatchQueue.global().async(group: readers) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
+        if file == nil {
+            DispatchQueue.global().async(group: readers) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
+        }
         DispatchQueue.global().async(group: readers) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
         // A helper that stops reading early (it refused the input) must not fail the writer.
         signal(SIGPIPE, SIG_IGN)

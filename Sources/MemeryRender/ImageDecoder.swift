@@ -70,13 +70,17 @@ public struct ImageDecoder: Sendable {
         try decode(data, source: source, fromOutside: true)
     }
 
+    /// Makes the raster decoded pixels go into: a new one, or (in the helper) one over the
+    /// memory this process shares with its caller.
+    typealias RasterMaker = (_ width: Int, _ height: Int) throws -> Raster
+
     /// Decodes a picture the store already keeps (to render it): only the limits apply, so
     /// a creation made before a format stopped being accepted still renders.
     public func decodeStored(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
         try decode(data, source: source, fromOutside: false)
     }
 
-    private func decode(_ data: Data, source: String, fromOutside: Bool) throws -> (Raster, ImageInfo) {
+    func decode(_ data: Data, source: String, fromOutside: Bool, makeRaster: RasterMaker = { try Raster(width: $0, height: $1) }) throws -> (Raster, ImageInfo) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         let header = ImageHeader.read(data)
         try admit(header, source: source, fromOutside: fromOutside)
@@ -84,9 +88,12 @@ public struct ImageDecoder: Sendable {
         if Animations.isAnimated(header), let format = header.format {
             return try firstFrame(data, format: format, source: source, checkingEvery: fromOutside)
         }
+        if header.format == "jpeg", let raster = try JPEGDecoder.decode(data, into: makeRaster) {
+            return (raster, ImageInfo(format: "jpeg", width: raster.width, height: raster.height))
+        }
         let pixbuf = try loadPixbuf(data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
-        let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha)
+        let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha, into: makeRaster)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
     }
 

@@ -6,7 +6,8 @@ import Glibc
 /// The helper process's side of decoding a picture from outside (`memery __image-worker
 /// REQUEST`): it caps its own memory and processor time, reads the picture's bytes from
 /// standard input, decodes them, and prints one line of JSON (what it is, or why it was
-/// refused) followed by the pixels. A decoder that blows up or spins ends here.
+/// refused) followed by the pixels (from `SharedPixels.pixelOffset` when standard output is
+/// a file in memory). A decoder that blows up or spins ends here.
 public enum ImageWorker {
     struct Request: Codable {
         var maxPixels: Int
@@ -40,6 +41,24 @@ public enum ImageWorker {
         let decoder = ImageDecoder(maxPixels: request.maxPixels, alsoAccepted: Set(request.alsoAccepted),
                                    maxFrames: request.maxFrames, maxAnimationPixels: request.maxAnimationPixels)
         do {
+            if SharedPixels.standardOutputIsFile() {
+                // The pixels are decoded straight into the memory the caller maps.
+                var shared: Raster?
+                var (raster, info) = try decoder.decode(data, source: request.source, fromOutside: true) { width, height in
+                    let raster = try SharedPixels.outputRaster(width: width, height: height)
+                    shared = raster
+                    return raster
+                }
+                if raster !== shared {  // an animation's first frame: decoded apart
+                    let target = try SharedPixels.outputRaster(width: raster.width, height: raster.height)
+                    raster.withMutablePixels { pixels, stride in
+                        target.withMutablePixels { targetPixels, _ in targetPixels.update(from: pixels, count: stride * raster.height) }
+                    }
+                    raster = target
+                }
+                try SharedPixels.write(reply: try JSONEncoder().encode(Reply(info: info, stride: raster.stride)) + Data("\n".utf8))
+                return 0
+            }
             let (raster, info) = try decoder.decode(data, source: request.source)
             try write(Reply(info: info, stride: raster.stride))
             try raster.withMutablePixels { pixels, stride in

@@ -50,14 +50,16 @@ public struct IsolatedDecoder: Sendable {
                                           maxAnimationPixels: decoder.maxAnimationPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
                                           memoryBytes: budget, cpuSeconds: cpuSeconds)
         let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
-        switch try process.run(["__image-worker", argument], input: data) {
+        let shared = SharedPixels()
+        switch try process.run(["__image-worker", argument], input: data, output: shared?.fileHandle) {
         case .timedOut:
             throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
         case let .signalled(signal, said):
             if signal == SIGXCPU || signal == SIGKILL { throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds) }
             if DecoderWords.meansOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
             throw RenderError.decoderCrashed(source: source, signal: signal)
-        case let .exited(status, output, said):
+        case .exited(let status, var output, let said):
+            if let shared { output = shared.reply() + Data("\n".utf8) }
             if status != 0, DecoderWords.meansOutOfMemory(said) { throw RenderError.decodeTooHungry(source: source, megabytes: budget >> 20) }
             guard status == 0, let end = output.firstIndex(of: UInt8(ascii: "\n")),
                   let reply = try? JSONDecoder().decode(ImageWorker.Reply.self, from: output[output.startIndex..<end]) else {
@@ -74,6 +76,12 @@ public struct IsolatedDecoder: Sendable {
             }
             guard let info = reply.info, let stride = reply.stride else {
                 throw RenderError.decoderUnavailable(reason: "the decoding helper answered with neither a picture nor a reason")
+            }
+            if let shared {
+                guard let raster = try shared.raster(width: info.width, height: info.height, stride: stride) else {
+                    throw RenderError.decoderUnavailable(reason: "the decoding helper sent too few pixels for a \(info.width)x\(info.height) picture")
+                }
+                return (raster, info)
             }
             return (try Self.raster(info, stride: stride, pixels: output[(end + 1)...]), info)
         }

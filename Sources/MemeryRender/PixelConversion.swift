@@ -6,7 +6,9 @@ import CPangoCairo
 enum PixelConversion {
     /// `alreadyPremultiplied`: the loader handed over premultiplied colours as if straight
     /// (an 8-bit TIFF with associated alpha); they are kept, capped at their alpha.
-    static func raster(from pixbuf: OpaquePointer, alreadyPremultiplied: Bool = false) throws -> Raster {
+    /// `into`: makes the raster for the pixels, by default a new one.
+    static func raster(from pixbuf: OpaquePointer, alreadyPremultiplied: Bool = false,
+                       into makeRaster: ImageDecoder.RasterMaker = { try Raster(width: $0, height: $1) }) throws -> Raster {
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
         let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -14,7 +16,7 @@ enum PixelConversion {
               let source = gdk_pixbuf_read_pixels(pixbuf) else {
             throw RenderError.corrupt(source: "the image", format: nil, reason: "unexpected pixel layout")
         }
-        let raster = try Raster(width: width, height: height)
+        let raster = try makeRaster(width, height)
         raster.withMutablePixels { target, stride in
             for y in 0..<height {
                 let from = source + y * rowstride

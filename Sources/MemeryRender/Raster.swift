@@ -18,7 +18,29 @@ public final class Raster {
         self.height = height
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    /// Pixels this raster does not own: a surface over `pixels` (Cairo's ARGB32 layout, rows
+    /// `stride` bytes apart), and what gives them back once the raster is gone.
+    init(wrapping pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, release: @escaping () -> Void) throws {
+        guard width > 0, height > 0, width <= 32767, height <= 32767,
+              stride == Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))),
+              let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                Int32(width), Int32(height), Int32(stride)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            release()
+            throw RenderError.outOfMemory(width: width, height: height)
+        }
+        self.surface = surface
+        self.width = width
+        self.height = height
+        self.release = release
+    }
+
+    private var release: (() -> Void)?
+
+    deinit {
+        cairo_surface_destroy(surface)
+        release?()
+    }
 
     /// Bytes per row.
     public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }

@@ -1,0 +1,74 @@
+#include "memery_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <jpeglib.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the rows are written as B, G, R, A bytes: Cairo's words on a little-endian machine"
+#endif
+
+struct failure {
+    struct jpeg_error_mgr manager;
+    jmp_buf back;
+};
+
+static void give_up(j_common_ptr info) {
+    longjmp(((struct failure *)info->err)->back, 1);
+}
+
+/* A warning (corrupt data the library worked around) counts as a failure here. */
+static void warned(j_common_ptr info, int level) {
+    if (level < 0) longjmp(((struct failure *)info->err)->back, 1);
+}
+
+static int open_header(struct jpeg_decompress_struct *info, const uint8_t *data, size_t size) {
+    jpeg_create_decompress(info);
+    jpeg_mem_src(info, data, (unsigned long)size);
+    if (jpeg_read_header(info, TRUE) != JPEG_HEADER_OK) return -1;
+    if (info->data_precision != 8) return -1;
+    if (info->jpeg_color_space != JCS_YCbCr && info->jpeg_color_space != JCS_GRAYSCALE) return -1;
+    return 0;
+}
+
+int memery_jpeg_size(const uint8_t *data, size_t size, int *width, int *height) {
+    struct jpeg_decompress_struct info;
+    struct failure failure;
+    info.err = jpeg_std_error(&failure.manager);
+    failure.manager.error_exit = give_up;
+    failure.manager.emit_message = warned;
+    if (setjmp(failure.back)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    int status = open_header(&info, data, size);
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
+    jpeg_destroy_decompress(&info);
+    return status;
+}
+
+int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, int stride) {
+    struct jpeg_decompress_struct info;
+    struct failure failure;
+    info.err = jpeg_std_error(&failure.manager);
+    failure.manager.error_exit = give_up;
+    failure.manager.emit_message = warned;
+    if (setjmp(failure.back)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    if (open_header(&info, data, size) != 0 || (int)info.image_width != width || (int)info.image_height != height) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    info.out_color_space = JCS_EXT_BGRA;  /* alpha written as 255 */
+    jpeg_start_decompress(&info);
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = pixels + (size_t)info.output_scanline * (size_t)stride;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
