@@ -167,14 +167,8 @@ public final class Workspace: Sendable {
     /// transaction.
     @discardableResult
     public func create(name: String, imageAt path: String) throws -> Creation {
-        try createKeepingImage(name: name, imageAt: path).creation
-    }
-
-    /// `create`, also returning the decoded base image so that a caller who renders next
-    /// need not decode it again.
-    private func createKeepingImage(name: String, imageAt path: String) throws -> (creation: Creation, image: Raster) {
-        let (data, image, raster) = try readImage(at: path)
-        return (try start(name, with: .importBaseImage(image), blobs: [data]), raster)
+        let (data, image, _) = try readImage(at: path)
+        return try start(name, with: .importBaseImage(image), blobs: [data])
     }
 
     /// Makes a creation on a blank canvas.
@@ -399,31 +393,56 @@ public final class Workspace: Sendable {
     }
 
     /// `quick` without writing a file: the creation's name and its picture, encoded.
+    ///
+    /// The picture is decoded once, in the helper. Then two things happen at once, on two
+    /// cores: the creation and its captions are stored, and the meme is drawn (on the decoded
+    /// picture itself) and encoded from the same edits decided in memory. Nothing is returned
+    /// before both are done, so what is written is as durable as before.
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
                       format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Picture) {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
-        _ = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
+        let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
+        let captions = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        var base = stem.trimmingCharacters(in: .whitespacesAndNewlines)
-        if Gallery.problem(withName: base) != nil { base = "meme" }
+        let trimmed = stem.trimmingCharacters(in: .whitespacesAndNewlines)
+        let base = Gallery.problem(withName: trimmed) == nil ? trimmed : "meme"
+        let (data, image, raster) = try readImage(at: path)
+        let edits: [CreationCommand] = [.importBaseImage(image)] + (hasCaptions ? [captions] : [])
+
+        nonisolated(unsafe) var stored: Result<String, Error> = .failure(DomainError.noCanvas)
+        let storing = DispatchGroup()
+        DispatchQueue.global().async(group: storing) {
+            stored = Result { try self.store(named: base, edits, blobs: [data]) }
+        }
+        let encoded = Result { () throws -> Picture? in
+            var planned = Creation(id: UUID())
+            for command in [.create(name: base)] + edits {
+                try planned.decide(command).forEach { planned = planned.evolve($0) }
+            }
+            guard try compositor.frameCount(planned, blob: { _ in data }) == 1 else { return nil }  // an animation: drawn from the store
+            let picture = try compositor.compose(planned, drawingOn: raster)
+            return Picture(data: try ImageEncoder.encode(picture, as: format, quality: quality), format: format, frames: 1, framesInCreation: 1)
+        }
+        storing.wait()
+        let name = try stored.get()
+        if let picture = try encoded.get() { return (name, picture) }
+        return (name, try picture(of: try creation(named: name), format: format, quality: quality))
+    }
+
+    /// Stores a new creation named after `base` (made unique) and its first edits; returns
+    /// its name.
+    private func store(named base: String, _ edits: [CreationCommand], blobs: [Data]) throws -> String {
         var name = try uniqueName(from: base)
-        var creation: Creation
-        let image: Raster
         while true {
             do {
-                (creation, image) = try createKeepingImage(name: name, imageAt: path)
+                _ = try start(name, with: edits[0], blobs: blobs)
                 break
             } catch DomainError.nameTaken, DomainError.nameTakenInTrash {
                 name = try uniqueName(from: base)  // lost a race for the name
             }
         }
-        let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
-        if hasCaptions { creation = try setCaptions(name, top: top, bottom: bottom, style: style) }
-        guard creation.baseImage != nil else { throw DomainError.noCanvas }
-        let frames = try compositor.frameCount(creation, blob: storedBlob)
-        if frames > 1 { return (name, try picture(of: creation, format: format, quality: quality)) }
-        let picture = try compositor.compose(creation, drawingOn: image)
-        return (name, Picture(data: try ImageEncoder.encode(picture, as: format, quality: quality), format: format, frames: 1, framesInCreation: 1))
+        for command in edits.dropFirst() { _ = try edit(name, command) }
+        return name
     }
 
     public func verify() throws -> StoreCheck {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MemeryRender
 
 @Suite struct ExportQuickTests {
     @Test func exportWritesTheFormatTheExtensionNames() throws {
@@ -52,6 +53,24 @@ import Testing
         // And it can be edited later.
         try s.ok(["text", "chelsea-2", "--bottom", "later"])
         try s.ok(["export", "chelsea-2", "-o", s.path("q3.png")])
+    }
+
+    /// quick draws its picture from edits decided in memory while the store keeps them: the
+    /// picture is the one the kept creation renders.
+    @Test func quickWritesWhatTheKeptCreationRenders() throws {
+        let s = try Sandbox()
+        #expect(try s.ok(["quick", Paths.example, "--top", "drawn while", "--bottom", "it is stored", "--font", "Lato",
+                          "--color", "gold", "-o", s.path("quick.png")]) == "chelsea")
+        try s.ok(["export", "chelsea", "-o", s.path("export.png")])
+        let quick = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("quick.png"))), source: "quick").0
+        let export = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("export.png"))), source: "export").0
+        #expect(quick.width == export.width && quick.height == export.height)
+        var differing = 0
+        for y in Swift.stride(from: 0, to: quick.height, by: 2) {
+            for x in Swift.stride(from: 0, to: quick.width, by: 2) where quick.pixel(x: x, y: y) != export.pixel(x: x, y: y) { differing += 1 }
+        }
+        #expect(differing == 0)
+        #expect(try s.ok(["show", "chelsea"]).contains("drawn while"))
     }
 
     @Test func quickWithABrokenImageStoresNothing() throws {
