@@ -232,23 +232,28 @@ public final class Workspace: Sendable {
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
-        if let problem = Self.problem(withImageFile: path) { throw RenderError.unreadable(path: path.isEmpty ? "\"\"" : path, reason: problem) }
-        let url = URL(fileURLWithPath: path)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
-            try compositor.decoder.checkFileSize(size, source: path)
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw RenderError.unreadable(path: path, reason: Self.reason(error))
-        }
+        let data = try readImageFile(at: path)
         // In a helper with memory and time limits: the picture comes from outside. Errors
         // name the file as the user named it, as read errors do.
         let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: path)
-        let image = BaseImage(blob: BlobHash.of(data), width: info.width, height: info.height,
-                              format: info.format, sourceName: url.lastPathComponent)
-        return (data, image, raster)
+        return (data, Self.baseImage(info, of: data, hash: BlobHash.of(data), path: path), raster)
+    }
+
+    /// An image file's bytes, once it is known to be a file within the size limit.
+    func readImageFile(at path: String) throws -> Data {
+        if let problem = Self.problem(withImageFile: path) { throw RenderError.unreadable(path: path.isEmpty ? "\"\"" : path, reason: problem) }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
+            try compositor.decoder.checkFileSize(size, source: path)
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RenderError.unreadable(path: path, reason: Self.reason(error))
+        }
+    }
+
+    static func baseImage(_ info: ImageInfo, of data: Data, hash: String, path: String) -> BaseImage {
+        BaseImage(blob: hash, width: info.width, height: info.height, format: info.format, sourceName: URL(fileURLWithPath: path).lastPathComponent)
     }
 
     /// Decides `command` against the creation named `name` and appends what it causes.
@@ -394,39 +399,59 @@ public final class Workspace: Sendable {
 
     /// `quick` without writing a file: the creation's name and its picture, encoded.
     ///
-    /// The picture is decoded once, in the helper. Then two things happen at once, on two
-    /// cores: the creation and its captions are stored, and the meme is drawn (on the decoded
-    /// picture itself) and encoded from the same edits decided in memory. Nothing is returned
-    /// before both are done, so what is written is as durable as before.
+    /// Two cores share the work. A JPEG made into a JPEG is written while it is decoded (in
+    /// the helper): rows are encoded as they come, each caption drawn once the rows under it
+    /// are there (`StreamedJPEG`). Once the picture is decoded, the creation and its captions
+    /// are stored on one core while the other finishes the meme from the same edits decided
+    /// in memory. Nothing is returned before both are done, so what is written is as durable
+    /// as before.
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
                       format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Picture) {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         let hasCaptions = !(top ?? "").isEmpty || !(bottom ?? "").isEmpty
         let captions = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
-        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let trimmed = stem.trimmingCharacters(in: .whitespacesAndNewlines)
-        let base = Gallery.problem(withName: trimmed) == nil ? trimmed : "meme"
-        let (data, image, raster) = try readImage(at: path)
-        let edits: [CreationCommand] = [.importBaseImage(image)] + (hasCaptions ? [captions] : [])
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.trimmingCharacters(in: .whitespacesAndNewlines)
+        let base = Gallery.problem(withName: stem) == nil ? stem : "meme"
+        let data = try readImageFile(at: path)
+        let hash = BlobHash.of(data)
+        func edits(_ info: ImageInfo) -> [CreationCommand] {
+            [.importBaseImage(Self.baseImage(info, of: data, hash: hash, path: path))] + (hasCaptions ? [captions] : [])
+        }
+        func planned(_ info: ImageInfo) throws -> Creation {
+            var creation = Creation(id: UUID())
+            for command in [.create(name: base)] + edits(info) { try creation.decide(command).forEach { creation = creation.evolve($0) } }
+            return creation
+        }
 
         nonisolated(unsafe) var stored: Result<String, Error> = .failure(DomainError.noCanvas)
         let storing = DispatchGroup()
-        DispatchQueue.global().async(group: storing) {
-            stored = Result { try self.store(named: base, edits, blobs: [data]) }
+        func store(_ info: ImageInfo) {  // on the other core
+            let commands = edits(info)
+            DispatchQueue.global().async(group: storing) { stored = Result { try self.store(named: base, commands, blobs: [data]) } }
         }
-        let encoded = Result { () throws -> Picture? in
-            var planned = Creation(id: UUID())
-            for command in [.create(name: base)] + edits {
-                try planned.decide(command).forEach { planned = planned.evolve($0) }
+        let isolated = IsolatedDecoder(decoder: compositor.decoder)
+        let picture = Result { () throws -> Picture? in
+            let decoded: (raster: Raster, info: ImageInfo)
+            if format == .jpeg, let size = IsolatedDecoder.sizeKnownBeforeDecoding(data),
+               let streamer = try StreamedJPEG(try planned(ImageInfo(format: "jpeg", width: size.width, height: size.height)),
+                                               width: size.width, height: size.height, quality: quality, compositor: compositor) {
+                let result = try isolated.decode(data, source: path, expecting: size.width, size.height, streamingTo: streamer, whenDecoded: store)
+                if result.streamed { return Picture(data: try streamer.finish(), format: format, frames: 1, framesInCreation: 1) }
+                decoded = (result.raster, result.info)
+            } else {
+                decoded = try isolated.decode(data, source: path)
+                store(decoded.info)
             }
-            guard try compositor.frameCount(planned, blob: { _ in data }) == 1 else { return nil }  // an animation: drawn from the store
-            let picture = try compositor.compose(planned, drawingOn: raster)
-            return Picture(data: try ImageEncoder.encode(picture, as: format, quality: quality), format: format, frames: 1, framesInCreation: 1)
+            let creation = try planned(decoded.info)
+            guard try compositor.frameCount(creation, blob: { _ in data }) == 1 else { return nil }  // an animation: drawn from the store
+            let drawn = try compositor.compose(creation, drawingOn: decoded.raster)
+            return Picture(data: try ImageEncoder.encode(drawn, as: format, quality: quality), format: format, frames: 1, framesInCreation: 1)
         }
         storing.wait()
+        let finished = try picture.get()  // a picture that could not be decoded: nothing was stored
         let name = try stored.get()
-        if let picture = try encoded.get() { return (name, picture) }
-        return (name, try picture(of: try creation(named: name), format: format, quality: quality))
+        if let finished { return (name, finished) }
+        return (name, try self.picture(of: try creation(named: name), format: format, quality: quality))
     }
 
     /// Stores a new creation named after `base` (made unique) and its first edits; returns

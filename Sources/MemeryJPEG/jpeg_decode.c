@@ -48,7 +48,8 @@ int memery_jpeg_size(const uint8_t *data, size_t size, int *width, int *height) 
     return status;
 }
 
-int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, int stride) {
+int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, int stride,
+                       uint64_t *progress) {
     struct jpeg_decompress_struct info;
     struct failure failure;
     info.err = jpeg_std_error(&failure.manager);
@@ -67,6 +68,10 @@ int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int wi
     while (info.output_scanline < info.output_height) {
         JSAMPROW row = pixels + (size_t)info.output_scanline * (size_t)stride;
         jpeg_read_scanlines(&info, &row, 1);
+        if (progress && (info.output_scanline % 16 == 0 || info.output_scanline == info.output_height)) {
+            uint64_t done = (__atomic_load_n(progress, __ATOMIC_RELAXED) & ~(uint64_t)0xffffffff) | info.output_scanline;
+            __atomic_store_n(progress, done, __ATOMIC_RELEASE);
+        }
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);

@@ -38,10 +38,7 @@ public struct Compositor: Sendable {
     /// background shows. That saves a canvas-sized copy and a pass over it (a quick meme of a
     /// 12-megapixel photo: 48 MB). The caller gives `base` up; otherwise this is `compose`.
     public func compose(_ creation: Creation, drawingOn base: Raster) throws -> Raster {
-        guard let canvas = creation.canvas, creation.baseImage != nil,
-              canvas.width == base.width, canvas.height == base.height, canvas.background.alpha == 0,
-              creation.filters.isEmpty, creation.layers.allSatisfy({ $0.kind != "image" }),
-              creation.basePlacement == Transform(x: Double(base.width) / 2, y: Double(base.height) / 2) else {
+        guard drawsStraightOn(creation, width: base.width, height: base.height), let canvas = creation.canvas else {
             return try compose(creation, images: creation.baseImage.map { [$0.blob: base] } ?? [:])
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)
@@ -49,6 +46,39 @@ public struct Compositor: Sendable {
             for layer in creation.layers { draw(layer, on: cr, images: [:], legible: legible) }
         }
         return base
+    }
+
+    /// Whether `compose(_:drawingOn:)` draws the layers straight onto a decoded base picture
+    /// of this size: it fills the canvas unmoved, nothing is filtered, no background shows,
+    /// and no layer shows another picture.
+    func drawsStraightOn(_ creation: Creation, width: Int, height: Int) -> Bool {
+        guard let canvas = creation.canvas, creation.baseImage != nil else { return false }
+        return canvas.width == width && canvas.height == height && canvas.background.alpha == 0
+            && creation.filters.isEmpty && creation.layers.allSatisfy({ $0.kind != "image" })
+            && creation.basePlacement == Transform(x: Double(width) / 2, y: Double(height) / 2)
+    }
+
+    /// The canvas rows `layer` can draw on: for text, its ink and outline; for the others,
+    /// every row (they are not bounded as closely).
+    func rows(touchedBy layer: Layer, canvasWidth: Int, canvasHeight: Int) -> Range<Int> {
+        guard case .text(let text) = layer.content, layer.opacity > 0 else {
+            return layer.opacity > 0 ? 0..<canvasHeight : 0..<0
+        }
+        guard let scratch = try? Raster(width: 1, height: 1) else { return 0..<canvasHeight }
+        return scratch.draw { cr -> Range<Int> in
+            transform(cr, layer.transform, size: layer.size)
+            let legible = MemeText.legibleSize(canvasHeight: canvasHeight) / layer.transform.scale
+            guard let ink = MemeText.inkBox(text, on: cr, legible: legible) else { return 0..<0 }
+            var top = Double.infinity, bottom = -Double.infinity
+            for (x, y) in [(ink.x, ink.y), (ink.x + ink.w, ink.y), (ink.x, ink.y + ink.h), (ink.x + ink.w, ink.y + ink.h)] {
+                var (deviceX, deviceY) = (x, y)
+                cairo_user_to_device(cr, &deviceX, &deviceY)
+                top = min(top, deviceY)
+                bottom = max(bottom, deviceY)
+            }
+            let first = max(0, Int(top.rounded(.down)) - 1), last = min(canvasHeight, Int(bottom.rounded(.up)) + 1)
+            return first < last ? first..<last : 0..<0
+        }
     }
 
     /// Draws `creation` with already decoded images, keyed by blob hash. Filters apply to the
@@ -101,7 +131,7 @@ public struct Compositor: Sendable {
     }
 
     /// `legible`: the smallest text size worth setting on this canvas.
-    private func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster], legible: Double) {
+    func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster], legible: Double) {
         let isolated = { if case .drawing = layer.content { return true } else { return false } }()
         placed(cr, layer.transform, size: layer.size, opacity: layer.opacity, isolated: isolated) {
             switch layer.content {
@@ -119,6 +149,14 @@ public struct Compositor: Sendable {
         }
     }
 
+    /// From the canvas's coordinates to the content's: (0, 0) to (w, h), placed by `transform`.
+    private func transform(_ cr: OpaquePointer, _ transform: Transform, size: (w: Double, h: Double)) {
+        cairo_translate(cr, transform.x, transform.y)
+        cairo_rotate(cr, transform.rotation * .pi / 180)
+        cairo_scale(cr, transform.scale * (transform.flipH ? -1 : 1), transform.scale * (transform.flipV ? -1 : 1))
+        cairo_translate(cr, -size.w / 2, -size.h / 2)
+    }
+
     /// Runs `body` in the content's own coordinates: (0, 0) to (w, h), placed by `transform`.
     /// Below full opacity, or when `isolated` (drawings, whose eraser may only clear the
     /// layer's own strokes), the content is drawn into a group first.
@@ -127,10 +165,7 @@ public struct Compositor: Sendable {
         guard opacity > 0 else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_translate(cr, transform.x, transform.y)
-        cairo_rotate(cr, transform.rotation * .pi / 180)
-        cairo_scale(cr, transform.scale * (transform.flipH ? -1 : 1), transform.scale * (transform.flipV ? -1 : 1))
-        cairo_translate(cr, -size.w / 2, -size.h / 2)
+        self.transform(cr, transform, size: size)
         let grouped = opacity < 1 || isolated
         if grouped { cairo_push_group(cr) }
         body()

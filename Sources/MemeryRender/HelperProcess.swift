@@ -26,44 +26,87 @@ public struct HelperProcess {
     /// `output`: a file to be the helper's standard output (what it writes there is then not
     /// in the outcome); else a pipe collects it.
     func run(_ arguments: [String], input: Data, output file: FileHandle? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = file ?? stdout
-        process.standardError = stderr
-        // Foundation leaves the pipes open until the Process is freed, which a long-lived
-        // caller (a server, the fuzzer) may never do: close every end here.
-        defer {
+        try start(arguments, input: input, output: file).wait()
+    }
+
+    /// Starts the helper and hands it `input` (returning once it has all of it); `wait` for
+    /// what it did, doing other work meanwhile.
+    func start(_ arguments: [String], input: Data, output file: FileHandle? = nil) throws -> Running {
+        let running = try Running(executable: executable, arguments: arguments, output: file, timeout: timeout)
+        // A helper that stops reading early (it refused the input) must not fail the writer.
+        signal(SIGPIPE, SIG_IGN)
+        try? running.stdin.fileHandleForWriting.write(contentsOf: input)
+        try? running.stdin.fileHandleForWriting.close()
+        return running
+    }
+
+    /// A helper at work.
+    final class Running: @unchecked Sendable {
+        private let process = Process()
+        let stdin = Pipe()
+        private let stdout = Pipe(), stderr = Pipe()
+        private let finished = DispatchSemaphore(value: 0)
+        private let readers = DispatchGroup()
+        private let deadline: DispatchTime
+        private let lock = NSLock()
+        private var exited = false
+        private var output = Data(), errors = Data()
+
+        init(executable: String, arguments: [String], output file: FileHandle?, timeout: TimeInterval) throws {
+            deadline = .now() + timeout
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardInput = stdin
+            process.standardOutput = file ?? stdout
+            process.standardError = stderr
+            process.terminationHandler = { [finished, lock] _ in
+                lock.withLock { self.exited = true }
+                finished.signal()
+            }
+            do {
+                try process.run()
+            } catch {
+                closePipes()
+                throw error
+            }
+            if file == nil {
+                DispatchQueue.global().async(group: readers) { [stdout] in
+                    let read = stdout.fileHandleForReading.readDataToEndOfFile()
+                    self.lock.withLock { self.output = read }
+                }
+            }
+            DispatchQueue.global().async(group: readers) { [stderr] in
+                let read = stderr.fileHandleForReading.readDataToEndOfFile()
+                self.lock.withLock { self.errors = read }
+            }
+        }
+
+        /// Whether the helper has ended (`wait` then returns at once).
+        var hasExited: Bool { lock.withLock { exited } }
+
+        /// Waits for the helper to end, within its time limit.
+        func wait() -> Outcome {
+            defer { closePipes() }
+            if finished.wait(timeout: deadline) == .timedOut {
+                kill(process.processIdentifier, SIGKILL)
+                finished.wait()
+                readers.wait()
+                return .timedOut
+            }
+            readers.wait()
+            let (output, errors) = lock.withLock { (self.output, self.errors) }
+            let said = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if process.terminationReason == .uncaughtSignal { return .signalled(process.terminationStatus, errors: said) }
+            return .exited(status: process.terminationStatus, output: output, errors: said)
+        }
+
+        /// Foundation leaves the pipes open until the Process is freed, which a long-lived
+        /// caller (a server, the fuzzer) may never do: every end is closed here.
+        private func closePipes() {
             for handle in [stdin.fileHandleForReading, stdin.fileHandleForWriting, stdout.fileHandleForReading,
                            stdout.fileHandleForWriting, stderr.fileHandleForReading, stderr.fileHandleForWriting] {
                 try? handle.close()
             }
         }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        nonisolated(unsafe) var output = Data()
-        nonisolated(unsafe) var errors = Data()
-        let readers = DispatchGroup()
-        if file == nil {
-            DispatchQueue.global().async(group: readers) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
-        }
-        DispatchQueue.global().async(group: readers) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
-        // A helper that stops reading early (it refused the input) must not fail the writer.
-        signal(SIGPIPE, SIG_IGN)
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            readers.wait()
-            return .timedOut
-        }
-        readers.wait()
-        let said = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if process.terminationReason == .uncaughtSignal { return .signalled(process.terminationStatus, errors: said) }
-        return .exited(status: process.terminationStatus, output: output, errors: said)
     }
 }

@@ -10,6 +10,10 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var height: Int
     /// More than 1 for an animated GIF or WebP.
     public var frames = 1
+
+    public init(format: String, width: Int, height: Int, frames: Int = 1) {
+        self.format = format; self.width = width; self.height = height; self.frames = frames
+    }
 }
 
 /// Decodes image bytes with gdk-pixbuf: the formats Memery accepts (others on request), EXIF

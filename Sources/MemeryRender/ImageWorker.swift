@@ -56,6 +56,7 @@ public enum ImageWorker {
                     }
                     raster = target
                 }
+                SharedPixels.finished(raster)
                 try SharedPixels.write(reply: try JSONEncoder().encode(Reply(info: info, stride: raster.stride)) + Data("\n".utf8))
                 return 0
             }

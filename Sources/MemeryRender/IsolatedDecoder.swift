@@ -38,6 +38,31 @@ public struct IsolatedDecoder: Sendable {
     }
 
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {
+        let (raster, info, _) = try decode(data, source: source, streaming: nil)
+        return (raster, info)
+    }
+
+    /// `decode`, telling `consumer` (on this thread) of the rows as the helper decodes them
+    /// into a raster of the size expected. `streamed`: whether the raster returned is the one
+    /// the consumer was told of (not when the picture came out another size).
+    /// `whenDecoded` is called as soon as the helper has decoded the picture, before the
+    /// consumer is told of the last rows.
+    public func decode(_ data: Data, source: String, expecting width: Int, _ height: Int, streamingTo consumer: RowsConsumer,
+                       whenDecoded: (ImageInfo) -> Void = { _ in }) throws -> (raster: Raster, info: ImageInfo, streamed: Bool) {
+        try decode(data, source: source, streaming: (width, height, consumer), whenDecoded: whenDecoded)
+    }
+
+    /// The size a picture will decode to, when its header tells it for sure: a JPEG that
+    /// asks for no turn. Nil for the others (decoding tells).
+    public static func sizeKnownBeforeDecoding(_ data: Data) -> (width: Int, height: Int)? {
+        let header = ImageHeader.read(data)
+        guard header.format == "jpeg", let width = header.width, let height = header.height, width > 0, height > 0,
+              (EmbeddedOrientation.jpeg(data) ?? 1) == 1 else { return nil }
+        return (width, height)
+    }
+
+    private func decode(_ data: Data, source: String, streaming: (width: Int, height: Int, consumer: RowsConsumer)?,
+                        whenDecoded: (ImageInfo) -> Void = { _ in }) throws -> (Raster, ImageInfo, Bool) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         try decoder.checkFileSize(data.count, source: source)
         try decoder.admit(ImageHeader.read(data), source: source)
@@ -51,7 +76,13 @@ public struct IsolatedDecoder: Sendable {
                                           memoryBytes: budget, cpuSeconds: cpuSeconds)
         let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
         let shared = SharedPixels()
-        switch try process.run(["__image-worker", argument], input: data, output: shared?.fileHandle) {
+        let streamed = try streaming.flatMap { streaming in try shared?.preallocate(width: streaming.width, height: streaming.height) }
+        let running = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)
+        var consumerFailure: Error?, starts = 0
+        if let streaming, let shared, let streamed {
+            (consumerFailure, starts) = Self.follow(running, shared, streamed, streaming.consumer)
+        }
+        switch running.wait() {
         case .timedOut:
             throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
         case let .signalled(signal, said):
@@ -77,14 +108,47 @@ public struct IsolatedDecoder: Sendable {
             guard let info = reply.info, let stride = reply.stride else {
                 throw RenderError.decoderUnavailable(reason: "the decoding helper answered with neither a picture nor a reason")
             }
+            if let consumerFailure { throw consumerFailure }
+            whenDecoded(info)
+            if let streaming, let shared, let streamed, info.width == streaming.width, info.height == streaming.height {
+                // After the last look, the helper may have started again.
+                let last = shared.progress().starts
+                if starts != 0, last != starts { try streaming.consumer.startOver() }
+                try streaming.consumer.rowsReady(streaming.height, of: streamed)
+                return (streamed, info, true)
+            }
             if let shared {
                 guard let raster = try shared.raster(width: info.width, height: info.height, stride: stride) else {
                     throw RenderError.decoderUnavailable(reason: "the decoding helper sent too few pixels for a \(info.width)x\(info.height) picture")
                 }
-                return (raster, info)
+                return (raster, info, false)
             }
-            return (try Self.raster(info, stride: stride, pixels: output[(end + 1)...]), info)
+            return (try Self.raster(info, stride: stride, pixels: output[(end + 1)...]), info, false)
         }
+    }
+
+    /// Tells `consumer` of rows as the helper publishes them, until it ends; returns what the
+    /// consumer threw, if it did (it is told no more then), and the starts last seen.
+    private static func follow(_ running: HelperProcess.Running, _ shared: SharedPixels, _ raster: Raster,
+                               _ consumer: RowsConsumer) -> (Error?, Int) {
+        var seen = (starts: 0, rows: 0)
+        while !running.hasExited {
+            let now = shared.progress()
+            do {
+                if now.starts != seen.starts {
+                    if seen.starts != 0 { try consumer.startOver() }  // a decoder handed over to another
+                    seen = (now.starts, 0)
+                }
+                if now.rows > seen.rows {
+                    try consumer.rowsReady(now.rows, of: raster)
+                    seen.rows = now.rows
+                }
+            } catch {
+                return (error, seen.starts)
+            }
+            usleep(300)
+        }
+        return (nil, seen.starts)
     }
 
     private static func raster(_ info: ImageInfo, stride: Int, pixels: Data) throws -> Raster {
@@ -102,4 +166,13 @@ public struct IsolatedDecoder: Sendable {
         }
         return raster
     }
+}
+
+/// What is done with a picture's rows while the helper is still decoding the rest: each call
+/// says how many rows from the top are final.
+public protocol RowsConsumer: AnyObject {
+    func rowsReady(_ rows: Int, of raster: Raster) throws
+    /// Decoding started again (a decoder handed over to another): rows told of before may
+    /// change.
+    func startOver() throws
 }

@@ -47,15 +47,47 @@ enum MemeText {
     }
 
     /// Draws the text into its box at (0, 0) of the current (layer) coordinates, never
-    /// smaller than `legible` unless the box itself is smaller.
+    /// smaller than `legible` unless the box itself is smaller. Nothing is drawn outside the
+    /// text's ink and outline (`inkBox`), so what a layer can touch is known before drawing.
     static func draw(_ layer: TextContent, on cr: OpaquePointer, legible: Double) {
+        guard let set = laidOut(layer, on: cr, legible: legible) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(set.layout)) }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, set.ink.x, set.ink.y, set.ink.w, set.ink.h)
+        cairo_clip(cr)
+        cairo_move_to(cr, set.x, set.y)
+        if set.fit.outline > 0, layer.style.outline.alpha > 0 {
+            // Colour emoji are bitmaps with no outline path; they are simply drawn by the fill.
+            pango_cairo_layout_path(cr, set.layout)
+            setSource(cr, layer.style.outline)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_width(cr, set.fit.outline * 2)  // half of a stroke lies inside the glyph
+            cairo_stroke(cr)
+            cairo_move_to(cr, set.x, set.y)
+        }
+        setSource(cr, layer.style.fill)
+        pango_cairo_show_layout(cr, set.layout)
+    }
+
+    /// Where the text's ink and outline can fall, in the layer's coordinates on `cr` (with the
+    /// transform it will be drawn with): its glyphs' ink rectangle grown by the outline and a
+    /// pixel of antialiasing. Nil when there is nothing to draw.
+    static func inkBox(_ layer: TextContent, on cr: OpaquePointer, legible: Double) -> Box? {
+        guard let set = laidOut(layer, on: cr, legible: legible) else { return nil }
+        g_object_unref(UnsafeMutableRawPointer(set.layout))
+        return set.ink
+    }
+
+    /// The layout set to its fit, where it starts, and its ink box; the caller unrefs the layout.
+    private static func laidOut(_ layer: TextContent, on cr: OpaquePointer, legible: Double)
+        -> (layout: OpaquePointer, fit: Fit, x: Double, y: Double, ink: Box)? {
         let text = shown(layer)
-        guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return nil }
         configure(layout, style: layer.style)
         let box = Box(x: 0, y: 0, w: layer.width, h: layer.height)
         let fit = fitting(layout, text: text, style: layer.style, box: box, legible: legible)
-
         let x = box.x + fit.left
         let y: Double
         switch layer.role {
@@ -63,21 +95,12 @@ enum MemeText {
         case .bottom: y = box.y + box.h - fit.outline - fit.height
         case .free: y = box.y + (box.h - fit.height) / 2
         }
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        cairo_move_to(cr, x, y)
-        if fit.outline > 0, layer.style.outline.alpha > 0 {
-            // Colour emoji are bitmaps with no outline path; they are simply drawn by the fill.
-            pango_cairo_layout_path(cr, layout)
-            setSource(cr, layer.style.outline)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-            cairo_set_line_width(cr, fit.outline * 2)  // half of a stroke lies inside the glyph
-            cairo_stroke(cr)
-            cairo_move_to(cr, x, y)
-        }
-        setSource(cr, layer.style.fill)
-        pango_cairo_show_layout(cr, layout)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        let margin = fit.outline + 1
+        let inkBox = Box(x: x + Double(ink.x) - margin, y: y + Double(ink.y) - margin,
+                         w: Double(ink.width) + 2 * margin, h: Double(ink.height) + 2 * margin)
+        return (layout, fit, x, y, inkBox)
     }
 
     static func shown(_ layer: TextContent) -> String { layer.style.uppercase ? layer.text.uppercased() : layer.text }

@@ -37,6 +37,10 @@ public final class Raster {
 
     private var release: (() -> Void)?
 
+    /// For pixels in memory shared with another process (`SharedPixels`): where the count of
+    /// rows filled so far is published.
+    var progress: UnsafeMutablePointer<UInt64>?
+
     deinit {
         cairo_surface_destroy(surface)
         release?()

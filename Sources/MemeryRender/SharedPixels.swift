@@ -5,13 +5,20 @@ import Glibc
 #endif
 
 /// Decoded pixels handed from the helper process to this one through a file in memory
-/// (memfd) that is the helper's standard output: the helper writes its one-line reply at the
-/// start and the pixels from `pixelOffset`, and this process maps them as a raster. A
-/// 12-megapixel photo's 48 MB then cross without a pipe, a buffer or a copy.
+/// (memfd) that is the helper's standard output. The first page holds the helper's one-line
+/// reply (written last) and, in its last 8 bytes, a progress word: the rows decoded so far
+/// (low 32 bits) and how many times decoding started (high 32 bits: a decoder that gives up
+/// part-way and hands over to another starts again). The pixels follow from `pixelOffset`.
+/// This process maps them as a raster — a 12-megapixel photo's 48 MB cross without a pipe, a
+/// buffer or a copy — and can use rows while later ones are still being decoded.
 final class SharedPixels {
     /// Where the pixels start: a page boundary, after the reply.
     static let pixelOffset = 4096
+    /// Where the progress word is, at the end of the first page.
+    static let progressOffset = pixelOffset - 8
     let descriptor: Int32
+    /// The first page, mapped once the size is known (`map`): the progress word's home.
+    private var firstPage: UnsafeMutableRawPointer?
 
     /// Nil where no memory file can be made (the pipe is used then).
     init?() {
@@ -19,7 +26,10 @@ final class SharedPixels {
         guard descriptor >= 0 else { return nil }
     }
 
-    deinit { Glibc.close(descriptor) }
+    deinit {
+        if let firstPage { munmap(firstPage, Self.pixelOffset) }
+        Glibc.close(descriptor)
+    }
 
     var fileHandle: FileHandle { FileHandle(fileDescriptor: descriptor, closeOnDealloc: false) }
 
@@ -27,7 +37,7 @@ final class SharedPixels {
     func reply() -> Data {
         var size = stat()
         guard fstat(descriptor, &size) == 0 else { return Data() }
-        var bytes = [UInt8](repeating: 0, count: min(Int(size.st_size), 1 << 20))
+        var bytes = [UInt8](repeating: 0, count: min(Int(size.st_size), Self.progressOffset))
         let read = pread(descriptor, &bytes, bytes.count, 0)
         guard read > 0 else { return Data() }
         return Data(bytes[..<read].prefix { $0 != UInt8(ascii: "\n") })
@@ -37,38 +47,69 @@ final class SharedPixels {
     /// this size needs.
     func raster(width: Int, height: Int, stride: Int) throws -> Raster? {
         var size = stat()
-        let length = Self.pixelOffset + stride * height
-        guard fstat(descriptor, &size) == 0, Int(size.st_size) >= length else { return nil }
-        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), base != MAP_FAILED else {
-            throw RenderError.outOfMemory(width: width, height: height)
-        }
-        return try Raster(wrapping: base + Self.pixelOffset, width: width, height: height, stride: stride) {
-            munmap(base, length)
-        }
+        guard fstat(descriptor, &size) == 0, Int(size.st_size) >= Self.pixelOffset + stride * height else { return nil }
+        return try Self.map(descriptor, width: width, height: height, sizing: false)
     }
 
-    /// The helper's side: whether standard output is such a file (else it is a pipe).
+    /// Before the helper starts: the file sized for a `width` x `height` picture and mapped, so
+    /// that rows can be used as the helper decodes them (`progress`).
+    func preallocate(width: Int, height: Int) throws -> Raster {
+        let raster = try Self.map(descriptor, width: width, height: height, sizing: true)
+        guard let page = mmap(nil, Self.pixelOffset, PROT_READ, MAP_SHARED, descriptor, 0), page != MAP_FAILED else {
+            throw RenderError.outOfMemory(width: width, height: height)
+        }
+        firstPage = page
+        return raster
+    }
+
+    /// Rows decoded so far, and the count of starts (0 before the helper began).
+    func progress() -> (starts: Int, rows: Int) {
+        guard let firstPage else { return (0, 0) }
+        let word = memery_load_acquire((firstPage + Self.progressOffset).assumingMemoryBound(to: UInt64.self))
+        return (Int(word >> 32), Int(word & 0xffff_ffff))
+    }
+
+    /// A raster over the file's pixels (Cairo's ARGB32 rows are never padded). `sizing`
+    /// grows the file to hold them, never shrinks it: the other process may have it mapped.
+    private static func map(_ descriptor: Int32, width: Int, height: Int, sizing: Bool) throws -> Raster {
+        let length = pixelOffset + width * 4 * height
+        var size = stat()
+        guard fstat(descriptor, &size) == 0, !sizing || Int(size.st_size) >= length || ftruncate(descriptor, off_t(length)) == 0,
+              let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), base != MAP_FAILED else {
+            throw RenderError.outOfMemory(width: width, height: height)
+        }
+        let raster = try Raster(wrapping: base + pixelOffset, width: width, height: height, stride: width * 4) { munmap(base, length) }
+        raster.progress = (base + progressOffset).assumingMemoryBound(to: UInt64.self)
+        return raster
+    }
+
+    // MARK: The helper's side
+
+    /// Whether standard output is such a file (else it is a pipe).
     static func standardOutputIsFile() -> Bool {
         var info = stat()
         return fstat(STDOUT_FILENO, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// The helper's side: a raster over standard output's memory from `pixelOffset`, which
-    /// the decoder fills in place.
+    /// A raster over standard output's memory from `pixelOffset`, which the decoder fills in
+    /// place; a new start is counted in the progress word, with no rows yet.
     static func outputRaster(width: Int, height: Int) throws -> Raster {
-        let stride = width * 4  // Cairo's ARGB32 rows are never padded
-        let length = pixelOffset + stride * height
-        guard ftruncate(STDOUT_FILENO, off_t(length)) == 0,
-              let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, STDOUT_FILENO, 0), base != MAP_FAILED else {
-            throw RenderError.outOfMemory(width: width, height: height)
+        let raster = try map(STDOUT_FILENO, width: width, height: height, sizing: true)
+        if let progress = raster.progress {
+            memery_store_release(progress, ((memery_load_acquire(progress) >> 32) + 1) << 32)
         }
-        return try Raster(wrapping: base + pixelOffset, width: width, height: height, stride: stride) { munmap(base, length) }
+        return raster
     }
 
-    /// The helper's side: `reply` (one line, shorter than `pixelOffset`) at the start of
-    /// standard output, before the pixels.
+    /// Says that every row of `raster` (an `outputRaster`) is decoded.
+    static func finished(_ raster: Raster) {
+        guard let progress = raster.progress else { return }
+        memery_store_release(progress, memery_load_acquire(progress) & ~0xffff_ffff | UInt64(raster.height))
+    }
+
+    /// `reply` (one line, shorter than `progressOffset`) at the start of standard output.
     static func write(reply: Data) throws {
-        guard reply.count < pixelOffset else { throw RenderError.decoderUnavailable(reason: "the helper's reply is too long") }
+        guard reply.count < progressOffset else { throw RenderError.decoderUnavailable(reason: "the helper's reply is too long") }
         let written = reply.withUnsafeBytes { pwrite(STDOUT_FILENO, $0.baseAddress, reply.count, 0) }
         guard written == reply.count else { throw RenderError.decoderUnavailable(reason: "the helper could not write its reply") }
     }

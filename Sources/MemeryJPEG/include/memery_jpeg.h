@@ -23,5 +23,23 @@ int memery_jpeg_size(const uint8_t *data, size_t size, int *width, int *height);
    of `width` x `height` at `pixels`, `stride` bytes apart. Returns 0; -1 on any error or
    warning from libjpeg (a damaged file), leaving the pixels undefined: another decoder is to
    be used then, which says what is wrong in its own words. */
-int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, int stride);
+int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, int stride,
+                       uint64_t *progress);
+/* `progress`, when not NULL: the count of rows decoded so far is stored there (release
+   order) every few rows, in its low 32 bits, for a reader in another process. */
+#endif
+
+#ifndef MEMERY_JPEG_WRITER_H
+#define MEMERY_JPEG_WRITER_H
+/* A JPEG written a band of rows at a time, from Cairo ARGB32 rows as `memery_jpeg_encode`
+   takes them. Each call returns 0, or -1 with libjpeg's message in `message`; after a
+   failure only `memery_jpeg_writer_free` may be called. */
+typedef struct memery_jpeg_writer memery_jpeg_writer;
+memery_jpeg_writer *memery_jpeg_writer_new(int width, int height, int quality, char *message, size_t message_size);
+int memery_jpeg_writer_rows(memery_jpeg_writer *writer, const uint8_t *pixels, int stride, int rows,
+                            char *message, size_t message_size);
+/* After the last row: sets *out (freed with the writer) and *size. */
+int memery_jpeg_writer_finish(memery_jpeg_writer *writer, unsigned char **out, unsigned long *size,
+                              char *message, size_t message_size);
+void memery_jpeg_writer_free(memery_jpeg_writer *writer);
 #endif
