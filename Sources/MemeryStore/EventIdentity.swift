@@ -7,8 +7,10 @@ public enum EventIdentity {
     /// Time-ordered, so the `ids` index grows at its end (an append dirties the last page or
     /// two, where a random id would dirty a random page of a large index every time).
     public static func newID(now: Date = Date()) -> UUID {
+        // Two draws of 64 bits, not sixteen of 8: each draw is a getrandom system call.
         var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let random = (generator.next(), generator.next())
+        var bytes = withUnsafeBytes(of: random) { Array($0) }
         let millis = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - index))) }
         bytes[6] = (bytes[6] & 0x0f) | 0x70  // version 7
