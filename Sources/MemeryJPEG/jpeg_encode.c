@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the rows are read as B, G, R, A bytes: Cairo's words on a little-endian machine"
@@ -17,6 +18,31 @@ struct failure {
 
 static void give_up(j_common_ptr info) {
     longjmp(((struct failure *)info->err)->back, 1);
+}
+
+/* The compressed bytes, in a buffer this file owns and doubles as it fills (libjpeg's own
+   memory destination frees the buffers it outgrows but reports the last one only when the
+   picture is finished, so a writer given up part-way could not free what it holds). */
+struct growing_destination {
+    struct jpeg_destination_mgr manager;
+    unsigned char *buffer;
+    size_t size;
+};
+
+static void init_destination(j_compress_ptr info) { (void)info; }
+static void term_destination(j_compress_ptr info) { (void)info; }
+
+static boolean empty_output_buffer(j_compress_ptr info) {
+    struct growing_destination *destination = (struct growing_destination *)info->dest;
+    size_t size = destination->size * 2;
+    unsigned char *grown = realloc(destination->buffer, size);
+    if (!grown) ERREXIT1(info, JERR_OUT_OF_MEMORY, 0);
+    /* The whole buffer was full: it is all kept. */
+    destination->manager.next_output_byte = grown + destination->size;
+    destination->manager.free_in_buffer = size - destination->size;
+    destination->buffer = grown;
+    destination->size = size;
+    return TRUE;
 }
 
 static int row_is_opaque(const uint32_t *row, int width) {
@@ -39,65 +65,13 @@ static JSAMPROW scanline(const uint32_t *row, int width, unsigned char *spare) {
     return spare;
 }
 
-static void start(struct jpeg_compress_struct *info, int width, int height, int quality,
-                  unsigned char **out, unsigned long *size) {
-    jpeg_create_compress(info);
-    jpeg_mem_dest(info, out, size);
-    info->image_width = (JDIMENSION)width;
-    info->image_height = (JDIMENSION)height;
-    /* Cairo's words in memory on a little-endian machine: B, G, R, A. */
-    info->input_components = 4;
-    info->in_color_space = JCS_EXT_BGRX;
-    jpeg_set_defaults(info);
-    jpeg_set_quality(info, quality, TRUE);
-    jpeg_start_compress(info, TRUE);
-}
-
-int memery_jpeg_encode(const uint8_t *pixels, int width, int height, int stride, int quality,
-                       unsigned char **out, unsigned long *size, char *message, size_t message_size) {
-    struct jpeg_compress_struct info;
-    struct failure failure;
-    /* Volatile: read after a longjmp. */
-    unsigned char *volatile flattened = NULL;
-    *out = NULL;
-    *size = 0;
-    info.err = jpeg_std_error(&failure.manager);
-    failure.manager.error_exit = give_up;
-    if (setjmp(failure.back)) {
-        (*info.err->format_message)((j_common_ptr)&info, message);
-        message[message_size - 1] = 0;
-        jpeg_destroy_compress(&info);
-        free(flattened);
-        free(*out);
-        *out = NULL;
-        return -1;
-    }
-    start(&info, width, height, quality, out, size);
-    flattened = malloc((size_t)width * 4);
-    if (!flattened) {
-        snprintf(message, message_size, "out of memory");
-        jpeg_destroy_compress(&info);
-        free(*out);
-        *out = NULL;
-        return -1;
-    }
-    while (info.next_scanline < info.image_height) {
-        JSAMPROW line = scanline((const uint32_t *)(pixels + (size_t)info.next_scanline * (size_t)stride), width, flattened);
-        jpeg_write_scanlines(&info, &line, 1);
-    }
-    jpeg_finish_compress(&info);
-    jpeg_destroy_compress(&info);
-    free(flattened);
-    return 0;
-}
-
 struct memery_jpeg_writer {
     struct jpeg_compress_struct info;
     struct failure failure;
-    unsigned char *out;
-    unsigned long size;
+    struct growing_destination destination;
     unsigned char *spare;
     int width;
+    int created;
 };
 
 /* Runs `body` with libjpeg's errors caught: 0, or -1 with the message. */
@@ -112,24 +86,43 @@ struct memery_jpeg_writer {
         return 0;                                                                         \
     } while (0)
 
-static int open_writer(memery_jpeg_writer *writer, int height, int quality, char *message, size_t message_size) {
-    GUARDED(writer, message, message_size, start(&writer->info, writer->width, height, quality, &writer->out, &writer->size));
+static int start(memery_jpeg_writer *writer, int height, int quality, char *message, size_t message_size) {
+    GUARDED(writer, message, message_size, {
+        jpeg_create_compress(&writer->info);
+        writer->created = 1;
+        writer->info.dest = &writer->destination.manager;
+        writer->info.image_width = (JDIMENSION)writer->width;
+        writer->info.image_height = (JDIMENSION)height;
+        /* Cairo's words in memory on a little-endian machine: B, G, R, A. */
+        writer->info.input_components = 4;
+        writer->info.in_color_space = JCS_EXT_BGRX;
+        jpeg_set_defaults(&writer->info);
+        jpeg_set_quality(&writer->info, quality, TRUE);
+        jpeg_start_compress(&writer->info, TRUE);
+    });
 }
 
 memery_jpeg_writer *memery_jpeg_writer_new(int width, int height, int quality, char *message, size_t message_size) {
     memery_jpeg_writer *writer = calloc(1, sizeof *writer);
-    unsigned char *spare = malloc((size_t)width * 4);
-    if (!writer || !spare) {
-        free(writer);
-        free(spare);
+    if (writer) {
+        writer->spare = malloc((size_t)width * 4);
+        writer->destination.size = 1 << 16;
+        writer->destination.buffer = malloc(writer->destination.size);
+    }
+    if (!writer || !writer->spare || !writer->destination.buffer) {
+        memery_jpeg_writer_free(writer);
         snprintf(message, message_size, "out of memory");
         return NULL;
     }
-    writer->spare = spare;
     writer->width = width;
+    writer->destination.manager.init_destination = init_destination;
+    writer->destination.manager.empty_output_buffer = empty_output_buffer;
+    writer->destination.manager.term_destination = term_destination;
+    writer->destination.manager.next_output_byte = writer->destination.buffer;
+    writer->destination.manager.free_in_buffer = writer->destination.size;
     writer->info.err = jpeg_std_error(&writer->failure.manager);
     writer->failure.manager.error_exit = give_up;
-    if (open_writer(writer, height, quality, message, message_size) != 0) {
+    if (start(writer, height, quality, message, message_size) != 0) {
         memery_jpeg_writer_free(writer);
         return NULL;
     }
@@ -150,15 +143,15 @@ int memery_jpeg_writer_finish(memery_jpeg_writer *writer, unsigned char **out, u
                               char *message, size_t message_size) {
     GUARDED(writer, message, message_size, {
         jpeg_finish_compress(&writer->info);
-        *out = writer->out;
-        *size = writer->size;
+        *out = writer->destination.buffer;
+        *size = (unsigned long)(writer->destination.size - writer->destination.manager.free_in_buffer);
     });
 }
 
 void memery_jpeg_writer_free(memery_jpeg_writer *writer) {
     if (!writer) return;
-    jpeg_destroy_compress(&writer->info);
-    free(writer->out);
+    if (writer->created) jpeg_destroy_compress(&writer->info);
+    free(writer->destination.buffer);
     free(writer->spare);
     free(writer);
 }

@@ -1,7 +1,6 @@
 import MemeryCore
 import CGdkPixbuf
 import Foundation
-import MemeryJPEG
 
 /// Encodes a raster as PNG or WebP through gdk-pixbuf's savers, as JPEG with libjpeg-turbo
 /// straight from the raster's rows, or as GIF through giflib.
@@ -30,17 +29,9 @@ public enum ImageEncoder {
     /// No copy of the picture is made: libjpeg reads the rows in place (a 12-megapixel photo
     /// went through a 36 MB RGB pixbuf before).
     private static func jpeg(_ raster: Raster, quality: Int) throws -> Data {
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        var message = [CChar](repeating: 0, count: 200)
-        let status = raster.withMutablePixels { pixels, stride in
-            memery_jpeg_encode(pixels, Int32(raster.width), Int32(raster.height), Int32(stride), Int32(quality), &output, &size, &message, message.count)
-        }
-        defer { free(output) }
-        guard status == 0, let output else {
-            throw RenderError.encodeFailed(format: "jpeg", reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return Data(bytes: output, count: Int(size))
+        let writer = try JPEGWriter(width: raster.width, height: raster.height, quality: quality)
+        try raster.withMutablePixels { pixels, stride in try writer.write(pixels, stride: stride, rows: raster.height) }
+        return try writer.finish()
     }
 
     private static func save(_ pixbuf: OpaquePointer, type: String, options: [(String, String)]) throws -> Data {

@@ -1,6 +1,5 @@
 import Foundation
 import MemeryCore
-import MemeryJPEG
 
 /// A meme written as JPEG while its picture is still being decoded (`IsolatedDecoder`'s
 /// streaming decode), so that the two take about as long as the slower alone, on two cores.
@@ -16,9 +15,8 @@ public final class StreamedJPEG: RowsConsumer {
     private let width: Int
     private let height: Int
     private let quality: Int
-    private var writer: OpaquePointer?
+    private var writer: JPEGWriter
     private var drawn = 0
-    private var encoded = 0
 
     /// Nil when `creation` is not drawn straight on its picture (`drawsStraightOn`).
     public init?(_ creation: Creation, width: Int, height: Int, quality: Int, compositor: Compositor) throws {
@@ -31,10 +29,8 @@ public final class StreamedJPEG: RowsConsumer {
         self.width = width
         self.height = height
         self.quality = quality
-        try startOver()
+        writer = try JPEGWriter(width: width, height: height, quality: quality)
     }
-
-    deinit { memery_jpeg_writer_free(writer) }
 
     public func rowsReady(_ rows: Int, of raster: Raster) throws {
         guard raster.width == width, raster.height == height else { return }
@@ -44,39 +40,16 @@ public final class StreamedJPEG: RowsConsumer {
             drawn += 1
         }
         let limit = min(rows, bands[drawn...].filter { !$0.isEmpty }.map(\.lowerBound).min() ?? height)
+        let encoded = writer.written
         guard limit > encoded else { return }
-        var message = [CChar](repeating: 0, count: 200)
-        let status = raster.withMutablePixels { pixels, stride in
-            memery_jpeg_writer_rows(writer, pixels + encoded * stride, Int32(stride), Int32(limit - encoded), &message, message.count)
-        }
-        guard status == 0 else { throw Self.failure(message) }
-        encoded = limit
+        try raster.withMutablePixels { pixels, stride in try writer.write(pixels + encoded * stride, stride: stride, rows: limit - encoded) }
     }
 
     public func startOver() throws {
-        memery_jpeg_writer_free(writer)
-        var message = [CChar](repeating: 0, count: 200)
-        guard let writer = memery_jpeg_writer_new(Int32(width), Int32(height), Int32(quality), &message, message.count) else {
-            throw Self.failure(message)
-        }
-        self.writer = writer
+        writer = try JPEGWriter(width: width, height: height, quality: quality)
         drawn = 0
-        encoded = 0
     }
 
     /// The JPEG, once every row was told of.
-    public func finish() throws -> Data {
-        guard encoded == height else {
-            throw RenderError.encodeFailed(format: "jpeg", reason: "only \(encoded) of \(height) rows were written")
-        }
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        var message = [CChar](repeating: 0, count: 200)
-        guard memery_jpeg_writer_finish(writer, &output, &size, &message, message.count) == 0, let output else { throw Self.failure(message) }
-        return Data(bytes: output, count: Int(size))
-    }
-
-    private static func failure(_ message: [CChar]) -> RenderError {
-        .encodeFailed(format: "jpeg", reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
+    public func finish() throws -> Data { try writer.finish() }
 }

@@ -84,6 +84,27 @@ import MemeryRender
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("quick.jpg"))) == (try Data(contentsOf: URL(fileURLWithPath: s.path("export.jpg")))))
     }
 
+    /// A JPEG damaged in the middle: the fast decoder gives up part-way and gdk-pixbuf starts
+    /// over, while quick is writing the rows it was given; what it writes is still the export.
+    @Test func aJPEGDamagedInTheMiddleStartsOverAndStillGivesTheExport() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "source", "--image", Paths.example])
+        try s.ok(["export", "source", "-o", s.path("photo.jpg"), "--quality", "100"])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: s.path("photo.jpg"))))
+        let scan = bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }!
+        for index in (scan + (bytes.count - scan) / 2)..<(scan + (bytes.count - scan) / 2 + 64) where bytes[index] != 0xFF && bytes[index - 1] != 0xFF {
+            bytes[index] = (bytes[index] &* 7 &+ 13) & 0xFE
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: s.path("damaged.jpg")))
+        for run in 1...3 {
+            let outcome = try s.run(["quick", s.path("damaged.jpg"), "--top", "damaged", "-o", s.path("quick\(run).jpg")])
+            #expect(outcome.status == 0 && !outcome.signaled, "\(outcome)")
+        }
+        try s.ok(["export", "damaged", "-o", s.path("export.jpg")])
+        let export = try Data(contentsOf: URL(fileURLWithPath: s.path("export.jpg")))
+        for run in 1...3 { #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("quick\(run).jpg"))) == export) }
+    }
+
     @Test func quickWithABrokenImageStoresNothing() throws {
         let s = try Sandbox()
         try s.ok(["quick", Paths.example, "-o", s.path("ok.png")])

@@ -37,9 +37,10 @@ def caption(draw, image, text, top):
         y += line_h
 
 
-source, output, top, bottom = sys.argv[1:5]
-image = Image.open(source).convert("RGB")
-draw = ImageDraw.Draw(image)
-caption(draw, image, top, True)
-caption(draw, image, bottom, False)
-image.save(output, quality=90)
+if __name__ == "__main__":
+    source, output, top, bottom = sys.argv[1:5]
+    image = Image.open(source).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    caption(draw, image, top, True)
+    caption(draw, image, bottom, False)
+    image.save(output, quality=90)
