@@ -133,7 +133,8 @@ public struct IsolatedDecoder: Sendable {
                                _ consumer: RowsConsumer) -> (Error?, Int) {
         var seen = (starts: 0, rows: 0)
         while !running.hasExited {
-            let now = shared.progress()
+            var now = shared.progress()
+            now.rows = min(now.rows, raster.height)
             do {
                 if now.starts != seen.starts {
                     if seen.starts != 0 { try consumer.startOver() }  // a decoder handed over to another
