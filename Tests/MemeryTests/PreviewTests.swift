@@ -34,4 +34,23 @@ import Testing
         #expect(worst < 60, "preview pixels stray from the picture by \(worst)")
         #expect(try workspace.picture(of: "cat", width: 2000, format: .png).data.count > 0, "wider than the picture: its own size")
     }
+
+    /// An animated creation's preview keeps its frames in GIF and WebP; in PNG it is the
+    /// first frame, and the picture says what was left out.
+    @Test func anAnimatedPreviewKeepsItsFrames() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "anim", imageAt: TestData.root.appendingPathComponent("Tests/Corpus/images/gif/iss634.gif").path)
+        try workspace.setCaptions("anim", top: "SMALL", bottom: "AND MOVING")
+        #expect(try workspace.frameCount(of: try workspace.creation(named: "anim")) == 42)
+        for format in [ExportFormat.gif, .webp] {
+            let picture = try workspace.picture(of: "anim", width: 100, format: format)
+            #expect(picture.frames == 42 && picture.note == nil)
+            let (first, info) = try ImageDecoder().decode(picture.data, source: "preview.\(format.fileExtension)")
+            #expect(info.frames == 42 && first.width == 100 && first.height == 100, "\(format): \(info)")
+        }
+        let still = try workspace.picture(of: "anim", width: 100, format: .png)
+        #expect(still.frames == 1 && still.framesInCreation == 42)
+        #expect(still.note?.contains("first frame was written") == true)
+    }
 }
