@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
 
         // Paths to test data and generated inputs, shared by the test targets.
-        .target(name: "MemeryTestSupport", path: "Tests/MemeryTestSupport"),
+        .target(name: "MemeryTestSupport", dependencies: ["MemeryRender"], path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),

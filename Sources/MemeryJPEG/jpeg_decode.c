@@ -1,25 +1,19 @@
 #include "memery_jpeg.h"
+#include "failure.h"
 
-#include <setjmp.h>
-#include <stdio.h>
-#include <jpeglib.h>
-
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the rows are written as B, G, R, A bytes: Cairo's words on a little-endian machine"
-#endif
-
-struct failure {
-    struct jpeg_error_mgr manager;
-    jmp_buf back;
-};
-
-static void give_up(j_common_ptr info) {
-    longjmp(((struct failure *)info->err)->back, 1);
-}
+#include <string.h>
 
 /* A warning (corrupt data the library worked around) counts as a failure here. */
 static void warned(j_common_ptr info, int level) {
     if (level < 0) longjmp(((struct failure *)info->err)->back, 1);
+}
+
+/* Errors and warnings both end at `failure->back`. A zeroed `info` is safe to destroy
+   before libjpeg has set it up. */
+static void strict(struct jpeg_decompress_struct *info, struct failure *failure) {
+    memset(info, 0, sizeof *info);
+    info->err = catching(failure);
+    failure->manager.emit_message = warned;
 }
 
 static int open_header(struct jpeg_decompress_struct *info, const uint8_t *data, size_t size) {
@@ -34,9 +28,7 @@ static int open_header(struct jpeg_decompress_struct *info, const uint8_t *data,
 int memery_jpeg_size(const uint8_t *data, size_t size, int *width, int *height) {
     struct jpeg_decompress_struct info;
     struct failure failure;
-    info.err = jpeg_std_error(&failure.manager);
-    failure.manager.error_exit = give_up;
-    failure.manager.emit_message = warned;
+    strict(&info, &failure);
     if (setjmp(failure.back)) {
         jpeg_destroy_decompress(&info);
         return -1;
@@ -52,9 +44,7 @@ int memery_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int wi
                        uint64_t *progress) {
     struct jpeg_decompress_struct info;
     struct failure failure;
-    info.err = jpeg_std_error(&failure.manager);
-    failure.manager.error_exit = give_up;
-    failure.manager.emit_message = warned;
+    strict(&info, &failure);
     if (setjmp(failure.back)) {
         jpeg_destroy_decompress(&info);
         return -1;

@@ -1,24 +1,8 @@
 #include "memery_jpeg.h"
+#include "failure.h"
 
-#include <setjmp.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <jpeglib.h>
 #include <jerror.h>
-
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the rows are read as B, G, R, A bytes: Cairo's words on a little-endian machine"
-#endif
-
-struct failure {
-    struct jpeg_error_mgr manager;
-    jmp_buf back;
-};
-
-static void give_up(j_common_ptr info) {
-    longjmp(((struct failure *)info->err)->back, 1);
-}
 
 /* The compressed bytes, in a buffer this file owns and doubles as it fills (libjpeg's own
    memory destination frees the buffers it outgrows but reports the last one only when the
@@ -120,8 +104,7 @@ memery_jpeg_writer *memery_jpeg_writer_new(int width, int height, int quality, c
     writer->destination.manager.term_destination = term_destination;
     writer->destination.manager.next_output_byte = writer->destination.buffer;
     writer->destination.manager.free_in_buffer = writer->destination.size;
-    writer->info.err = jpeg_std_error(&writer->failure.manager);
-    writer->failure.manager.error_exit = give_up;
+    writer->info.err = catching(&writer->failure);
     if (start(writer, height, quality, message, message_size) != 0) {
         memery_jpeg_writer_free(writer);
         return NULL;

@@ -12,34 +12,7 @@ import Testing
 
     /// The animation's frames (decoded by libvips) and delays.
     func frames(_ path: String) throws -> (frames: [Raster], delays: [Int]) {
-        func run(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let pages = Int(try run(["vipsheader", "-f", "n-pages", path])) ?? 0
-        let delays = try run(["vipsheader", "-f", "delay", path]).split(separator: " ").compactMap { Int($0) }
-        let scratch = try TemporaryDirectory()
-        defer { scratch.cleanup() }
-        let strip = scratch.url.appendingPathComponent("strip.png").path
-        _ = try run(["vips", "copy", "\(path)[n=-1]", strip])
-        let tall = try ImageDecoder(maxPixels: 500_000_000).decode(try Data(contentsOf: URL(fileURLWithPath: strip)), source: "strip").0
-        let height = tall.height / max(pages, 1)
-        let frames = try (0..<pages).map { page in
-            let frame = try Raster(width: tall.width, height: height)
-            tall.withMutablePixels { source, sourceStride in
-                frame.withMutablePixels { target, stride in
-                    for y in 0..<height { (target + y * stride).update(from: source + (page * height + y) * sourceStride, count: tall.width * 4) }
-                }
-            }
-            return frame
-        }
+        let (frames, delays, _) = try vipsFrames(of: try Data(contentsOf: URL(fileURLWithPath: path)), ext: (path as NSString).pathExtension)
         return (frames, delays)
     }
 

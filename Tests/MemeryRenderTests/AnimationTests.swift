@@ -28,43 +28,8 @@ import Testing
         return (frames, source.loops)
     }
 
-    /// Every frame and its delay, decoded by libvips (`vips copy FILE[n=-1]` stacks the
-    /// frames into one tall picture).
     static func vipsFrames(_ data: Data, ext: String) throws -> (frames: [Raster], delays: [Int], loop: Int) {
-        let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
-        let input = dir.url.appendingPathComponent("in.\(ext)").path, strip = dir.url.appendingPathComponent("strip.png").path
-        try data.write(to: URL(fileURLWithPath: input))
-        func run(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let pages = Int(try run(["vipsheader", "-f", "n-pages", input])) ?? 0
-        let delays = try run(["vipsheader", "-f", "delay", input]).split(separator: " ").compactMap { Int($0) }
-        let loop = Int(try run(["vipsheader", "-f", "loop", input])) ?? -1
-        _ = try run(["vips", "copy", "\(input)[n=-1]", strip])
-        let (tall, _) = try ImageDecoder(maxPixels: 500_000_000).decode(try Data(contentsOf: URL(fileURLWithPath: strip)), source: "strip")
-        let height = tall.height / max(pages, 1)
-        let frames = try (0..<pages).map { page in try band(of: tall, from: page * height, height: height) }
-        return (frames, delays, loop)
-    }
-
-    /// Rows `from..<from + height` of `raster`.
-    static func band(of raster: Raster, from top: Int, height: Int) throws -> Raster {
-        let band = try Raster(width: raster.width, height: height)
-        raster.withMutablePixels { source, sourceStride in
-            band.withMutablePixels { target, stride in
-                for y in 0..<height { (target + y * stride).update(from: source + (top + y) * sourceStride, count: raster.width * 4) }
-            }
-        }
-        return band
+        try MemeryTestSupport.vipsFrames(of: data, ext: ext)
     }
 
     @Test(arguments: pillowChecked)
@@ -77,7 +42,7 @@ import Testing
         #expect(loops == sidecar["loop"] as? Int)
         #expect(ours.count * (ours.first?.raster.height ?? 0) == strip.height)
         for (index, frame) in ours.enumerated() {
-            let expected = try Self.band(of: strip, from: index * frame.raster.height, height: frame.raster.height)
+            let expected = try band(of: strip, from: index * frame.raster.height, height: frame.raster.height)
             let difference = PixelDifference(frame.raster, expected)
             #expect(difference.mean == 0, "frame \(index + 1): \(difference)")
         }
