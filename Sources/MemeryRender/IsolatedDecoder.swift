@@ -30,8 +30,9 @@ public struct IsolatedDecoder: Sendable {
     }
 
     /// What the helper may hold: the bytes read, the decoder's picture and its converted copy
-    /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures), an animated GIF's
-    /// frames as giflib keeps them (a byte a pixel), and the runtime.
+    /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures; the copy is in memory
+    /// shared with this process when it can be, which the limit does not count), an animated
+    /// GIF's frames as giflib keeps them (a byte a pixel), and the runtime.
     func memoryBudget(forInput bytes: Int) -> Int {
         if let megabytes { return megabytes << 20 }
         return bytes + decoder.maxPixels * 12 + decoder.maxAnimationPixels + 512 << 20
