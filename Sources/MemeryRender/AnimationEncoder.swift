@@ -9,9 +9,6 @@ public final class AnimationEncoder {
     }
     private let writer: Writer
 
-    /// The formats that hold an animation.
-    public static let formats: Set<ExportFormat> = [.gif, .webp]
-
     public init(_ format: ExportFormat, width: Int, height: Int, loops: AnimationLoops, quality: Int) throws {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         switch format {

@@ -29,10 +29,27 @@ struct GIFPalette {
 
     /// What a GIF can show of each pixel, row by row: 0 where it is less than half opaque
     /// (a GIF pixel is shown or not), else 0xFFRRGGBB with the colour unpremultiplied.
+    /// Read from the raster's words in place (no straight-RGBA copy of the picture first).
     static func visible(_ raster: Raster) -> [UInt32] {
-        let rgba = PixelConversion.straightRGBA(raster)
-        return (0..<(raster.width * raster.height)).map { i in
-            rgba[i * 4 + 3] < 128 ? 0 : 0xff00_0000 | UInt32(rgba[i * 4]) << 16 | UInt32(rgba[i * 4 + 1]) << 8 | UInt32(rgba[i * 4 + 2])
+        let width = raster.width, height = raster.height
+        return [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
+            raster.withMutablePixels { pixels, stride in
+                for y in 0..<height {
+                    let row = UnsafeRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<width {
+                        let v = row[x], a = v >> 24
+                        if a < 128 {
+                            out[y * width + x] = 0
+                        } else if a == 255 {
+                            out[y * width + x] = v
+                        } else {
+                            let r = PixelConversion.unpremultiply(v >> 16 & 0xff, a), g = PixelConversion.unpremultiply(v >> 8 & 0xff, a)
+                            out[y * width + x] = 0xff00_0000 | r << 16 | g << 8 | PixelConversion.unpremultiply(v & 0xff, a)
+                        }
+                    }
+                }
+            }
+            count = width * height
         }
     }
 
