@@ -9,6 +9,7 @@ demo: bootstrap
 test: bootstrap
 	swift build --build-tests
 	swift test --disable-xctest
+	python3 -m pytest -q Tests/web
 
 bench: bootstrap
 	swift build -c release

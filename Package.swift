@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The local web editor's HTTP server; no traits: swift-configuration is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // System-library shims: module maps over pkg-config.
@@ -46,11 +48,16 @@ let package = Package(
         .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
+        // `memery serve`: the HTTP API and the editor's files, on the facade alone.
+        .target(name: "MemeryServer", dependencies: [
+            "Memery", .product(name: "Hummingbird", package: "hummingbird"),
+        ], resources: [.copy("Editor")],
+        swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // The command-line tool.
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.

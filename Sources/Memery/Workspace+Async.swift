@@ -31,6 +31,19 @@ extension Workspace {
         try await onQueue(readers) { try self.picture(of: name, width: width, format: format, quality: quality) }
     }
 
+    /// Runs `body` with the workspace on its readers' threads: for a front end that reads
+    /// several things at once (a server answering with a creation's state and its picture).
+    public func reading<T: Sendable>(_ body: @escaping @Sendable (Workspace) throws -> T) async throws -> T {
+        try await onQueue(readers) { try body(self) }
+    }
+
+    /// Runs `body` with the workspace on its writer's thread, after every edit asked for
+    /// before: a check and the edits that depend on it are not interleaved with this
+    /// process's other edits.
+    public func editing<T: Sendable>(_ body: @escaping @Sendable (Workspace) throws -> T) async throws -> T {
+        try await onQueue(writer) { try body(self) }
+    }
+
     private func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }

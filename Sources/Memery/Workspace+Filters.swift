@@ -19,13 +19,27 @@ extension Workspace {
     }
 
     func applyFilter(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [StoredEvent] {
+        let command = try filterCommand(session.state, filter: id, settings: settings, layer: layer, canvas: canvas)
+        try tryRendering(session.state, command)
+        return try session.edit(command)
+    }
+
+    /// The picture as applying the filter would leave it, stored nowhere: what the editor
+    /// shows while the person moves a filter's sliders.
+    public func filterPreview(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false,
+                              width: Int? = nil, format: ExportFormat = .png) throws -> Picture {
+        let state = try creation(named: name)
+        let command = try filterCommand(state, filter: id, settings: settings, layer: layer, canvas: canvas)
+        let next = try state.decide(command).reduce(state) { $0.evolve($1) }
+        return try picture(of: next, width: width, format: format)
+    }
+
+    private func filterCommand(_ state: Creation, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> CreationCommand {
         guard let descriptor = filterHost.filter(id) else { throw filterHost.notInstalled(id) }
         let defaults = Dictionary(uniqueKeysWithValues: descriptor.params.map { ($0.id, $0.defaultValue) })
         let params = try filterHost.parse(settings, for: id, over: defaults)
-        let target: FilterTarget = layer.map { .layer($0) } ?? (canvas || session.state.baseImage == nil ? .canvas : .base)
-        let command = CreationCommand.applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params)
-        try tryRendering(session.state, command)
-        return try session.edit(command)
+        let target: FilterTarget = layer.map { .layer($0) } ?? (canvas || state.baseImage == nil ? .canvas : .base)
+        return .applyFilter(filter: id, target: target, paramVersion: descriptor.paramVersion, params: params)
     }
 
     /// Changes parameters of the filter at `position` (1 first, as `show` lists them).

@@ -47,6 +47,10 @@ extension Workspace {
 
     func addToGarage(storing path: String, name: String?, tags: [String]) throws -> (item: Garage.Item, stored: [StoredEvent]) {
         let (data, image, _) = try readImage(at: path)
+        return try addToGarage(data, image, name: name, tags: tags)
+    }
+
+    func addToGarage(_ data: Data, _ image: BaseImage, name: String?, tags: [String]) throws -> (item: Garage.Item, stored: [StoredEvent]) {
         let (garage, stored) = try changeGarage(.add(image, name: name, tags: tags), blobs: [data])
         guard let item = garage.item(blob: image.blob) else { throw DomainError.noSuchGarageImage(image.blob) }
         return (item, stored)
@@ -120,5 +124,15 @@ extension Workspace {
     public func create(name: String, template templateName: String) throws -> Creation {
         let template = try templates().find(templateName)
         return try start(name, with: .startFromTemplate(template), blobRefs: template.baseImage.map { [$0.blob] } ?? [])
+    }
+}
+
+extension Workspace {
+    /// A garage image as PNG, scaled down to `width` when it is wider (thumbnails).
+    public func garagePicture(_ reference: String, width: Int? = nil) throws -> Picture {
+        let image = try garage().find(reference).image
+        var raster = try compositor.decoder.decodeStored(try storedBlob(image.blob), source: image.sourceName ?? reference).0
+        if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
+        return Picture(data: try ImageEncoder.encode(raster, as: .png, quality: ExportFormat.defaultQuality), format: .png, frames: 1, framesInCreation: 1)
     }
 }

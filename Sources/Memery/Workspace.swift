@@ -232,11 +232,15 @@ public final class Workspace: Sendable {
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
-        let data = try readImageFile(at: path)
-        // In a helper with memory and time limits: the picture comes from outside. Errors
-        // name the file as the user named it, as read errors do.
-        let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: path)
-        return (data, Self.baseImage(info, of: data, hash: BlobHash.of(data), path: path), raster)
+        try decodeImage(try readImageFile(at: path), source: path)
+    }
+
+    /// Decodes a picture's bytes in a helper with memory and time limits: they come from
+    /// outside. Errors name `source` as the person named the picture (a path, an upload).
+    func decodeImage(_ data: Data, source: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
+        try compositor.decoder.checkFileSize(data.count, source: source)
+        let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: source)
+        return (data, Self.baseImage(info, of: data, hash: BlobHash.of(data), path: source), raster)
     }
 
     /// An image file's bytes, once it is known to be a file within the size limit.
@@ -373,7 +377,7 @@ public final class Workspace: Sendable {
     }
 
     /// The bytes kept under a hash; a missing blob is damage to the store.
-    private func storedBlob(_ hash: String) throws -> Data {
+    func storedBlob(_ hash: String) throws -> Data {
         guard let data = try store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
         return data
     }

@@ -24,6 +24,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     }
 
     /// Whether the format can hold an animation (GIF and WebP can).
+    /// The media type of the format's files, for HTTP.
+    public var mimeType: String { "image/\(rawValue)" }
+
     public var holdsAnimation: Bool { self == .gif || self == .webp }
 
     /// The format as people write it: PNG, JPEG, WebP, GIF.

@@ -9,15 +9,6 @@ struct FilterCommand: ParsableCommand {
 }
 
 enum FilterText {
-    static func json(_ f: FilterDescriptor) -> [String: Any] {
-        ["id": f.id, "name": f.name, "description": f.description.map { $0 as Any } ?? NSNull(), "origin": f.origin.rawValue,
-         "paramVersion": f.paramVersion, "deterministic": f.deterministic,
-         "params": f.params.map { p in
-             ["id": p.id, "name": p.name, "type": p.kind.rawValue, "unit": p.unit.rawValue, "min": p.min, "max": p.max,
-              "default": p.defaultValue.description, "choices": p.choices] as [String: Any]
-         }]
-    }
-
     static func param(_ p: FilterDescriptor.Param) -> String {
         var range = ""
         if p.kind == .number || p.kind == .integer { range = " \(DomainError.number(p.min))…\(DomainError.number(p.max))" }
@@ -39,7 +30,7 @@ struct FilterListCommand: ParsableCommand {
         let filters = FilterCatalog.filters  // reads every catalog, so the warnings are complete
         FilterText.warnAboutSkippedPlugins()
         if json {
-            try printJSON(filters.map(FilterText.json))
+            try printJSON(filters.map(JSONShapes.filter))
             return
         }
         for f in filters {
@@ -55,7 +46,7 @@ struct FilterInfoCommand: ParsableCommand {
 
     func run() throws {
         let f = try FilterCatalog.filter(id)
-        if json { try printJSON(FilterText.json(f)); return }
+        if json { try printJSON(JSONShapes.filter(f)); return }
         print("\(f.id) — \(f.name)")
         if let description = f.description { print(description) }
         print("origin: \(f.origin.rawValue) (\(f.library))")

@@ -15,11 +15,7 @@ struct FontsCommand: ParsableCommand {
     func run() throws {
         let fonts = try storeOptions.open().fonts()
         if json {
-            try printJSON(fonts.map { font -> [String: Any] in
-                var entry: [String: Any] = ["name": font.name]
-                if let role = font.role { entry["role"] = role }
-                return entry
-            })
+            try printJSON(fonts.map(JSONShapes.font))
         } else {
             let width = fonts.map(\.name.count).max() ?? 0
             for font in fonts {

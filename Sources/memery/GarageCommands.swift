@@ -34,7 +34,7 @@ struct GarageListCommand: ParsableCommand {
     func run() throws {
         let items = try storeOptions.open().garage().search(search ?? "")
         if json {
-            try printJSON(items.map { ["name": $0.name, "tags": $0.tags, "image": Describe.image($0.image)] as [String: Any] })
+            try printJSON(items.map(JSONShapes.garageItem))
         } else if items.isEmpty {
             print(search == nil ? "the garage is empty: `memery garage add FILE` imports one" : "nothing matches \"\(search ?? "")\"")
         } else {
@@ -121,11 +121,7 @@ struct TemplateListCommand: ParsableCommand {
     func run() throws {
         let all = try storeOptions.open().templates().all
         if json {
-            try printJSON(all.map { t in
-                ["name": t.name, "width": t.canvas.width, "height": t.canvas.height,
-                 "baseImage": t.baseImage.map { Describe.image($0) as Any } ?? NSNull(),
-                 "layers": t.layers.enumerated().map { Describe.layer($1, position: $0 + 1) }] as [String: Any]
-            })
+            try printJSON(all.map(JSONShapes.template))
         } else if all.isEmpty {
             print("no templates yet: `memery template save NAME TEMPLATE` makes one")
         } else {

@@ -23,7 +23,7 @@ struct LayerListCommand: ParsableCommand {
     func run() throws {
         let layers = try storeOptions.open().creation(named: name).layers
         if json {
-            try printJSON(layers.enumerated().map { Describe.layer($1, position: $0 + 1) })
+            try printJSON(layers.enumerated().map { JSONShapes.layer($1, position: $0 + 1) })
         } else {
             for (index, layer) in layers.enumerated() { print(Describe.line(layer, position: index + 1)) }
         }

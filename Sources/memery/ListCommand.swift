@@ -20,7 +20,7 @@ struct ListCommand: ParsableCommand {
         let creations = try shown.map { (entry: $0, head: try workspace.head(of: $0)) }
         if json {
             try printJSON(creations.map { item in
-                var summary = Describe.summary(item.head)
+                var summary = JSONShapes.summary(item.head)
                 summary["favorite"] = item.entry.favorite
                 return summary
             })

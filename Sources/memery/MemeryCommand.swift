@@ -14,6 +14,6 @@ struct MemeryCommand: ParsableCommand {
             CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,
             FilterCommand.self, GarageCommand.self, TemplateCommand.self, ApplyCommand.self, LogCommand.self, VerifyCommand.self,
-            FontsCommand.self, PluginCommand.self, PluginWorkerCommand.self, ImageWorkerCommand.self,
+            FontsCommand.self, ServeCommand.self, PluginCommand.self, PluginWorkerCommand.self, ImageWorkerCommand.self,
         ])
 }

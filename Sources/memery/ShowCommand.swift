@@ -20,12 +20,7 @@ struct ShowCommand: ParsableCommand {
         let creation = head.state
         let frames = try workspace.frameCount(of: creation)
         if json {
-            var detail = Describe.detail(head)
-            if var base = detail["baseImage"] as? [String: Any] {
-                base["frames"] = frames
-                detail["baseImage"] = base
-            }
-            try printJSON(detail)
+            try printJSON(JSONShapes.detail(head, frames: frames))
             return
         }
         print("name:    \(creation.name)")

@@ -1,0 +1,35 @@
+import Foundation
+import MemeryCore
+
+/// A creation as it is shown at one point of its history: the state, and the history node
+/// it is the state after. Two points that show the same node show the same picture, so
+/// `(id, node)` names a picture for caches (an HTTP ETag).
+public struct ShownState: Sendable {
+    public var creation: Creation
+    /// The history version of the edit shown (the node `history` lists and `checkout --event` takes).
+    public var node: UInt64
+    /// The creation's id: the picture's name survives renames.
+    public var id: UUID { creation.id }
+}
+
+extension Workspace {
+    /// The creation at its head, or as it was right after event `version` of its stream (the
+    /// number an edit answers with; after an undo, the state the undo went back to).
+    public func shownState(of name: String, afterEvent version: UInt64? = nil) throws -> ShownState {
+        guard let version else {
+            let head = try head(of: name)
+            return ShownState(creation: head.state, node: head.headVersion ?? head.streamVersion)
+        }
+        let history = try history(of: name)
+        let node = try history.head(afterEvent: version)
+        var state = history.state(at: node)
+        state.name = history.state.name
+        return ShownState(creation: state, node: history.nodes[node].version)
+    }
+
+    /// The picture of a shown state, encoded, at its own size or scaled down to `width`.
+    public func picture(of shown: ShownState, width: Int? = nil, format: ExportFormat,
+                        quality: Int = ExportFormat.defaultQuality) throws -> Picture {
+        try picture(of: shown.creation, width: width, format: format, quality: quality)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Memery
+import NIOCore
+
+/// A failure answered as JSON: `{"error": message, "kind": ...}` with the status that fits.
+/// The engine's errors are classified once by the facade (`MemeryError`); here each kind
+/// gets its HTTP status.
+struct APIError: HTTPResponseError {
+    var status: HTTPResponse.Status
+    var message: String
+    var kind: String
+    /// Fields added to the body (a stale edit's current version).
+    var extra: [String: any Sendable] = [:]
+
+    init(_ status: HTTPResponse.Status, _ message: String, kind: String? = nil, extra: [String: any Sendable] = [:]) {
+        self.status = status
+        self.message = message
+        self.kind = kind ?? Self.kindName(status)
+        self.extra = extra
+    }
+
+    /// The engine's error as an answer; nil for errors that are not the engine's.
+    init?(engine error: any Error) {
+        guard let error = MemeryError(classifying: error) else { return nil }
+        let status: HTTPResponse.Status = switch error.kind {
+        case .badInput: .badRequest
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .busy: .serviceUnavailable
+        case .damagedStore, .storage: .internalServerError
+        case .pluginFailure: .unprocessableContent
+        }
+        self.init(status, error.message, kind: error.kind.rawValue)
+    }
+
+    static func kindName(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "notFound"
+        case 409: "conflict"
+        case 413: "tooLarge"
+        default: "badInput"
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: Any] = ["error": message, "kind": kind]
+        for (key, value) in extra { body[key] = value }
+        // A body too large is not read: the connection closes, or the sender would block.
+        return JSONAnswer.response(body, status: status, headers: status == .contentTooLarge ? [.connection: "close"] : [:])
+    }
+}
+
+/// Turns whatever a route throws into an answer: the engine's errors by their kind,
+/// Hummingbird's own as they are, anything else as a 500 that names it.
+struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as any HTTPResponseError {
+            if error.status == .contentTooLarge {
+                throw APIError(.contentTooLarge, "the request body is larger than this server takes; start `memery serve --max-upload-mb N` for more")
+            }
+            throw error
+        } catch {
+            if let answer = APIError(engine: error) { throw answer }
+            throw APIError(.internalServerError, "unexpected failure: \(error)", kind: "internal")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Memery
+import NIOCore
+
+/// What the editor offers beside creations: filters, fonts, the garage and templates.
+struct CatalogRoutes {
+    let workspace: Workspace
+
+    func add(to router: Router<ServerContext>) {
+        router.get("api/filters", use: filters)
+        router.get("api/fonts", use: fonts)
+        router.get("api/garage", use: garage)
+        router.post("api/garage", use: upload)
+        router.get("api/garage/:image/picture", use: garagePicture)
+        router.get("api/templates", use: templates)
+    }
+
+    @Sendable func filters(_ request: Request, context: ServerContext) async throws -> Response {
+        let answer = try await workspace.reading { _ in
+            SendableJSON(["filters": FilterCatalog.filters.map(JSONShapes.filter), "skipped": FilterCatalog.warnings] as [String: Any])
+        }
+        return JSONAnswer.response(answer.value)
+    }
+
+    @Sendable func fonts(_ request: Request, context: ServerContext) async throws -> Response {
+        let fonts = try await workspace.reading { SendableJSON($0.fonts().map(JSONShapes.font)) }
+        return JSONAnswer.response(["fonts": fonts.value])
+    }
+
+    @Sendable func garage(_ request: Request, context: ServerContext) async throws -> Response {
+        let items = try await workspace.reading { SendableJSON(try $0.garage().items.map(JSONShapes.garageItem)) }
+        return JSONAnswer.response(["images": items.value])
+    }
+
+    /// Imports an uploaded picture (its bytes as the body) into the garage: `?filename=`,
+    /// `?name=`, `?tags=a,b`. The same picture twice is kept once.
+    @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let buffer = try await request.body.collect(upTo: context.bodyLimit)
+        guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "the upload is empty: send the picture's bytes as the body") }
+        let data = Data(buffer.readableBytesView)
+        let filename = query["filename"].map(String.init) ?? "upload"
+        let name = query["name"].map(String.init)
+        let tags = query["tags"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
+        let item = try await workspace.editing { workspace in
+            SendableJSON(JSONShapes.garageItem(try workspace.addToGarage(imageData: data, sourceName: filename, name: name, tags: tags)))
+        }
+        return JSONAnswer.response(item.value, status: .created)
+    }
+
+    /// A garage image's own bytes, for thumbnails: `?width=` scales it down as PNG.
+    @Sendable func garagePicture(_ request: Request, context: ServerContext) async throws -> Response {
+        let reference = try context.parameters.require("image")
+        let name = reference.removingPercentEncoding ?? reference
+        let width = try CreationRoutes.integer(request.uri.queryParameters["width"], "width", in: 1...4096)
+        let picture = try await workspace.reading { try $0.garagePicture(name, width: width) }
+        var headers = HTTPFields()
+        headers[.contentType] = picture.format.mimeType
+        headers[.cacheControl] = "private, max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+    }
+
+    @Sendable func templates(_ request: Request, context: ServerContext) async throws -> Response {
+        let all = try await workspace.reading { SendableJSON(try $0.templates().all.map(JSONShapes.template)) }
+        return JSONAnswer.response(["templates": all.value])
+    }
+}

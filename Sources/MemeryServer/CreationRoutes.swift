@@ -1,0 +1,253 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Memery
+import NIOCore
+
+/// `/api/creations`: the gallery, a creation's state, its edits, history and pictures.
+struct CreationRoutes {
+    let workspace: Workspace
+
+    func add(to router: Router<ServerContext>) {
+        let api = router.group("api/creations")
+        api.get(use: list)
+        api.post(use: create)
+        api.get(":name", use: show)
+        api.post(":name/edits", use: edits)
+        api.get(":name/history", use: history)
+        api.get(":name/hit", use: hit)
+        api.get(":name/render", use: render)
+        api.get(":name/export", use: export)
+        api.get(":name/preview", use: preview)
+    }
+
+    // MARK: The gallery
+
+    /// The gallery in its order: `?favorites=true`, `?trash=true`, `?search=words` (in the
+    /// name or in any text on the creation).
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let trash = Self.flag(query["trash"]), favorites = Self.flag(query["favorites"])
+        let search = query["search"].map { String($0).lowercased().trimmingCharacters(in: .whitespaces) } ?? ""
+        let listed = try await workspace.reading { workspace -> SendableJSON in
+            let gallery = try workspace.gallery()
+            let shown = trash ? gallery.trash : favorites ? gallery.favourites : gallery.entries
+            return SendableJSON(try shown.compactMap { entry -> [String: Any]? in
+                let head = try workspace.head(of: entry)
+                if !search.isEmpty {
+                    let words = ([entry.name] + head.state.textLayers.compactMap { $0.text?.text }).joined(separator: "\n").lowercased()
+                    guard words.contains(search) else { return nil }
+                }
+                var item = JSONShapes.summary(head)
+                item["favorite"] = entry.favorite
+                item["trashed"] = entry.trashed
+                return item
+            })
+        }
+        return JSONAnswer.response(["creations": listed.value])
+    }
+
+    /// A new creation: an uploaded picture (its bytes as the body, `?name=` optional,
+    /// `?filename=` for its source name), or JSON naming a canvas, a garage image or a
+    /// template: `{"name": "...", "canvas": "600x400", "background": "#fff"}`.
+    @Sendable func create(_ request: Request, context: ServerContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        let created: String
+        if contentType.hasPrefix("application/json") {
+            guard var fields = try await JSONAnswer.body(of: request, context: context) as? [String: Any] else {
+                throw APIError(.badRequest, "send a JSON object: {\"name\": ..., and one of \"canvas\", \"garage\" or \"template\"}")
+            }
+            if fields["image"] != nil {
+                throw APIError(.badRequest, "\"image\" names a file on the server: upload the picture's bytes instead (POST with Content-Type image/…)")
+            }
+            let name = fields.removeValue(forKey: "name") as? String
+            fields["op"] = "new"
+            let edit = try EditBody.edit(from: fields)
+            created = try await workspace.editing { workspace in
+                let chosen = try name ?? workspace.freeName(from: "untitled")
+                return try workspace.perform(edit, on: chosen).creation ?? chosen
+            }
+        } else {
+            let buffer = try await request.body.collect(upTo: context.bodyLimit)
+            guard buffer.readableBytes > 0 else {
+                throw APIError(.badRequest, "the upload is empty: send the picture's bytes, or JSON for a canvas, a garage image or a template")
+            }
+            let data = Data(buffer.readableBytesView)
+            let filename = query["filename"].map(String.init) ?? "upload"
+            let name = query["name"].map(String.init)
+            created = try await workspace.editing { workspace in
+                let chosen = try name ?? workspace.freeName(from: filename)
+                return try workspace.create(name: chosen, imageData: data, sourceName: filename).name
+            }
+        }
+        var response = try await detail(created)
+        response.status = .created
+        response.headers[.location] = "/api/creations/\(Self.pathSegment(created))"
+        return response
+    }
+
+    // MARK: One creation
+
+    @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
+        try await detail(try context.parameters.creationName())
+    }
+
+    func detail(_ name: String) async throws -> Response {
+        let body = try await workspace.reading { workspace -> SendableJSON in
+            let entry = try workspace.entry(named: name)
+            let head = try workspace.head(of: entry)
+            var detail = JSONShapes.detail(head, frames: try workspace.frameCount(of: head.state))
+            detail["favorite"] = entry.favorite
+            detail["trashed"] = entry.trashed
+            return SendableJSON(detail)
+        }
+        return JSONAnswer.response(body.value)
+    }
+
+    /// One edit or a list, in `memery apply`'s JSON, applied in order, each durable before
+    /// the next. `expectedVersion` (in the object, or beside `"edits": [...]`) refuses the
+    /// lot with 409 when the creation has moved on since.
+    @Sendable func edits(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let (edits, expected) = try EditBody.parse(try await JSONAnswer.body(of: request, context: context))
+        let answer = try await workspace.editing { workspace -> SendableJSON in
+            let current = try workspace.head(of: name).streamVersion
+            if let expected, expected != current {
+                throw APIError(.conflict, "the creation has changed since version \(expected): it is at version \(current); reload it and edit again",
+                               kind: "stale", extra: ["version": current])
+            }
+            var results = [[String: Any]]()
+            var creation = name
+            for (index, edit) in edits.enumerated() {
+                do {
+                    let result = try workspace.perform(edit, on: creation)
+                    creation = result.creation ?? creation
+                    results.append(EditBody.json(result))
+                } catch {
+                    guard index > 0 else { throw error }
+                    // The edits before it are stored: say so with the failure.
+                    var failure = APIError(engine: error) ?? APIError(.internalServerError, "\(error)", kind: "internal")
+                    failure.message = "edit \(index + 1) of \(edits.count) was refused, the \(index) before it were stored: \(failure.message)"
+                    failure.extra = ["applied": index, "version": try workspace.head(of: creation).streamVersion]
+                    throw failure
+                }
+            }
+            let head = try workspace.head(of: creation)
+            return SendableJSON(["creation": creation, "version": head.streamVersion, "head": head.headVersion.map { $0 as Any } ?? NSNull(),
+                                 "changed": results.contains { $0["sequence"] is UInt64 }, "results": results] as [String: Any])
+        }
+        return JSONAnswer.response(answer.value)
+    }
+
+    @Sendable func history(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let tree = try await workspace.reading { SendableJSON(HistoryTreeText.json(try $0.history(of: name))) }
+        return JSONAnswer.response(tree.value)
+    }
+
+    /// The topmost layer at a canvas point, as the engine decides: `?x=&y=`.
+    @Sendable func hit(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let query = request.uri.queryParameters
+        guard let x = query["x"].flatMap({ Double(String($0)) }), let y = query["y"].flatMap({ Double(String($0)) }), x.isFinite, y.isFinite else {
+            throw APIError(.badRequest, "give the canvas point as ?x=NUMBER&y=NUMBER")
+        }
+        let layer = try await workspace.reading { workspace -> SendableJSON in
+            let creation = try workspace.creation(named: name)
+            guard let layer = creation.topmostLayer(at: Point(x: x, y: y)),
+                  let position = creation.layers.firstIndex(where: { $0.id == layer.id }) else { return SendableJSON(NSNull()) }
+            return SendableJSON(JSONShapes.layer(layer, position: position + 1))
+        }
+        return JSONAnswer.response(["layer": layer.value])
+    }
+
+    // MARK: Pictures
+
+    /// The picture at preview size: `?width=` (at most the creation's), `?format=png|jpeg|webp|gif`,
+    /// `?version=` (a past state: immutable, cached for good). The ETag names the state shown.
+    @Sendable func render(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let query = request.uri.queryParameters
+        let format = try Self.format(query["format"], default: .png)
+        let width = try Self.integer(query["width"], "width", in: 1...65_536)
+        let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? 85
+        let version = try Self.integer(query["version"], "version", in: 1...Int.max).map(UInt64.init)
+        let shown = try await workspace.reading { try $0.shownState(of: name, afterEvent: version) }
+        let tag = "\"\(shown.id.uuidString.lowercased())-\(shown.node)-\(width.map(String.init) ?? "full")-\(format.rawValue)-\(quality)\""
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = version == nil ? "no-cache" : "private, max-age=31536000, immutable"
+        if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        let picture = try await workspace.reading { try $0.picture(of: shown, width: width, format: format, quality: quality) }
+        headers[.contentType] = format.mimeType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+    }
+
+    /// The picture as a filter would leave it, stored nowhere: `?filter=ID&set=KEY=VALUE…`
+    /// (repeated), `&layer=ID` or `&canvas=true`, `&width=`, `&format=`.
+    @Sendable func preview(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let query = request.uri.queryParameters
+        guard let filter = query["filter"].map(String.init), !filter.isEmpty else { throw APIError(.badRequest, "name the filter: ?filter=ID") }
+        let settings = query.getAll("set").map { String($0) }
+        let layer = query["layer"].map(String.init)
+        let canvas = Self.flag(query["canvas"])
+        let width = try Self.integer(query["width"], "width", in: 1...65_536)
+        let format = try Self.format(query["format"], default: .png)
+        let picture = try await workspace.reading {
+            try $0.filterPreview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = format.mimeType
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+    }
+
+    /// The picture at full size as a download: `?format=png|jpeg|webp|gif&quality=1..100`.
+    @Sendable func export(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let query = request.uri.queryParameters
+        let format = try Self.format(query["format"], default: .png)
+        let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? ExportFormat.defaultQuality
+        let picture = try await workspace.reading { try $0.picture(of: name, format: format, quality: quality) }
+        var headers = HTTPFields()
+        headers[.contentType] = format.mimeType
+        let filename = name.replacingOccurrences(of: "\"", with: "'") + "." + format.fileExtension
+        headers[.contentDisposition] = "attachment; filename=\"\(filename.unicodeScalars.allSatisfy(\.isASCII) ? filename : "memery.\(format.rawValue)")\"; filename*=UTF-8''\(filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "memery")"
+        headers[.cacheControl] = "no-store"
+        if let note = picture.note { headers[HTTPField.Name("Memery-Note")!] = note }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+    }
+
+    // MARK: Reading the query
+
+    static func flag(_ value: Substring?) -> Bool { value.map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false }
+
+    static func integer(_ value: Substring?, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value else { return nil }
+        guard let number = Int(value), range.contains(number) else {
+            throw APIError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound == Int.max ? "…" : String(range.upperBound)), got \"\(value)\"")
+        }
+        return number
+    }
+
+    static func format(_ value: Substring?, default fallback: ExportFormat) throws -> ExportFormat {
+        guard let value else { return fallback }
+        guard let format = ExportFormat(pathExtension: String(value)) else {
+            throw APIError(.badRequest, "format must be png, jpeg, webp or gif, got \"\(value)\"")
+        }
+        return format
+    }
+
+    static func pathSegment(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? name
+    }
+}
+
+/// A JSONSerialization value carried across the workspace's threads: it is built there and
+/// only read after.
+struct SendableJSON: @unchecked Sendable {
+    let value: Any
+    init(_ value: Any) { self.value = value }
+}

@@ -1,0 +1,58 @@
+// The HTTP API of `memery serve` (schemas/openapi.yaml), as the page uses it. The token
+// travels as the cookie the first visit set; every answer that is not 2xx becomes an Error
+// carrying the server's own message.
+
+const enc = encodeURIComponent;
+
+async function call(method, path, body, contentType) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    if (body instanceof Blob || body instanceof ArrayBuffer) {
+      options.body = body;
+      options.headers['Content-Type'] = contentType || body.type || 'application/octet-stream';
+    } else {
+      options.body = JSON.stringify(body);
+      options.headers['Content-Type'] = 'application/json';
+    }
+  }
+  const answer = await fetch(path, options);
+  const type = answer.headers.get('Content-Type') || '';
+  const data = type.startsWith('application/json') ? await answer.json() : await answer.blob();
+  if (!answer.ok) {
+    const error = new Error(data.error || `${answer.status} ${answer.statusText}`);
+    error.status = answer.status;
+    error.details = data;
+    throw error;
+  }
+  return data;
+}
+
+export const api = {
+  gallery: ({ search = '', favorites = false, trash = false } = {}) =>
+    call('GET', `/api/creations?search=${enc(search)}&favorites=${favorites}&trash=${trash}`),
+  creation: (name) => call('GET', `/api/creations/${enc(name)}`),
+  history: (name) => call('GET', `/api/creations/${enc(name)}/history`),
+  hit: (name, x, y) => call('GET', `/api/creations/${enc(name)}/hit?x=${x}&y=${y}`),
+  upload: (file, name) =>
+    call('POST', `/api/creations?filename=${enc(file.name || 'picture')}${name ? `&name=${enc(name)}` : ''}`, file),
+  create: (fields) => call('POST', '/api/creations', fields),
+  // One gesture, one edit: `edit` is one object of `memery apply`'s JSON, or a list.
+  edit: (name, edit, expectedVersion) =>
+    call('POST', `/api/creations/${enc(name)}/edits`,
+      expectedVersion === undefined ? edit : { edits: [].concat(edit), expectedVersion }),
+  renderURL: (name, { width, version, format = 'png' } = {}) =>
+    `/api/creations/${enc(name)}/render?format=${format}` + (width ? `&width=${width}` : '') + (version ? `&version=${version}` : ''),
+  exportURL: (name, format, quality) => `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`,
+  filters: () => call('GET', '/api/filters'),
+  fonts: () => call('GET', '/api/fonts'),
+  garage: () => call('GET', '/api/garage'),
+  addToGarage: (file) => call('POST', `/api/garage?filename=${enc(file.name || 'sticker')}`, file),
+  garagePictureURL: (name, width) => `/api/garage/${enc(name)}/picture?width=${width}`,
+  templates: () => call('GET', '/api/templates'),
+  // Every change to the store, from this page, another tab or another process.
+  changes: (onChange) => {
+    const source = new EventSource('/api/events');
+    source.addEventListener('change', (event) => onChange(JSON.parse(event.data)));
+    return source;
+  },
+};

@@ -1,0 +1,230 @@
+// The stage: the engine's render of the creation, and the gestures made on it. Screen
+// points become canvas pixels here; each gesture commits one edit when it ends, so one
+// gesture is one undo step. While a layer is dragged, only its outline moves on the page.
+
+const SNAP = 8;  // screen pixels within which a moving layer snaps to the centre or an edge
+
+export class Stage {
+  constructor(editor) {
+    this.editor = editor;
+    this.stage = document.getElementById('stage');
+    this.picture = document.getElementById('picture');
+    this.ink = document.getElementById('ink');
+    this.outline = document.getElementById('selection');
+    this.cropBox = document.getElementById('crop-box');
+    this.inlineText = document.getElementById('inline-text');
+    this.gesture = null;
+    this.stage.addEventListener('pointerdown', (event) => this.down(event));
+    this.stage.addEventListener('pointermove', (event) => this.move(event));
+    this.stage.addEventListener('pointerup', (event) => this.up(event));
+    this.stage.addEventListener('pointercancel', () => this.cancel());
+    this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));
+    this.picture.addEventListener('load', () => this.layout());
+    window.addEventListener('resize', () => this.layout());
+    this.inlineText.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); this.inlineText.blur(); }
+      if (event.key === 'Escape') { this.inlineText.dataset.cancelled = '1'; this.inlineText.blur(); }
+    });
+    this.inlineText.addEventListener('blur', () => this.commitInlineText());
+  }
+
+  // Canvas pixels per screen pixel.
+  get ratio() { return this.editor.creation ? this.editor.creation.width / (this.picture.clientWidth || 1) : 1; }
+
+  toCanvas(event) {
+    const rect = this.picture.getBoundingClientRect();
+    return { x: (event.clientX - rect.left) * this.ratio, y: (event.clientY - rect.top) * this.ratio };
+  }
+
+  layout() {
+    this.ink.width = this.picture.clientWidth;
+    this.ink.height = this.picture.clientHeight;
+    this.showSelection();
+  }
+
+  // The selected layer's outline, from its transform: centre, size, rotation.
+  showSelection(preview) {
+    const layer = this.editor.selectedLayer();
+    if (!layer) { this.outline.hidden = true; return; }
+    const t = { ...layer.transform, ...(preview || {}) };
+    const scaleBy = t.scale / layer.transform.scale;
+    const r = this.ratio;
+    this.outline.hidden = false;
+    Object.assign(this.outline.style, {
+      left: `${t.x / r}px`, top: `${t.y / r}px`,
+      width: `${(layer.box.w * scaleBy) / r}px`, height: `${(layer.box.h * scaleBy) / r}px`,
+      transform: `translate(-50%, -50%) rotate(${t.rotation}deg)`,
+    });
+  }
+
+  async down(event) {
+    if (event.button !== 0 || !this.editor.creation || event.target === this.inlineText) return;
+    const tool = this.editor.tool;
+    const point = this.toCanvas(event);
+    this.stage.setPointerCapture(event.pointerId);
+    if (tool === 'brush' || tool === 'eraser') {
+      this.gesture = { kind: 'draw', points: [point], erase: tool === 'eraser' };
+      this.paint();
+      return;
+    }
+    if (tool === 'crop') {
+      this.gesture = { kind: 'crop', from: point, to: point };
+      return;
+    }
+    const handle = event.target.dataset?.handle;
+    const layer = this.editor.selectedLayer();
+    if (handle && layer) {
+      this.gesture = { kind: handle, layer, start: point, centre: { x: layer.transform.x, y: layer.transform.y } };
+      return;
+    }
+    // The engine's hit test decides what was clicked.
+    this.gesture = { kind: 'pending' };
+    const hit = await this.editor.hit(point);
+    if (!this.gesture) return;  // released meanwhile: a click
+    this.editor.select(hit?.id || null);
+    this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;
+  }
+
+  move(event) {
+    const g = this.gesture;
+    if (!g) return;
+    const point = this.toCanvas(event);
+    if (g.kind === 'draw') {
+      g.points.push(point);
+      this.paint();
+    } else if (g.kind === 'crop') {
+      g.to = point;
+      const r = this.ratio;
+      const box = this.cropRect(g);
+      this.cropBox.hidden = false;
+      Object.assign(this.cropBox.style, { left: `${box.x / r}px`, top: `${box.y / r}px`, width: `${box.w / r}px`, height: `${box.h / r}px` });
+    } else if (g.kind === 'move') {
+      g.preview = this.snapped({ x: g.layer.transform.x + point.x - g.start.x, y: g.layer.transform.y + point.y - g.start.y }, g.layer);
+      this.showSelection(g.preview);
+    } else if (g.kind === 'resize') {
+      const before = Math.hypot(g.start.x - g.centre.x, g.start.y - g.centre.y) || 1;
+      const now = Math.hypot(point.x - g.centre.x, point.y - g.centre.y);
+      g.preview = { scale: Math.max(0.01, g.layer.transform.scale * (now / before)) };
+      this.showSelection(g.preview);
+    } else if (g.kind === 'rotate') {
+      const angle = (a, b) => (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+      let rotation = g.layer.transform.rotation + angle(g.centre, point) - angle(g.centre, g.start);
+      if (event.shiftKey) rotation = Math.round(rotation / 15) * 15;  // Shift snaps to 15°
+      rotation = ((rotation % 360) + 540) % 360 - 180;
+      g.preview = { rotation };
+      this.showSelection(g.preview);
+    }
+  }
+
+  // Snaps a layer's centre, or its edges, to the canvas centre and edges, and shows the guide.
+  snapped(centre, layer) {
+    const { width, height } = this.editor.creation;
+    const near = SNAP * this.ratio;
+    const snapAxis = (value, half, size) => {
+      for (const target of [size / 2]) if (Math.abs(value - target) < near) return [target, target];
+      if (Math.abs(value - half) < near) return [half, 0];
+      if (Math.abs(value + half - size) < near) return [size - half, size];
+      return [value, null];
+    };
+    const [x, guideX] = snapAxis(centre.x, layer.box.w / 2, width);
+    const [y, guideY] = snapAxis(centre.y, layer.box.h / 2, height);
+    this.guide('guide-v', guideX, 'left');
+    this.guide('guide-h', guideY, 'top');
+    return { x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 };
+  }
+
+  guide(id, at, side) {
+    const element = document.getElementById(id);
+    element.hidden = at === null;
+    if (at !== null) element.style[side] = `${at / this.ratio}px`;
+  }
+
+  async up(event) {
+    const g = this.gesture;
+    this.gesture = null;
+    this.guide('guide-v', null, 'left');
+    this.guide('guide-h', null, 'top');
+    if (!g) return;
+    const ed = this.editor;
+    if (g.kind === 'draw') {
+      this.ink.getContext('2d').clearRect(0, 0, this.ink.width, this.ink.height);
+      if (g.points.length === 1) g.points.push({ x: g.points[0].x + 0.5, y: g.points[0].y });
+      const points = thin(g.points).map((p) => [round(p.x), round(p.y)]);
+      await ed.commit({ op: 'draw', points, width: round(ed.brushWidth() * this.ratio), color: ed.brushColor(), erase: g.erase },
+        g.erase ? 'erased' : 'drew a stroke');
+    } else if (g.kind === 'crop') {
+      this.cropBox.hidden = true;
+      const box = this.cropRect(g);
+      if (box.w >= 2 && box.h >= 2) await ed.commit({ op: 'crop', box: [box.x, box.y, box.w, box.h].map(Math.round) }, 'cropped');
+    } else if (g.preview) {
+      const set = Object.entries(g.preview).map(([key, value]) => `${key}=${round(value)}`);
+      await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${g.layer.label}` : `${g.kind}d ${g.layer.label}`);
+    }
+  }
+
+  cancel() {
+    this.gesture = null;
+    this.cropBox.hidden = true;
+    this.ink.getContext('2d').clearRect(0, 0, this.ink.width, this.ink.height);
+    this.showSelection();
+  }
+
+  cropRect(g) {
+    const { width, height } = this.editor.creation;
+    const x0 = clamp(Math.min(g.from.x, g.to.x), 0, width), y0 = clamp(Math.min(g.from.y, g.to.y), 0, height);
+    const x1 = clamp(Math.max(g.from.x, g.to.x), 0, width), y1 = clamp(Math.max(g.from.y, g.to.y), 0, height);
+    return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+
+  // The stroke drawn locally while the pointer moves; the engine draws it for good on release.
+  paint() {
+    const g = this.gesture;
+    const context = this.ink.getContext('2d');
+    context.clearRect(0, 0, this.ink.width, this.ink.height);
+    context.lineCap = context.lineJoin = 'round';
+    context.lineWidth = this.editor.brushWidth();
+    context.strokeStyle = g.erase ? 'rgba(255,255,255,0.8)' : this.editor.brushColor();
+    context.beginPath();
+    g.points.forEach((p, i) => (i ? context.lineTo(p.x / this.ratio, p.y / this.ratio) : context.moveTo(p.x / this.ratio, p.y / this.ratio)));
+    context.stroke();
+  }
+
+  // Double-click a caption or text box to edit its words where they are.
+  async editTextAt(event) {
+    const hit = await this.editor.hit(this.toCanvas(event));
+    if (!hit || hit.kind !== 'text') return;
+    this.editor.select(hit.id);
+    const r = this.ratio;
+    Object.assign(this.inlineText.style, {
+      left: `${hit.box.x / r}px`, top: `${hit.box.y / r}px`, width: `${hit.box.w / r}px`, height: `${Math.max(hit.box.h / r, 32)}px`,
+    });
+    this.inlineText.value = hit.text;
+    this.inlineText.dataset.layer = hit.id;
+    this.inlineText.dataset.cancelled = '';
+    this.inlineText.hidden = false;
+    this.inlineText.focus();
+    this.inlineText.scrollIntoView({ block: 'center' });  // above a phone's keyboard
+  }
+
+  async commitInlineText() {
+    const field = this.inlineText;
+    if (field.hidden) return;
+    field.hidden = true;
+    const layer = this.editor.creation?.layers.find((l) => l.id === field.dataset.layer);
+    if (!layer || field.dataset.cancelled || field.value === layer.text) return;
+    await this.editor.commit({ op: 'layer set', id: layer.id, set: [`text=${field.value}`] }, `changed the words of ${layer.label}`);
+  }
+}
+
+function round(value) { return Math.round(value * 10) / 10; }
+function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
+
+// Fewer points for a long stroke: drop those closer than a pixel to the last kept.
+function thin(points) {
+  const kept = [points[0]];
+  for (const p of points.slice(1)) {
+    const last = kept[kept.length - 1];
+    if (Math.hypot(p.x - last.x, p.y - last.y) >= 1) kept.push(p);
+  }
+  return kept.length > 1 ? kept : points.slice(0, 2);
+}

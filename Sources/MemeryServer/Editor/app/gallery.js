@@ -1,0 +1,125 @@
+// The gallery: thumbnails, search, favourites, trash and restore, random, drag to reorder,
+// and every way to start a creation (a picture chosen, dropped or taken with the camera,
+// a blank canvas, a garage image, a template).
+import { api } from './api.js';
+import { say, fail } from './status.js';
+
+export class Gallery {
+  constructor(open) {
+    this.open = open;  // called with a creation's name
+    this.list = document.getElementById('thumbnails');
+    this.search = document.getElementById('search');
+    this.favorites = document.getElementById('show-favorites');
+    this.trash = document.getElementById('show-trash');
+    this.entries = [];
+    for (const input of [this.search, this.favorites, this.trash]) input.addEventListener('input', () => this.refresh());
+    document.getElementById('random').addEventListener('click', () => {
+      if (this.entries.length) this.open(this.entries[Math.floor(Math.random() * this.entries.length)].name);
+    });
+    document.getElementById('upload').addEventListener('change', (event) => this.startFrom(event.target.files[0]));
+    document.getElementById('blank-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.make({ canvas: document.getElementById('blank-size').value, background: document.getElementById('blank-color').value });
+    });
+    document.getElementById('from-garage').addEventListener('change', (event) => event.target.value && this.make({ garage: event.target.value }));
+    document.getElementById('from-template').addEventListener('change', (event) => event.target.value && this.make({ template: event.target.value }));
+    document.getElementById('camera').addEventListener('click', () => this.camera());
+    document.addEventListener('dragover', (event) => event.preventDefault());
+    document.addEventListener('drop', (event) => {
+      const file = [...(event.dataTransfer?.files || [])].find((f) => f.type.startsWith('image/'));
+      if (file && !document.getElementById('gallery-view').hidden) { event.preventDefault(); this.startFrom(file); }
+    });
+  }
+
+  async refresh() {
+    try {
+      const { creations } = await api.gallery({ search: this.search.value, favorites: this.favorites.checked, trash: this.trash.checked });
+      this.entries = creations;
+      this.list.replaceChildren(...creations.map((c, index) => this.thumbnail(c, index)));
+      const [{ images }, { templates }] = await Promise.all([api.garage(), api.templates()]);
+      fillSelect(document.getElementById('from-garage'), images.map((i) => i.name));
+      fillSelect(document.getElementById('from-template'), templates.map((t) => t.name));
+    } catch (error) { fail(error); }
+  }
+
+  thumbnail(creation, index) {
+    const item = document.createElement('li');
+    item.className = 'thumbnail';
+    item.draggable = !creation.trashed;
+    item.dataset.name = creation.name;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'open';
+    button.setAttribute('aria-label', `Open ${creation.name}`);
+    const image = document.createElement('img');
+    image.loading = 'lazy';
+    image.alt = '';
+    image.src = api.renderURL(creation.name, { width: 240, format: 'webp' }) + `&v=${creation.events}`;
+    button.append(image);
+    const title = document.createElement('span');
+    title.className = 'title';
+    title.textContent = (creation.favorite ? '★ ' : '') + creation.name;
+    item.append(button, title);
+    if (creation.trashed) {
+      const restore = document.createElement('button');
+      restore.type = 'button';
+      restore.textContent = 'Restore';
+      restore.addEventListener('click', () => this.change(creation.name, { op: 'restore' }, 'restored'));
+      item.append(restore);
+    } else {
+      button.addEventListener('click', () => this.open(creation.name));
+    }
+    item.addEventListener('dragstart', (event) => event.dataTransfer.setData('text/x-memery', creation.name));
+    item.addEventListener('dragover', (event) => event.preventDefault());
+    item.addEventListener('drop', (event) => {
+      const moved = event.dataTransfer.getData('text/x-memery');
+      if (!moved || moved === creation.name) return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.change(moved, { op: 'move', to: index + 1 }, `moved to ${index + 1}`);
+    });
+    return item;
+  }
+
+  async change(name, edit, what) {
+    try { await api.edit(name, edit); say(`${name}: ${what}`); await this.refresh(); } catch (error) { fail(error); }
+  }
+
+  async startFrom(file) {
+    if (!file) return;
+    try {
+      say(`importing ${file.name || 'the picture'}…`);
+      const created = await api.upload(file);
+      this.open(created.name);
+    } catch (error) { fail(error); }
+  }
+
+  async make(fields) {
+    try { this.open((await api.create(fields)).name); } catch (error) { fail(error); }
+  }
+
+  // The webcam, which browsers allow on localhost; a phone's file picker offers its camera itself.
+  async camera() {
+    const box = document.getElementById('camera-box');
+    const video = document.getElementById('camera-video');
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ video: true });
+      video.srcObject = stream;
+      box.hidden = false;
+      document.getElementById('camera-shoot').onclick = () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        canvas.getContext('2d').drawImage(video, 0, 0);
+        stream.getTracks().forEach((track) => track.stop());
+        box.hidden = true;
+        canvas.toBlob((blob) => this.startFrom(new File([blob], 'camera.png', { type: 'image/png' })), 'image/png');
+      };
+    } catch (error) { fail(new Error(`no camera: ${error.message}`)); }
+  }
+}
+
+export function fillSelect(select, values, keepFirst = true) {
+  const first = keepFirst ? [...select.options].slice(0, 1) : [];
+  select.replaceChildren(...first, ...values.map((value) => new Option(value, value)));
+}

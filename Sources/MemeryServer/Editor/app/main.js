@@ -1,0 +1,177 @@
+// The editor page: the gallery or one creation, kept in step with the store. Every change
+// goes through the HTTP API as an edit; the picture shown is always the engine's render.
+import { api } from './api.js';
+import { Stage } from './canvas.js';
+import { Gallery } from './gallery.js';
+import { History } from './history.js';
+import { Panels } from './panels.js';
+import { say, fail } from './status.js';
+import { Tools } from './tools.js';
+
+class Editor {
+  constructor() {
+    this.name = null;
+    this.creation = null;  // the state, as `memery show --json` gives it
+    this.selected = null;  // a layer id
+    this.tool = 'select';
+    this.gallery = new Gallery((name) => this.open(name));
+    this.stage = new Stage(this);
+    this.tools = new Tools(this);
+    this.panels = new Panels(this);
+    this.history = new History(this);
+    this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
+    for (const [which, input] of Object.entries(this.captions)) {
+      input.addEventListener('change', () => this.commit({ op: 'text', [which]: input.value }, `${which} caption set`));
+    }
+    this.wireExport();
+    document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
+    window.addEventListener('hashchange', () => this.route());
+    api.changes((change) => this.changed(change));
+    this.panels.load();
+    this.route();
+  }
+
+  stageElement() { return this.stage.stage; }
+  brushColor() { return document.getElementById('brush-color').value; }
+  brushWidth() { return Number(document.getElementById('brush-width').value); }
+  selectedLayer() { return this.creation?.layers.find((layer) => layer.id === this.selected) || null; }
+  previewWidth() {
+    const shown = Math.ceil((this.stage.stage.clientWidth || 800) * (window.devicePixelRatio || 1));
+    return Math.min(this.creation?.width || shown, shown);
+  }
+
+  route() {
+    const name = decodeURIComponent(location.hash.replace(/^#\/?creation\//, ''));
+    if (location.hash.startsWith('#/creation/') && name) this.show(name); else this.showGallery();
+  }
+
+  open(name) { location.hash = `#/creation/${encodeURIComponent(name)}`; }
+
+  showGallery() {
+    this.name = null;
+    document.getElementById('gallery-view').hidden = false;
+    document.getElementById('editor-view').hidden = true;
+    this.gallery.refresh();
+  }
+
+  async show(name) {
+    document.getElementById('gallery-view').hidden = true;
+    document.getElementById('editor-view').hidden = false;
+    if (this.name !== name) this.selected = null;
+    this.name = name;
+    await this.reload();
+    this.tools.refreshStickers();
+  }
+
+  // The creation's state, picture and history, read again (after an edit, or a change elsewhere).
+  async reload() {
+    if (!this.name) return;
+    try {
+      this.creation = await api.creation(this.name);
+      document.title = `${this.creation.name} — Memery`;
+      this.showPicture();
+      for (const [which, input] of Object.entries(this.captions)) {
+        if (document.activeElement !== input) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+      }
+      if (!this.selectedLayer()) this.selected = null;
+      this.panels.showLayers(this.creation, this.selected);
+      this.panels.showStyle(this.selectedLayer());
+      const favorite = document.getElementById('favorite');
+      favorite.setAttribute('aria-pressed', String(this.creation.favorite));
+      favorite.textContent = this.creation.favorite ? '★ Favourite' : '☆ Favourite';
+      this.updateExportLink();
+      await this.history.refresh(this.name);
+    } catch (error) { fail(error); }
+  }
+
+  // The engine's picture now, or as it was right after event `version` (the time slider).
+  showPicture(version) {
+    this.showPictureURL(api.renderURL(this.name, { width: this.previewWidth(), version: version ?? this.creation.events }));
+  }
+
+  showPictureURL(url) {
+    const picture = this.stage.picture;
+    if (picture.getAttribute('src') !== url) picture.src = url;
+    picture.dataset.version = new URL(url, location.href).searchParams.get('version') || '';
+  }
+
+  async hit(point) {
+    try { return (await api.hit(this.name, Math.round(point.x), Math.round(point.y))).layer; } catch (error) { fail(error); return null; }
+  }
+
+  select(id) {
+    this.selected = id;
+    this.stage.showSelection();
+    this.panels.showLayers(this.creation, id);
+    this.panels.showStyle(this.selectedLayer());
+  }
+
+  // One edit (one gesture), committed; then the page shows what the engine made of it.
+  async commit(edit, what) {
+    if (!this.name) return;
+    try {
+      const result = await api.edit(this.name, edit);
+      if (result.creation !== this.name) { this.open(result.creation); return; }
+      const added = result.results.find((r) => r.layerId)?.layerId;
+      if (added && edit.op !== 'draw') this.selected = added;
+      say(result.changed ? what : 'nothing to change');
+      await this.reload();
+    } catch (error) { fail(error); await this.reload(); }
+  }
+
+  // A change to the store, from this page or anywhere else.
+  changed(change) {
+    if (this.name && change.kind === 'creation' && change.creation === this.name) {
+      if (change.sequence > (this.lastSeen || 0)) { this.lastSeen = change.sequence; this.reload(); }
+    } else if (!this.name) {
+      this.gallery.refresh();
+    }
+  }
+
+  wireExport() {
+    const format = document.getElementById('export-format');
+    const quality = document.getElementById('export-quality');
+    for (const input of [format, quality]) input.addEventListener('input', () => this.updateExportLink());
+    document.getElementById('copy').addEventListener('click', async () => {
+      try {
+        const blob = await (await fetch(api.exportURL(this.name, 'png', 90))).blob();
+        await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })]);
+        say('copied the picture');
+      } catch (error) { fail(new Error(`could not copy: ${error.message}`)); }
+    });
+    document.getElementById('share').addEventListener('click', async () => {
+      const blob = await (await fetch(api.exportURL(this.name, format.value, quality.value))).blob();
+      const file = new File([blob], `${this.name}.${format.value === 'jpeg' ? 'jpg' : format.value}`, { type: blob.type });
+      if (navigator.canShare?.({ files: [file] })) {
+        try { await navigator.share({ files: [file], title: this.name }); } catch (error) { if (error.name !== 'AbortError') fail(error); }
+      } else {
+        document.getElementById('export-link').click();  // no share sheet here: download instead
+      }
+    });
+    const gallery = (edit, what) => async () => {
+      try { await api.edit(this.name, edit); say(what); await this.reload(); } catch (error) { fail(error); }
+    };
+    document.getElementById('favorite').addEventListener('click', () =>
+      gallery({ op: this.creation.favorite ? 'unfavorite' : 'favorite' }, 'favourite changed')());
+    document.getElementById('trash').addEventListener('click', async () => {
+      try { await api.edit(this.name, { op: 'delete' }); say(`${this.name} moved to the trash`); location.hash = ''; } catch (error) { fail(error); }
+    });
+    document.getElementById('rename').addEventListener('click', async () => {
+      const to = prompt('New name', this.name);
+      if (to && to !== this.name) try { await api.edit(this.name, { op: 'rename', to }); this.open(to); } catch (error) { fail(error); }
+    });
+    document.getElementById('save-template').addEventListener('click', async () => {
+      const template = prompt('Template name', this.name);
+      if (template) gallery({ op: 'template save', template }, `saved as template ${template}`)();
+    });
+  }
+
+  updateExportLink() {
+    const format = document.getElementById('export-format').value;
+    const link = document.getElementById('export-link');
+    link.href = api.exportURL(this.name, format, document.getElementById('export-quality').value);
+    link.download = `${this.name}.${format === 'jpeg' ? 'jpg' : format}`;
+  }
+}
+
+window.memery = new Editor();

@@ -1,0 +1,64 @@
+// The toolbar and the keyboard: which tool the stage uses, what to add, the picture's
+// turns and flips, and undo and redo (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y; not while typing).
+import { api } from './api.js';
+import { fillSelect } from './gallery.js';
+import { fail } from './status.js';
+
+export class Tools {
+  constructor(editor) {
+    this.editor = editor;
+    this.buttons = [...document.querySelectorAll('[data-tool]')];
+    for (const button of this.buttons) button.addEventListener('click', () => this.use(button.dataset.tool));
+    const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
+    on('undo', () => editor.commit({ op: 'undo' }, 'undone'));
+    on('redo', () => editor.commit({ op: 'redo' }, 'redone'));
+    on('add-text', () => {
+      const { width, height } = editor.creation;
+      editor.commit({ op: 'text add', text: 'Your text', box: [width * 0.2, height * 0.4, width * 0.6, height * 0.2].map(Math.round) }, 'added a text box');
+    });
+    const shape = (kind) => () => {
+      const { width, height } = editor.creation;
+      editor.commit({ op: 'shape add', [kind]: [width * 0.35, height * 0.35, width * 0.3, height * 0.3].map(Math.round),
+        fill: editor.brushColor(), alpha: 0.5, stroke: '#000000', 'stroke-width': 2 }, `added a ${kind === 'rect' ? 'rectangle' : 'ellipse'}`);
+    };
+    on('add-rect', shape('rect'));
+    on('add-ellipse', shape('ellipse'));
+    document.getElementById('add-sticker').addEventListener('change', (event) => {
+      if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value }, 'added a sticker');
+      event.target.value = '';
+    });
+    document.getElementById('sticker-upload').addEventListener('change', async (event) => {
+      const file = event.target.files[0];
+      if (!file) return;
+      try {
+        const item = await api.addToGarage(file);
+        await editor.commit({ op: 'image add', garage: item.name }, 'added a photo');
+        this.refreshStickers();
+      } catch (error) { fail(error); }
+    });
+    on('rotate-left', () => editor.commit({ op: 'rotate', degrees: -90 }, 'rotated left'));
+    on('rotate-right', () => editor.commit({ op: 'rotate', degrees: 90 }, 'rotated right'));
+    on('flip-h', () => editor.commit({ op: 'flip', axis: 'h' }, 'flipped'));
+    on('flip-v', () => editor.commit({ op: 'flip', axis: 'v' }, 'flipped'));
+    document.addEventListener('keydown', (event) => this.key(event));
+  }
+
+  use(tool) {
+    this.editor.tool = tool;
+    for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+    this.editor.stageElement().dataset.tool = tool;
+  }
+
+  async refreshStickers() {
+    try { fillSelect(document.getElementById('add-sticker'), (await api.garage()).images.map((i) => i.name)); } catch (error) { fail(error); }
+  }
+
+  key(event) {
+    if (document.getElementById('editor-view').hidden) return;
+    const typing = event.target.closest('input, textarea, select, [contenteditable]');
+    if (typing || !(event.ctrlKey || event.metaKey)) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, 'undone'); }
+    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, 'redone'); }
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The editor's own files (HTML, CSS, JavaScript modules), served from the folder that
+/// ships beside the binary. Only names listed in the folder are served: nothing outside it
+/// can be reached.
+struct EditorFiles {
+    /// Name → (bytes, media type), read once at start.
+    let files: [String: (data: Data, type: String)]
+
+    init(folder: URL) throws {
+        var files = [String: (Data, String)]()
+        guard let names = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            throw EditorFilesMissing(folder: folder.path)
+        }
+        let root = folder.standardizedFileURL.path
+        for case let url as URL in names where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
+            files[relative] = (try Data(contentsOf: url), Self.mediaType(url.pathExtension))
+        }
+        guard files["index.html"] != nil else { throw EditorFilesMissing(folder: folder.path) }
+        self.files = files
+    }
+
+    /// Where the editor's folder is: `MEMERY_EDITOR_DIR`, else the resource bundle SwiftPM
+    /// puts beside the binary.
+    static func locate() throws -> URL {
+        if let dir = ProcessInfo.processInfo.environment["MEMERY_EDITOR_DIR"] { return URL(fileURLWithPath: dir) }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [Bundle.main.bundleURL, binary].map { $0.appendingPathComponent("Memery_MemeryServer.resources/Editor") }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
+            throw EditorFilesMissing(folder: candidates[candidates.count - 1].path)
+        }
+        return found
+    }
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/") { _, _ in try self.response(for: "index.html") }
+        router.get("app/**") { request, _ in try self.response(for: String(request.uri.path.dropFirst())) }
+    }
+
+    func response(for name: String) throws -> Response {
+        guard let file = files[name] else { throw APIError(.notFound, "no such file of the editor: \(name)") }
+        var headers = HTTPFields()
+        headers[.contentType] = file.type
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+    }
+
+    static func mediaType(_ ext: String) -> String {
+        switch ext.lowercased() {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+}
+
+/// The editor's files are not where the binary expects them.
+public struct EditorFilesMissing: Error, CustomStringConvertible {
+    public var folder: String
+    public var description: String {
+        "the web editor's files are missing (looked in \(folder)): keep the folder Memery_MemeryServer.resources beside the memery binary, or set MEMERY_EDITOR_DIR to the Editor folder"
+    }
+}

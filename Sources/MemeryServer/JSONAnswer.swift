@@ -1,0 +1,27 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Memery
+import NIOCore
+
+/// JSON bodies in and out. Answers use JSONSerialization's values, the same shapes the CLI
+/// prints (`JSONShapes`).
+enum JSONAnswer {
+    static func response(_ value: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let data = (try? JSONShapes.data(value)) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request's body as a JSON value, within the server's limit.
+    static func body(of request: Request, context: ServerContext) async throws -> Any {
+        let buffer = try await request.body.collect(upTo: context.bodyLimit)
+        do {
+            return try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView), options: [.fragmentsAllowed])
+        } catch {
+            throw APIError(.badRequest, "the request body is not JSON: send a JSON object (Content-Type: application/json)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// How `memery serve` listens and whom it lets in.
+public struct ServerSettings: Sendable {
+    /// The address to listen on: loopback unless the person asked for another.
+    public var host: String
+    /// The port; 0 picks a free one.
+    public var port: Int
+    /// The secret every request must carry (in the URL once, then as a cookie, or as a
+    /// bearer token): random, 256 bits, new for every run unless given.
+    public var token: String
+    /// The largest request body, in bytes: an upload beyond it gets 413 and stores nothing.
+    public var maxBodyBytes: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 0, token: String = ServerSettings.newToken(), maxBodyBytes: Int = 64 << 20) {
+        self.host = host; self.port = port; self.token = token; self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// A fresh token: 32 bytes from the system's cryptographic generator, as hex.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+
+    /// True for the addresses only this machine can reach.
+    public static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+
+    /// The address to open in a browser, token included.
+    public func address(port: Int) -> String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)/?token=\(token)"
+    }
+}

@@ -1,0 +1,91 @@
+"""A `memery serve` on a fresh store for each test module, and how to talk to it.
+
+The binary is .build/debug/memery (or $MEMERY_BIN); the server listens on a free loopback
+port (--port 0) and prints its address with the token, which the fixture reads."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("MEMERY_BIN", str(ROOT / ".build" / "debug" / "memery"))
+PHOTOS = ROOT.parent / "shared" / "testdata" / "images" / "photos"
+EDGE = ROOT.parent / "shared" / "testdata" / "images" / "edge"
+
+
+def shared(path):
+    """A test picture from ../shared, or a skip that says why."""
+    if not path.exists():
+        pytest.skip(f"{path} is absent (../shared/testdata is not here)")
+    return path
+
+
+class Server:
+    def __init__(self, store, extra=()):
+        self.store = store
+        self.process = subprocess.Popen([BINARY, "serve", "--store", store, *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"(http://[^ ]+?):(\d+)/\?token=([0-9a-f]+)", line)
+        if not match:
+            self.process.kill()
+            raise RuntimeError(f"memery serve printed {line!r}; stderr: {self.process.stderr.read()}")
+        self.url, self.port, self.token = match.group(0), int(match.group(2)), match.group(3)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, body=None, headers=None, token=True, content_type=None):
+        """(status, headers, body bytes); never raises on an HTTP status."""
+        data = body
+        all_headers = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            data = json.dumps(body).encode()
+            content_type = content_type or "application/json"
+        if content_type:
+            all_headers["Content-Type"] = content_type
+        if token:
+            all_headers.setdefault("Authorization", f"Bearer {self.token}")
+        if method not in ("GET", "HEAD"):
+            all_headers.setdefault("Origin", self.base)
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=all_headers)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def json(self, method, path, body=None, **kwargs):
+        status, headers, data = self.request(method, path, body, **kwargs)
+        return status, json.loads(data) if data else None
+
+    def memery(self, *args):
+        """Runs the CLI on the same store (another process)."""
+        return subprocess.run([BINARY, *args, "--store", self.store], capture_output=True, text=True, timeout=120)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                raise
+        return self.process.returncode
+
+
+@pytest.fixture(scope="module")
+def server():
+    folder = tempfile.mkdtemp(prefix="memery-web-")
+    running = Server(os.path.join(folder, "store"))
+    yield running
+    code = running.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+    assert code == 0, f"memery serve exited {code} after Ctrl-C"

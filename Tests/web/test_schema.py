@@ -1,0 +1,21 @@
+"""schemathesis against schemas/openapi.yaml: a bounded number of generated requests, no
+5xx, every answer as the document says."""
+import subprocess
+
+from conftest import PHOTOS, ROOT, shared
+
+
+def test_generated_requests_get_documented_answers(server):
+    # Something to find: a creation, a garage image and a few edits.
+    photo = shared(PHOTOS / "chelsea.png").read_bytes()
+    assert server.request("POST", "/api/creations?name=cat&filename=chelsea.png", photo, content_type="image/png")[0] == 201
+    assert server.request("POST", "/api/garage?filename=chelsea.png&name=puss", photo, content_type="image/png")[0] == 201
+    assert server.json("POST", "/api/creations/cat/edits", {"op": "text", "top": "schema", "bottom": "test"})[0] == 200
+    run = subprocess.run(
+        ["schemathesis", "run", str(ROOT / "schemas" / "openapi.yaml"), "--url", server.base,
+         "-H", f"Authorization: Bearer {server.token}", "-H", f"Origin: {server.base}",
+         "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+         "--max-examples", "15", "--phases", "examples,fuzzing", "--seed", "7", "--exclude-path", "/api/events",
+         "--workers", "1", "--max-time", "45"],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]

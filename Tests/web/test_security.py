@@ -1,0 +1,113 @@
+"""Who may talk to `memery serve`: the token, the Host header, same-origin changes, limits."""
+import http.client
+
+from conftest import EDGE, PHOTOS, shared
+
+
+def raw(server, method, path, headers, body=None):
+    """A request with exactly these headers (urllib would add its own Host)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    if body is not None:
+        connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    answer = connection.getresponse()
+    return answer.status, answer.getheaders(), answer.read()
+
+
+def test_requests_without_the_token_get_401(server):
+    status, _, body = server.request("GET", "/api/creations", token=False)
+    assert status == 401
+    assert b"token" in body
+    status, _, _ = server.request("GET", "/api/creations", headers={"Authorization": "Bearer " + "0" * 64}, token=False)
+    assert status == 401
+    status, _, _ = server.request("GET", "/", token=False)
+    assert status == 401
+
+
+def test_the_url_token_is_traded_for_a_cookie_that_then_works(server):
+    status, headers, _ = raw(server, "GET", f"/?token={server.token}", {"Host": f"127.0.0.1:{server.port}"})
+    assert status == 303
+    headers = dict(headers)
+    assert headers["Location"] == "/"
+    cookie = headers["Set-Cookie"].split(";")[0]
+    assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Strict" in headers["Set-Cookie"]
+    status, _, body = raw(server, "GET", "/api/creations", {"Host": f"127.0.0.1:{server.port}", "Cookie": cookie})
+    assert status == 200, body
+
+
+def test_a_wrong_host_is_refused_even_with_the_token(server):
+    for host in ["evil.example:%d" % server.port, "127.0.0.1:1", "attacker.test"]:
+        status, _, body = raw(server, "GET", "/api/creations",
+                              {"Host": host, "Authorization": f"Bearer {server.token}"})
+        assert status == 403, host
+        assert b"wrongHost" in body
+    status, _, _ = raw(server, "GET", "/api/creations", {"Host": f"localhost:{server.port}", "Authorization": f"Bearer {server.token}"})
+    assert status == 200
+
+
+def test_a_cross_origin_change_is_refused_and_changes_nothing(server):
+    before = server.json("GET", "/api/creations")[1]
+    body = {"name": "xo", "canvas": "40x30"}
+    for headers in [{"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Origin": server.base, "Sec-Fetch-Site": "cross-site"}]:
+        status, answer = server.json("POST", "/api/creations", body, headers=headers)
+        assert status == 403, headers
+        assert answer["kind"] == "crossOrigin"
+    # The cookie alone (a browser) must show where the request comes from.
+    status, headers, _ = raw(server, "GET", f"/?token={server.token}", {"Host": f"127.0.0.1:{server.port}"})
+    cookie = dict(headers)["Set-Cookie"].split(";")[0]
+    status, _, _ = raw(server, "POST", "/api/creations", {"Host": f"127.0.0.1:{server.port}", "Cookie": cookie,
+                                                         "Content-Type": "application/json"}, b'{"name":"xo","canvas":"40x30"}')
+    assert status == 403
+    assert server.json("GET", "/api/creations")[1] == before
+
+
+def test_no_cors_headers_are_sent(server):
+    _, headers, _ = server.request("GET", "/api/creations", headers={"Origin": "http://evil.example"})
+    assert not any(name.lower().startswith("access-control-") for name in headers)
+    assert headers["X-Frame-Options"] == "DENY"
+
+
+def test_an_oversized_upload_gets_413_and_stores_nothing(server):
+    # Sent as a browser would: the answer comes before the body is all sent, and the
+    # server closes the connection rather than read 65 MB it will not keep.
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.putrequest("POST", "/api/creations?filename=big.png")
+    for name, value in {"Authorization": f"Bearer {server.token}", "Origin": server.base,
+                        "Content-Type": "image/png", "Content-Length": str(65 << 20)}.items():
+        connection.putheader(name, value)
+    connection.endheaders()
+    try:
+        for _ in range(65 * 16):
+            connection.send(b"\0" * 65536)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    answer = connection.getresponse()
+    assert answer.status == 413
+    assert b"--max-upload-mb" in answer.read()
+    assert server.json("GET", "/api/creations")[1]["creations"] == []
+
+
+def test_hostile_images_get_a_clear_error_and_store_nothing(server):
+    for name, words in [("decompression_bomb.gif", "pixels"), ("broken.png", "damaged"), ("truncated_jpeg.jpg", "")]:
+        data = shared(EDGE / name).read_bytes()
+        status, answer = server.json("POST", f"/api/creations?filename={name}", data, content_type="application/octet-stream")
+        assert status == 400, (name, answer)
+        assert name in answer["error"] and words in answer["error"], answer
+    status, answer = server.json("POST", "/api/creations?filename=notes.txt", b"just words", content_type="text/plain")
+    assert status == 400
+    assert server.json("GET", "/api/creations")[1]["creations"] == []
+    assert server.json("GET", "/api/garage")[1]["images"] == []
+
+
+def test_edits_cannot_name_files_on_the_server(server):
+    status, answer = server.json("POST", "/api/creations", {"name": "canvas", "canvas": "60x40"})
+    assert status == 201, answer
+    status, answer = server.json("POST", "/api/creations/canvas/edits", {"op": "image add", "file": "/etc/passwd"})
+    assert status == 400
+    assert "upload" in answer["error"]
+    status, answer = server.json("POST", "/api/creations", {"name": "x", "image": "/etc/passwd"})
+    assert status == 400
