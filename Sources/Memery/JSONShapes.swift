@@ -88,6 +88,20 @@ public enum JSONShapes {
         return entry
     }
 
+    /// What one edit did, as `--json` and the HTTP API report it: the sequence stored (null
+    /// when nothing changed), the creation and its version, and what the edit made or moved to.
+    public static func editResult(_ result: EditResult) -> [String: Any] {
+        var fields: [String: Any] = ["seq": optional(result.sequence)]
+        if let creation = result.creation { fields["creation"] = creation }
+        if let version = result.version { fields["version"] = version }
+        if let layer = result.layer { fields["layer"] = layer }
+        if let layerID = result.layerID { fields["layerId"] = layerID }
+        if let filter = result.filter { fields["filter"] = filter }
+        if let head = result.head { fields["head"] = ["version": head.version, "summary": head.summary] as [String: Any] }
+        if let item = result.garageItem { fields["image"] = item.name }
+        return fields
+    }
+
     static func optional<T>(_ value: T?) -> Any { value.map { $0 as Any } ?? NSNull() }
 
     /// A JSON value's bytes, keys sorted, slashes left alone.

@@ -24,16 +24,18 @@ actor ChangeFeed {
     func subscribe(after sequence: UInt64?) async throws -> (start: UInt64, backlog: [StoreChange], stream: AsyncStream<[StoreChange]>) {
         let last = try await workspace.reading { try $0.lastSequence() }
         if seen == nil { seen = last }
+        let start = seen ?? last
         var backlog = [StoreChange]()
-        if let sequence, sequence < last {
-            backlog = try await workspace.reading { try $0.changes(after: sequence, limit: 10_000) }
+        if let sequence, sequence < start {
+            // Up to where the poller stands: what comes after, it sends to every page.
+            backlog = try await workspace.reading { try $0.changes(after: sequence, limit: 10_000) }.filter { $0.sequence <= start }
         }
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: [StoreChange].self, bufferingPolicy: .bufferingNewest(64))
         continuation.onTermination = { [weak self] _ in Task { await self?.drop(id) } }
         listeners[id] = continuation
         if polling == nil { polling = Task { await self.poll() } }
-        return (seen ?? last, backlog, stream)
+        return (start, backlog, stream)
     }
 
     private func drop(_ id: UUID) {

@@ -58,9 +58,6 @@ struct CreationRoutes {
             guard var fields = try await JSONAnswer.body(of: request, context: context) as? [String: Any] else {
                 throw APIError(.badRequest, "send a JSON object: {\"name\": ..., and one of \"canvas\", \"garage\" or \"template\"}")
             }
-            if fields["image"] != nil {
-                throw APIError(.badRequest, "\"image\" names a file on the server: upload the picture's bytes instead (POST with Content-Type image/…)")
-            }
             let name = fields.removeValue(forKey: "name") as? String
             fields["op"] = "new"
             let edit = try EditBody.edit(from: fields)
@@ -123,7 +120,7 @@ struct CreationRoutes {
                 do {
                     let result = try workspace.perform(edit, on: creation)
                     creation = result.creation ?? creation
-                    results.append(EditBody.json(result))
+                    results.append(JSONShapes.editResult(result))
                 } catch {
                     guard index > 0 else { throw error }
                     // The edits before it are stored: say so with the failure.
@@ -135,7 +132,7 @@ struct CreationRoutes {
             }
             let head = try workspace.head(of: creation)
             return SendableJSON(["creation": creation, "version": head.streamVersion, "head": head.headVersion.map { $0 as Any } ?? NSNull(),
-                                 "changed": results.contains { $0["sequence"] is UInt64 }, "results": results] as [String: Any])
+                                 "changed": results.contains { !($0["seq"] is NSNull) }, "results": results] as [String: Any])
         }
         return JSONAnswer.response(answer.value)
     }

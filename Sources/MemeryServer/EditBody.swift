@@ -3,7 +3,7 @@ import HTTPTypes
 import Memery
 
 /// The body of `POST /api/creations/{name}/edits`: `memery apply`'s JSON, one edit object or
-/// a list, with an optional `expectedVersion`; and what an edit did, as JSON.
+/// a list, with an optional `expectedVersion`.
 enum EditBody {
     /// The edits and the version they expect the creation at.
     static func parse(_ body: Any) throws -> (edits: [Edit], expected: UInt64?) {
@@ -57,18 +57,5 @@ enum EditBody {
             break
         }
         return edit
-    }
-
-    /// What one edit did: the fields `memery apply` answers with.
-    static func json(_ result: EditResult) -> [String: Any] {
-        var fields: [String: Any] = ["sequence": result.sequence.map { $0 as Any } ?? NSNull()]
-        if let version = result.version { fields["version"] = version }
-        if let creation = result.creation { fields["creation"] = creation }
-        if let layer = result.layer { fields["layer"] = layer }
-        if let layerID = result.layerID { fields["layerId"] = layerID }
-        if let filter = result.filter { fields["filter"] = filter }
-        if let head = result.head { fields["head"] = ["version": head.version, "summary": head.summary] }
-        if let item = result.garageItem { fields["image"] = item.name }
-        return fields
     }
 }

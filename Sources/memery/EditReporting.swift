@@ -22,13 +22,7 @@ enum EditReport {
     /// What every edit reports in JSON: the creation, its version, the sequence stored
     /// (null when nothing changed), and what the edit made or moved to.
     static func fields(_ result: EditResult) -> [String: Any] {
-        var fields: [String: Any] = ["seq": result.sequence.map { $0 as Any } ?? NSNull()]
-        if let creation = result.creation { fields["creation"] = creation }
-        if let version = result.version { fields["version"] = version }
-        if let layer = result.layer { fields["layer"] = layer }
-        if let layerID = result.layerID { fields["layerId"] = layerID }
-        if let filter = result.filter { fields["filter"] = filter }
-        if let head = result.head { fields["head"] = ["version": head.version, "summary": head.summary] as [String: Any] }
+        var fields = JSONShapes.editResult(result)
         if let state = result.state, state.hasCanvas { fields["width"] = state.width; fields["height"] = state.height }
         return fields
     }

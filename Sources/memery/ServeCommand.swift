@@ -60,6 +60,14 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
+        if let missing = failure as? EditorFilesMissing { throw InputError(missing.description) }
+        if let failure, MemeryError(classifying: failure) == nil {
+            // NIO's own words ("bind(descriptor:…): Address already in use") made plain.
+            let text = String(describing: failure)
+            throw InputError(text.contains("Address already in use")
+                ? "port \(port) on \(host) is taken by another program: choose another with --port, or --port 0 for a free one"
+                : "the server could not run: \(text)")
+        }
         if let failure { throw failure }
     }
 

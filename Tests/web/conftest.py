@@ -20,6 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("MEMERY_BIN", str(ROOT / ".build" / "debug" / "memery"))
 PHOTOS = ROOT.parent / "shared" / "testdata" / "images" / "photos"
 EDGE = ROOT.parent / "shared" / "testdata" / "images" / "edge"
+# The repository's own picture: the editor's tests never skip for want of ../shared.
+EXAMPLE = ROOT / "examples" / "chelsea.png"
 
 
 def shared(path):

@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import PHOTOS, ROOT, shared
+from conftest import EXAMPLE, ROOT
 
 SHOTS = pathlib.Path(os.environ.get("MEMERY_SCREENSHOTS", tempfile.gettempdir())) / "memery-screens"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -57,7 +57,7 @@ def settle(driver, server, name, events):
 
 
 def test_the_editor_makes_a_meme_from_an_uploaded_photo(browser, server):
-    photo = shared(PHOTOS / "chelsea.png")
+    photo = EXAMPLE
     wait(browser, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
     browser.save_screenshot(str(SHOTS / "gallery-empty-desktop.png"))
     browser.find_element(By.ID, "upload").send_keys(str(photo))

@@ -2,12 +2,12 @@
 5xx, every answer as the document says."""
 import subprocess
 
-from conftest import PHOTOS, ROOT, shared
+from conftest import EXAMPLE, ROOT
 
 
 def test_generated_requests_get_documented_answers(server):
     # Something to find: a creation, a garage image and a few edits.
-    photo = shared(PHOTOS / "chelsea.png").read_bytes()
+    photo = EXAMPLE.read_bytes()
     assert server.request("POST", "/api/creations?name=cat&filename=chelsea.png", photo, content_type="image/png")[0] == 201
     assert server.request("POST", "/api/garage?filename=chelsea.png&name=puss", photo, content_type="image/png")[0] == 201
     assert server.json("POST", "/api/creations/cat/edits", {"op": "text", "top": "schema", "bottom": "test"})[0] == 200

@@ -1,7 +1,7 @@
 """Who may talk to `memery serve`: the token, the Host header, same-origin changes, limits."""
 import http.client
 
-from conftest import EDGE, PHOTOS, shared
+from conftest import EDGE, shared
 
 
 def raw(server, method, path, headers, body=None):
@@ -111,3 +111,18 @@ def test_edits_cannot_name_files_on_the_server(server):
     assert "upload" in answer["error"]
     status, answer = server.json("POST", "/api/creations", {"name": "x", "image": "/etc/passwd"})
     assert status == 400
+
+
+def test_a_taken_port_gets_a_plain_message_and_exit_1(tmp_path):
+    import socket
+    import subprocess
+    from conftest import BINARY
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    run = subprocess.run([BINARY, "serve", "--store", str(tmp_path / "store"), "--port", str(port)],
+                         capture_output=True, text=True, timeout=60)
+    taken.close()
+    assert run.returncode == 1
+    assert run.stderr == f"error: port {port} on 127.0.0.1 is taken by another program: choose another with --port, or --port 0 for a free one\n"
