@@ -79,9 +79,9 @@ public struct IsolatedDecoder: Sendable {
         let shared = SharedPixels()
         let streamed = try streaming.flatMap { streaming in try shared?.preallocate(width: streaming.width, height: streaming.height) }
         let running = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)
-        var consumerFailure: Error?, starts = 0
+        var consumerFailure: Error?, starts = 0, handedOver = false
         if let streaming, let shared, let streamed {
-            (consumerFailure, starts) = Self.follow(running, shared, streamed, streaming.consumer)
+            (consumerFailure, starts, handedOver) = Self.follow(running, shared, streamed, streaming.consumer)
         }
         switch running.wait() {
         case .timedOut:
@@ -110,11 +110,16 @@ public struct IsolatedDecoder: Sendable {
                 throw RenderError.decoderUnavailable(reason: "the decoding helper answered with neither a picture nor a reason")
             }
             if let consumerFailure { throw consumerFailure }
+            if let streaming, let shared, starts != 0, handedOver || shared.progress().starts != starts {
+                // One decoder gave up and another started again after the consumer had been
+                // told of rows: it may have drawn on rows the second decoder was rewriting at
+                // that moment, so these pixels cannot be trusted. Rare (a damaged file): decode
+                // again, with no one drawing on the rows.
+                try streaming.consumer.startOver()
+                return try decode(data, source: source, streaming: nil, whenDecoded: whenDecoded)
+            }
             whenDecoded(info)
             if let streaming, let shared, let streamed, info.width == streaming.width, info.height == streaming.height {
-                // After the last look, the helper may have started again.
-                let last = shared.progress().starts
-                if starts != 0, last != starts { try streaming.consumer.startOver() }
                 try streaming.consumer.rowsReady(streaming.height, of: streamed)
                 return (streamed, info, true)
             }
@@ -129,28 +134,30 @@ public struct IsolatedDecoder: Sendable {
     }
 
     /// Tells `consumer` of rows as the helper publishes them, until it ends; returns what the
-    /// consumer threw, if it did (it is told no more then), and the starts last seen.
+    /// consumer threw, if it did (it is told no more then), the starts last seen, and whether a
+    /// decoder handed over to another while the consumer was being told of rows.
     private static func follow(_ running: HelperProcess.Running, _ shared: SharedPixels, _ raster: Raster,
-                               _ consumer: RowsConsumer) -> (Error?, Int) {
+                               _ consumer: RowsConsumer) -> (Error?, Int, Bool) {
         var seen = (starts: 0, rows: 0)
+        var handedOver = false
         while !running.hasExited {
             var now = shared.progress()
             now.rows = min(now.rows, raster.height)
             do {
                 if now.starts != seen.starts {
-                    if seen.starts != 0 { try consumer.startOver() }  // a decoder handed over to another
+                    if seen.starts != 0 { handedOver = true }
                     seen = (now.starts, 0)
                 }
-                if now.rows > seen.rows {
+                if now.rows > seen.rows, !handedOver {  // after a hand-over the rows are decoded again anyway
                     try consumer.rowsReady(now.rows, of: raster)
                     seen.rows = now.rows
                 }
             } catch {
-                return (error, seen.starts)
+                return (error, seen.starts, handedOver)
             }
             usleep(300)
         }
-        return (nil, seen.starts)
+        return (nil, seen.starts, handedOver)
     }
 
     private static func raster(_ info: ImageInfo, stride: Int, pixels: Data) throws -> Raster {
