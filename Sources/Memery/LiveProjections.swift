@@ -54,24 +54,40 @@ final class LiveProjections: Sendable {
     }
 
     func head(_ id: UUID, _ store: EventStore, load: () throws -> CreationHead) throws -> CreationHead {
-        try cache.withLock { cache in
+        let (found, seen) = try cache.withLock { cache in
             try follow(store, &cache)
-            if let head = cache.heads[id] { return head }
-            let head = try load()
+            return (cache.heads[id], cache.seen)
+        }
+        if let found { return found }
+        let head = try load()
+        keep(seen: seen) { cache in
             if cache.heads.count >= Self.headLimit { cache.heads.removeAll(keepingCapacity: true) }
             cache.heads[id] = head
-            return head
         }
+        return head
     }
 
     private func cached<State>(_ store: EventStore, _ path: WritableKeyPath<Cache, Folded<State>?>,
                                _ load: () throws -> Folded<State>) throws -> Folded<State> {
-        try cache.withLock { cache in
+        let (found, seen) = try cache.withLock { cache in
             try follow(store, &cache)
-            if let folded = cache[keyPath: path] { return folded }
-            let folded = try load()
-            cache[keyPath: path] = folded
-            return folded
+            return (cache[keyPath: path], cache.seen)
+        }
+        if let found { return found }
+        let folded = try load()
+        keep(seen: seen) { $0[keyPath: path] = folded }
+        return folded
+    }
+
+    /// Keeps what was loaded outside the lock (a snapshot and its tail, a gallery of
+    /// thousands: one slow load must not hold up every other request) only if the cache has
+    /// not followed the log meanwhile. What was loaded is at least as new as `seen`; had the
+    /// cache moved past events it was missing, they would never be folded into it. Events
+    /// newer than the load but already in it are caught by the version checks in `follow`,
+    /// which drop the projection.
+    private func keep(seen: UInt64, _ store: (inout Cache) -> Void) {
+        cache.withLock { cache in
+            if cache.seen == seen { store(&cache) }
         }
     }
 

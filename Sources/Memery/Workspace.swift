@@ -359,17 +359,35 @@ public final class Workspace: Sendable {
 
     func picture(of creation: Creation, width: Int? = nil, format: ExportFormat,
                  quality: Int = ExportFormat.defaultQuality, skipMissingFilters: Bool = false) throws -> Picture {
+        try picture(of: creation, width: width, choosing: format, quality: quality, skipMissingFilters: skipMissingFilters)
+    }
+
+    /// `picture`, or with no format (nil) JPEG when every pixel is opaque and PNG otherwise.
+    /// `pngCompression`: zlib's level (`ImageEncoder`).
+    func picture(of creation: Creation, width: Int?, choosing format: ExportFormat?, quality: Int,
+                 skipMissingFilters: Bool = false, pngCompression: Int = 6) throws -> Picture {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         let frames = try compositor.frameCount(creation, blob: storedBlob)
-        if frames > 1, format.holdsAnimation,
+        if frames > 1, let format, format.holdsAnimation,
            let data = try compositor.renderAnimation(creation, as: format, quality: quality, width: width,
                                                      skipMissingFilters: skipMissingFilters, blob: storedBlob) {
             return Picture(data: data, format: format, frames: frames, framesInCreation: frames)
         }
-        var raster = try render(creation, skipMissingFilters: skipMissingFilters)
-        if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
-        return Picture(data: try ImageEncoder.encode(raster, as: format, quality: quality), format: format, frames: 1, framesInCreation: frames)
+        let raster = try compositor.render(creation, width: width, skipMissingFilters: skipMissingFilters, blob: storedBlob)
+        let chosen = format ?? (raster.isOpaque ? .jpeg : .png)
+        return Picture(data: try ImageEncoder.encode(raster, as: chosen, quality: quality, pngCompression: pngCompression),
+                       format: chosen, frames: 1, framesInCreation: frames)
     }
+
+    /// Keeps up to `bytes` of decoded pictures between renders, for a long-lived process
+    /// (`memery serve`): an edit's new preview does not decode its photo again. 0, the
+    /// default, keeps nothing, so a one-shot command's peak memory is what it was.
+    public func keepDecodedImages(upTo bytes: Int) {
+        compositor.cache.setBudget(bytes)
+    }
+
+    /// What the decoded-picture cache holds and how often it served.
+    public var decodedImageStatistics: DecodedImageCache.Statistics { compositor.cache.statistics }
 
     /// How many frames the creation's base image holds: more than 1 when it is animated.
     public func frameCount(of creation: Creation) throws -> Int {
@@ -384,9 +402,9 @@ public final class Workspace: Sendable {
 
     /// Renders and writes the creation; the file is replaced whole or not at all.
     @discardableResult
-    public func export(_ name: String, to path: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
+    public func export(_ name: String, to path: String, width: Int? = nil, format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
                        skipMissingFilters: Bool = false) throws -> Picture {
-        let picture = try picture(of: name, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
+        let picture = try picture(of: name, width: width, format: format, quality: quality, skipMissingFilters: skipMissingFilters)
         try AtomicFile.write(picture.data, to: URL(fileURLWithPath: path))
         return picture
     }

@@ -7,15 +7,28 @@ import MemeryCore
 public struct Compositor: Sendable {
     public var decoder: ImageDecoder
     public var filters: FilterHost
+    /// Decoded pictures kept between renders: nothing unless a long-lived process gives it a
+    /// budget (`memery serve`).
+    public let cache: DecodedImageCache
 
-    public init(decoder: ImageDecoder = .fromEnvironment(), filters: FilterHost = .shared) {
+    public init(decoder: ImageDecoder = .fromEnvironment(), filters: FilterHost = .shared, cache: DecodedImageCache = DecodedImageCache()) {
         self.decoder = decoder
         self.filters = filters
+        self.cache = cache
     }
 
-    /// Renders `creation`; `blob` returns the bytes stored under a hash. Each image is
-    /// decoded once, however many layers show it.
-    public func render(_ creation: Creation, skipMissingFilters: Bool = false, blob: (String) throws -> Data) throws -> Raster {
+    /// Renders `creation`, `width` pixels wide when that is smaller than its canvas; `blob`
+    /// returns the bytes stored under a hash. Each image is decoded once, however many layers
+    /// show it, and kept in the cache for the next render.
+    ///
+    /// A preview is composed at its own size: text and shapes are drawn there, and the
+    /// pictures are drawn from copies scaled down once and kept, so that an edit's new
+    /// preview of a 12-megapixel photo does not touch 12 million pixels. A creation with
+    /// filters on a layer or the whole canvas is composed at full size and then scaled:
+    /// those filters look at neighbouring pixels, and would not see at preview scale what
+    /// they see in the export.
+    public func render(_ creation: Creation, width: Int? = nil, skipMissingFilters: Bool = false,
+                       blob: (String) throws -> Data) throws -> Raster {
         var images = [String: Raster]()
         var needed = creation.layers.compactMap { layer -> BaseImage? in
             if case .image(let content) = layer.content { return content.image }
@@ -23,9 +36,17 @@ public struct Compositor: Sendable {
         }
         if let base = creation.baseImage { needed.insert(base, at: 0) }
         for image in needed where images[image.blob] == nil {
-            images[image.blob] = try decoder.decodeStored(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
+            images[image.blob] = try cache.raster(for: .init(blob: image.blob)) {
+                try decoder.decodeStored(try blob(image.blob), source: image.sourceName ?? "image \(image.blob.prefix(12))").0
+            }
         }
-        return try compose(creation, images: images, skipMissingFilters: skipMissingFilters)
+        guard let width, let canvas = creation.canvas, width < canvas.width else {
+            return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true)
+        }
+        if creation.filters.contains(where: { $0.target != .base }) {
+            return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true).scaled(toWidth: width)
+        }
+        return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true, width: width)
     }
 
     /// The filters `creation` uses that no installed plugin provides.
@@ -43,7 +64,7 @@ public struct Compositor: Sendable {
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)
         base.draw { cr in
-            for layer in creation.layers { draw(layer, on: cr, images: [:], legible: legible) }
+            for layer in creation.layers { draw(layer, on: cr, images: ImageSources(), legible: legible) }
         }
         return base
     }
@@ -84,6 +105,15 @@ public struct Compositor: Sendable {
     /// Draws `creation` with already decoded images, keyed by blob hash. Filters apply to the
     /// base image, to each layer as drawn, and to the whole picture, in the order added.
     public func compose(_ creation: Creation, images: [String: Raster], skipMissingFilters: Bool = false) throws -> Raster {
+        try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: false)
+    }
+
+    /// `compose`, `width` pixels wide when given (the caller has checked that no filter
+    /// looks at neighbours: see `render`). `keeping`: `images` are the blobs' own pictures,
+    /// so what is made from them (the filtered base, scaled copies) may be kept in the cache;
+    /// not when an animation's frames stand in for its base.
+    func compose(_ creation: Creation, images: [String: Raster], skipMissingFilters: Bool, keeping: Bool,
+                 width: Int? = nil) throws -> Raster {
         guard let canvas = creation.canvas else {
             throw RenderError.corrupt(source: "creation \"\(creation.name)\"", format: nil, reason: "it has no canvas")
         }
@@ -97,25 +127,34 @@ public struct Compositor: Sendable {
             }
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)
-        var baseImage: Raster?
-        if let base = creation.baseImage, let raster = images[base.blob] { baseImage = try filtered(raster, .base) }
+        var sources = ImageSources(images: images, cache: keeping && width != nil ? cache : nil)
+        if let base = creation.baseImage, let raster = images[base.blob] {
+            let baseFilters = creation.filters(on: .base)
+            if !baseFilters.isEmpty {
+                let form = "filters:" + String(decoding: try SortedJSONEncoder().encode(baseFilters), as: UTF8.self)
+                sources.images[base.blob] = keeping ? try cache.raster(for: .init(blob: base.blob, form: form)) { try filtered(raster, .base) }
+                                                    : try filtered(raster, .base)
+                sources.forms[base.blob] = form
+            }
+        }
         // Layers with filters are drawn alone first, so their filters see only them.
         var layerImages = [String: Raster]()
         for layer in creation.layers where !creation.filters(on: .layer(layer.id)).isEmpty {
             let alone = try Raster(width: canvas.width, height: canvas.height)
-            alone.draw { cr in draw(layer, on: cr, images: images, legible: legible) }
+            alone.draw { cr in draw(layer, on: cr, images: sources, legible: legible) }
             layerImages[layer.id] = try filtered(alone, .layer(layer.id))
         }
-        let picture = try Raster(width: canvas.width, height: canvas.height)
+        let size = width.map { Raster.size(of: (canvas.width, canvas.height), scaledToWidth: $0) } ?? (width: canvas.width, height: canvas.height)
+        let picture = try Raster(width: size.width, height: size.height)
         picture.draw { cr in
+            cairo_scale(cr, Double(size.width) / Double(canvas.width), Double(size.height) / Double(canvas.height))
             if canvas.background.alpha > 0 {
                 MemeText.setSource(cr, canvas.background)
                 cairo_paint(cr)
             }
-            if let base = creation.baseImage, let raster = baseImage {
+            if let base = creation.baseImage {
                 placed(cr, creation.basePlacement, size: (Double(base.width), Double(base.height)), opacity: 1) {
-                    cairo_set_source_surface(cr, raster.surface, 0, 0)
-                    cairo_paint(cr)
+                    sources.paint(base.blob, on: cr)
                 }
             }
             for layer in creation.layers {
@@ -123,7 +162,7 @@ public struct Compositor: Sendable {
                     cairo_set_source_surface(cr, image.surface, 0, 0)
                     cairo_paint(cr)
                 } else {
-                    draw(layer, on: cr, images: images, legible: legible)
+                    draw(layer, on: cr, images: sources, legible: legible)
                 }
             }
         }
@@ -131,16 +170,14 @@ public struct Compositor: Sendable {
     }
 
     /// `legible`: the smallest text size worth setting on this canvas.
-    func draw(_ layer: Layer, on cr: OpaquePointer, images: [String: Raster], legible: Double) {
+    func draw(_ layer: Layer, on cr: OpaquePointer, images: ImageSources, legible: Double) {
         let isolated = { if case .drawing = layer.content { return true } else { return false } }()
         placed(cr, layer.transform, size: layer.size, opacity: layer.opacity, isolated: isolated) {
             switch layer.content {
             case .text(let text):
                 MemeText.draw(text, on: cr, legible: legible / layer.transform.scale)
             case .image(let content):
-                guard let raster = images[content.image.blob] else { return }
-                cairo_set_source_surface(cr, raster.surface, 0, 0)
-                cairo_paint(cr)
+                images.paint(content.image.blob, on: cr)
             case .shape(let shape):
                 Shapes.draw(shape, on: cr)
             case .drawing(let drawing):
@@ -165,6 +202,9 @@ public struct Compositor: Sendable {
         guard opacity > 0 else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
+        // Each layer starts with no path: the point a caption's text leaves would otherwise
+        // be joined by a line to an ellipse's arc (the path is not part of Cairo's saved state).
+        cairo_new_path(cr)
         self.transform(cr, transform, size: size)
         let grouped = opacity < 1 || isolated
         if grouped { cairo_push_group(cr) }

@@ -6,8 +6,11 @@ import Foundation
 /// straight from the raster's rows, or as GIF through giflib.
 public enum ImageEncoder {
     /// The encoded bytes. JPEG has no alpha, so it is flattened onto white; PNG and WebP keep
-    /// it, GIF keeps what is more than half opaque.
-    public static func encode(_ raster: Raster, as format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> Data {
+    /// it, GIF keeps what is more than half opaque. `pngCompression` is zlib's level, from 0 to
+    /// 9: 6 for files that are kept; 1 for previews on this machine, where zlib's time
+    /// is most of an edit's wait and the size does not matter.
+    public static func encode(_ raster: Raster, as format: ExportFormat, quality: Int = ExportFormat.defaultQuality,
+                              pngCompression: Int = 6) throws -> Data {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         if format == .jpeg { return try jpeg(raster, quality: quality) }
         if format == .gif {
@@ -19,7 +22,7 @@ public enum ImageEncoder {
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var options: [(String, String)] = []
         switch format {
-        case .png: options = [("compression", "6")]
+        case .png: options = [("compression", String(min(9, max(0, pngCompression))))]
         case .webp: options = [("quality", String(quality))]
         case .jpeg, .gif: break
         }

@@ -67,6 +67,9 @@ public final class Raster {
         return (straight(r), straight(g), straight(b), a)
     }
 
+    /// Whether every pixel is fully opaque: such a picture loses nothing to JPEG's lack of alpha.
+    public var isOpaque: Bool { PixelConversion.isOpaque(self) }
+
     /// A Cairo context drawing onto this image; destroyed after `body`.
     func draw<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         let cr = cairo_create(surface)!

@@ -36,7 +36,7 @@ public final class StreamedJPEG: RowsConsumer {
         guard raster.width == width, raster.height == height else { return }
         // Layers whose rows are all decoded, in order; an empty band draws nothing.
         while drawn < layers.count, rows >= bands[drawn].upperBound {
-            raster.draw { cr in compositor.draw(layers[drawn], on: cr, images: [:], legible: legible) }
+            raster.draw { cr in compositor.draw(layers[drawn], on: cr, images: ImageSources(), legible: legible) }
             drawn += 1
         }
         let limit = min(rows, bands[drawn...].filter { !$0.isEmpty }.map(\.lowerBound).min() ?? height)

@@ -161,23 +161,24 @@ struct CreationRoutes {
 
     // MARK: Pictures
 
-    /// The picture at preview size: `?width=` (at most the creation's), `?format=png|jpeg|webp|gif`,
-    /// `?version=` (a past state: immutable, cached for good). The ETag names the state shown.
+    /// The picture at preview size: `?width=` (at most the creation's), `?format=auto|png|jpeg|webp|gif`
+    /// (auto, the default: JPEG when the picture is opaque, PNG otherwise), `?version=` (a
+    /// past state: immutable, cached for good). The ETag names the state shown.
     @Sendable func render(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try context.parameters.creationName()
         let query = request.uri.queryParameters
-        let format = try Self.format(query["format"], default: .png)
+        let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
-        let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? 85
+        let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? 90
         let version = try Self.integer(query["version"], "version", in: 1...Int.max).map(UInt64.init)
         let shown = try await workspace.reading { try $0.shownState(of: name, afterEvent: version) }
-        let tag = "\"\(shown.id.uuidString.lowercased())-\(shown.node)-\(width.map(String.init) ?? "full")-\(format.rawValue)-\(quality)\""
+        let tag = "\"\(shown.id.uuidString.lowercased())-\(shown.node)-\(width.map(String.init) ?? "full")-\(format?.rawValue ?? "auto")-\(quality)\""
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = version == nil ? "no-cache" : "private, max-age=31536000, immutable"
         if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
-        let picture = try await workspace.reading { try $0.picture(of: shown, width: width, format: format, quality: quality) }
-        headers[.contentType] = format.mimeType
+        let picture = try await workspace.reading { try $0.preview(of: shown, width: width, format: format, quality: quality) }
+        headers[.contentType] = picture.format.mimeType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
     }
 
@@ -230,6 +231,11 @@ struct CreationRoutes {
     }
 
     static func format(_ value: Substring?, default fallback: ExportFormat) throws -> ExportFormat {
+        guard let value else { return fallback }
+        return try format(value, default: nil) ?? fallback
+    }
+
+    static func format(_ value: Substring?, default fallback: ExportFormat?) throws -> ExportFormat? {
         guard let value else { return fallback }
         guard let format = ExportFormat(pathExtension: String(value)) else {
             throw APIError(.badRequest, "format must be png, jpeg, webp or gif, got \"\(value)\"")

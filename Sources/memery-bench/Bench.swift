@@ -12,6 +12,7 @@ import MemeryStore
 ///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000
 ///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
 ///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
+///     memery-bench preview FILE RUNS               each encoding of a 1280 px preview, and the scaling to it
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 @main
 enum Bench {
@@ -36,11 +37,13 @@ enum Bench {
             try FilterBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "history":
             try HistoryBench.run(in: args.dropFirst().first ?? "bench-history")
+        case "preview":
+            try PreviewBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "replay":
             try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000,
                                     runs: Int(args.dropFirst(3).first ?? "") ?? 5)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | preview FILE RUNS")
             exit(2)
         }
     }
@@ -136,4 +139,23 @@ enum Bench {
 
 extension Int {
     var clamped: Int { Swift.min(255, Swift.max(0, self)) }
+}
+
+/// What a preview costs once composed: each encoding of one picture at 1280 px.
+enum PreviewBench {
+    static func run(_ path: String, runs: Int) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let full = try ImageDecoder().decode(data, source: path).0
+        let picture = try full.scaled(toWidth: 1280)
+        print("encoding a \(picture.width)x\(picture.height) preview of \(path) (\(runs) runs):")
+        for (label, body) in [
+            ("PNG, zlib level 6 (exports)", { _ = try ImageEncoder.encode(picture, as: .png) }),
+            ("PNG, zlib level 1", { _ = try ImageEncoder.encode(picture, as: .png, pngCompression: 1) }),
+            ("JPEG q92", { _ = try ImageEncoder.encode(picture, as: .jpeg, quality: 92) }),
+            ("WebP q90", { _ = try ImageEncoder.encode(picture, as: .webp, quality: 90) }),
+            ("scale 12 MP to 1280 px", { _ = try full.scaled(toWidth: 1280) }),
+        ] as [(String, () throws -> Void)] {
+            print("  \(label): \(try Timings(runs: runs, body).milliseconds)")
+        }
+    }
 }

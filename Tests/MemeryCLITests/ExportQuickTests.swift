@@ -20,6 +20,21 @@ import MemeryRender
         #expect(try s.ok(["show", "again"]).contains("canvas:  451x300"))
     }
 
+    /// `--width` scales down (never up), keeping the aspect; a bad width is refused.
+    @Test func exportScalesToAWidth() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["text", "m", "--top", "small"])
+        try s.ok(["export", "m", "-o", s.path("small.png"), "--width", "150"])
+        try s.ok(["export", "m", "-o", s.path("same.png"), "--width", "2000"])
+        let (small, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("small.png"))), source: "small.png")
+        let (same, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("same.png"))), source: "same.png")
+        #expect(small.width == 150 && small.height == 100 && small.isOpaque)
+        #expect(same.width == 451 && same.height == 300, "wider than the picture: its own size")
+        #expect(try s.run(["export", "m", "-o", s.path("none.png"), "--width", "0"]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: s.path("none.png")))
+    }
+
     @Test func jpegQualityChangesTheFile() throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])

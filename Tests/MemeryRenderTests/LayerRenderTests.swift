@@ -118,6 +118,18 @@ import Testing
         #expect(PixelDifference(try compositor.compose(turned, drawingOn: fresh), try compositor.compose(turned, images: ["base": base])).mean == 0)
     }
 
+    /// An ellipse over a caption is the ellipse alone: no line joins it to where the
+    /// caption's text ended (seen in a 1804x1200 render, caught by a preview test).
+    @Test func anEllipseAfterACaptionStartsAFreshPath() throws {
+        let (_, picture) = try render(try started(blank: true), [
+            .setCaptions(top: nil, bottom: "LINE"),
+            .addShape(.ellipse, box: Box(x: 20, y: 20, w: 80, h: 50), fill: nil, alpha: 1, stroke: .black, strokeWidth: 4),
+        ])
+        var stray = 0
+        for y in 80..<130 { for x in 0..<320 where !same(picture.pixel(x: x, y: y), (240, 240, 240, 255)) { stray += 1 } }
+        #expect(stray == 0, "\(stray) pixels drawn between the ellipse and the caption")
+    }
+
     @Test func flipMirrorsExactly() throws {
         let (_, picture) = try render(try started(), [.flip(.h)])
         var mismatches = 0

@@ -54,3 +54,25 @@ import Testing
         #expect(still.note?.contains("first frame was written") == true)
     }
 }
+
+/// What the editor is sent: a preview in the format that costs least for what it shows.
+@Suite struct PreviewFormatTests {
+    @Test func anOpaquePreviewIsJPEGAndATransparentOnePNG() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        workspace.keepDecodedImages(upTo: 64 << 20)
+        try workspace.create(name: "cat", imageAt: TestData.example("chelsea.png").path)
+        try workspace.setCaptions("cat", top: "OPAQUE", bottom: "JPEG")
+        let photo = try workspace.preview(of: try workspace.shownState(of: "cat"), width: 200, format: nil, quality: 90)
+        #expect(photo.format == .jpeg && Array(photo.data.prefix(2)) == [0xff, 0xd8])
+        let (decoded, _) = try ImageDecoder().decode(photo.data, source: "preview.jpg")
+        #expect(decoded.width == 200 && decoded.height == 133)
+        try workspace.create(name: "clear", canvasWidth: 300, height: 200, background: try Color(hex: "#00000000"))
+        try workspace.setCaptions("clear", top: "SEE THROUGH", bottom: nil)
+        let clear = try workspace.preview(of: try workspace.shownState(of: "clear"), width: 150, format: nil, quality: 90)
+        #expect(clear.format == .png && Array(clear.data.prefix(4)) == [0x89, 0x50, 0x4e, 0x47])
+        let named = try workspace.preview(of: try workspace.shownState(of: "cat"), width: 200, format: .webp, quality: 90)
+        #expect(named.format == .webp, "a format asked for is given")
+        #expect(workspace.decodedImageStatistics.entries >= 2, "the photo and its 200 px copy were kept")
+    }
+}

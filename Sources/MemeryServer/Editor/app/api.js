@@ -40,7 +40,7 @@ export const api = {
   edit: (name, edit, expectedVersion) =>
     call('POST', `/api/creations/${enc(name)}/edits`,
       expectedVersion === undefined ? edit : { edits: [].concat(edit), expectedVersion }),
-  renderURL: (name, { width, version, format = 'png' } = {}) =>
+  renderURL: (name, { width, version, format = 'auto' } = {}) =>
     `/api/creations/${enc(name)}/render?format=${format}` + (width ? `&width=${width}` : '') + (version ? `&version=${version}` : ''),
   exportURL: (name, format, quality) => `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`,
   filters: () => call('GET', '/api/filters'),

@@ -54,7 +54,7 @@ export class Gallery {
     const image = document.createElement('img');
     image.loading = 'lazy';
     image.alt = '';
-    image.src = api.renderURL(creation.name, { width: 240, format: 'webp' }) + `&v=${creation.events}`;
+    image.src = api.renderURL(creation.name, { width: 240 }) + `&v=${creation.events}`;
     button.append(image);
     const title = document.createElement('span');
     title.className = 'title';
