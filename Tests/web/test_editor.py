@@ -1,6 +1,7 @@
 """The editor in a real browser: Debian's chromium through chromedriver (given by path, so
 selenium never looks on the network)."""
 import json
+import math
 import os
 import pathlib
 import shutil
@@ -22,13 +23,17 @@ SHOTS = pathlib.Path(os.environ.get("MEMERY_SCREENSHOTS", tempfile.gettempdir())
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-@pytest.fixture(scope="module")
-def browser(server):
+def chromium(*extra):
     options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1300", "--disable-gpu"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1300", "--disable-gpu", *extra]:
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    driver = chromium()
     driver.get(server.url)  # trades the token for the cookie
     SHOTS.mkdir(parents=True, exist_ok=True)
     yield driver
@@ -154,3 +159,142 @@ def test_phone_width_shows_one_column(browser, server):
     wait(browser, lambda d: d.find_element(By.ID, "thumbnails").find_elements(By.TAG_NAME, "li"), what="a thumbnail")
     browser.save_screenshot(str(SHOTS / "gallery-phone.png"))
     browser.set_window_size(1400, 1300)
+
+
+def open_creation(browser, server, name):
+    browser.get(f"{server.base}/#/creation/{name}")
+    events = show(server, name)["events"]
+    wait(browser, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+    settle(browser, server, name, events)
+    return events
+
+
+def centre_of(element):
+    rect = element.rect
+    return rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+
+
+def test_the_handles_resize_and_rotate_a_layer_one_event_each(browser, server):
+    events = open_creation(browser, server, "chelsea")
+    box = next(l for l in show(server, "chelsea")["layers"] if l.get("role") == "free")
+    picture = browser.find_element(By.ID, "picture")
+    ratio = show(server, "chelsea")["width"] / picture.size["width"]
+    offset = (box["transform"]["x"] / ratio - picture.size["width"] / 2, box["transform"]["y"] / ratio - picture.size["height"] / 2)
+    ActionChains(browser).move_to_element_with_offset(picture, *offset).click().perform()
+    wait(browser, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the selection's handles")
+    left, top = picture.rect["x"], picture.rect["y"]
+    centre = (left + box["transform"]["x"] / ratio, top + box["transform"]["y"] / ratio)
+
+    # Resize: the corner handle pulled outward; the scale follows the distance from the centre.
+    handle = browser.find_element(By.CSS_SELECTOR, ".handle.resize")
+    start = centre_of(handle)
+    ActionChains(browser).move_to_element(handle).click_and_hold().pause(0.3) \
+        .move_by_offset(15, 10).move_by_offset(15, 10).release().perform()
+    settle(browser, server, "chelsea", events + 1)
+    resized = next(l for l in show(server, "chelsea")["layers"] if l["id"] == box["id"])
+    expected = ((start[0] + 30 - centre[0]) ** 2 + (start[1] + 20 - centre[1]) ** 2) ** 0.5 \
+        / ((start[0] - centre[0]) ** 2 + (start[1] - centre[1]) ** 2) ** 0.5
+    assert abs(resized["transform"]["scale"] / box["transform"]["scale"] - expected) < 0.03, (resized["transform"], expected)
+    browser.save_screenshot(str(SHOTS / "editor-resized-desktop.png"))
+
+    # Rotate with Shift held: 47 degrees of pointer travel around the centre snaps to 45.
+    handle = browser.find_element(By.CSS_SELECTOR, ".handle.rotate")
+    hx, hy = centre_of(handle)
+    radius = ((hx - centre[0]) ** 2 + (hy - centre[1]) ** 2) ** 0.5
+    start_angle = math.atan2(hy - centre[1], hx - centre[0])
+    chain = ActionChains(browser).key_down(Keys.SHIFT).move_to_element(handle).click_and_hold().pause(0.3)
+    x, y = hx, hy
+    for step in range(1, 6):
+        angle = start_angle + math.radians(47) * step / 5
+        nx, ny = centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)
+        chain = chain.move_by_offset(round(nx - x), round(ny - y))
+        x, y = x + round(nx - x), y + round(ny - y)
+    chain.release().key_up(Keys.SHIFT).perform()
+    settle(browser, server, "chelsea", events + 2)
+    turned = next(l for l in show(server, "chelsea")["layers"] if l["id"] == box["id"])
+    assert turned["transform"]["rotation"] == 45, turned["transform"]
+    assert turned["transform"]["scale"] == resized["transform"]["scale"]
+    browser.save_screenshot(str(SHOTS / "editor-rotated-desktop.png"))
+
+
+def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server):
+    open_creation(browser, server, "chelsea")
+    unnamed_script = """
+      const name = (e) => (e.getAttribute('aria-label') || [...(e.labels || [])].map((l) => l.textContent).join(' ')
+        || e.textContent || e.title || e.placeholder || e.alt || '').trim();
+      return [...document.querySelectorAll('button, input, select, textarea, a[href], summary, [tabindex]')]
+        .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+        .filter((e) => !name(e)).map((e) => e.outerHTML.slice(0, 120));
+    """
+    assert browser.execute_script(unnamed_script) == [], "controls without a name a screen reader could say"
+
+    def tab_through(limit):
+        browser.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
+        reached, outlines = [], set()  # outlines: the controls focused without one
+        body = browser.find_element(By.TAG_NAME, "body")
+        for _ in range(limit):
+            ActionChains(browser).send_keys(Keys.TAB).perform()
+            info = browser.execute_script("""
+              const e = document.activeElement, s = getComputedStyle(e);
+              if (e === document.body) return ['(past the last control)', 'auto', '1px'];
+              return [e.id || e.dataset.tool || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 20), s.outlineStyle, s.outlineWidth];""")
+            reached.append(info[0])
+            if info[1] == "none" or info[2] == "0px":
+                outlines.add(info[0])
+        return reached, outlines
+
+    reached, outlines = tab_through(110)
+    for control in ["undo", "redo", "brush", "crop", "add-text", "choose-sticker", "rotate-left", "top-caption",
+                    "bottom-caption", "time-slider", "filter-choice", "filter-apply", "export-format", "export-link"]:
+        assert control in reached, f"{control} is not reached by Tab: {reached}"
+    assert not outlines, f"focused without a visible outline: {outlines}"
+
+    # Ctrl+Z while typing belongs to the field, not to the creation's history.
+    events = show(server, "chelsea")["events"]
+    top = browser.find_element(By.ID, "top-caption")
+    top.click()
+    top.send_keys(" more")
+    top.send_keys(Keys.CONTROL, "z")
+    time.sleep(0.5)
+    assert show(server, "chelsea")["events"] == events
+
+    browser.get(server.base + "/")
+    wait(browser, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    reached, _ = tab_through(12)
+    assert "choose-picture" in reached and "camera" in reached, reached
+    assert browser.execute_script(unnamed_script) == []
+
+
+def test_a_crop_dragged_on_the_canvas_keeps_that_rectangle(browser, server):
+    events = open_creation(browser, server, "chelsea")
+    before = show(server, "chelsea")
+    browser.find_element(By.CSS_SELECTOR, "[data-tool=crop]").click()
+    picture = browser.find_element(By.ID, "picture")
+    ratio = before["width"] / picture.size["width"]
+    ActionChains(browser).move_to_element_with_offset(picture, -100, -60).click_and_hold().pause(0.2) \
+        .move_by_offset(90, 55).move_by_offset(90, 55).release().perform()
+    settle(browser, server, "chelsea", events + 1)
+    after = show(server, "chelsea")
+    assert abs(after["width"] - 180 * ratio) <= 2 and abs(after["height"] - 110 * ratio) <= 2, (after["width"], after["height"], ratio)
+    browser.save_screenshot(str(SHOTS / "editor-cropped-desktop.png"))
+    browser.find_element(By.CSS_SELECTOR, "[data-tool=select]").click()
+
+
+def test_the_camera_makes_a_creation_from_a_webcam_picture(server):
+    # Chromium's own fake camera (a moving test pattern, 640x480), allowed without asking.
+    driver = chromium("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream")
+    try:
+        driver.get(server.url)
+        wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+        driver.find_element(By.ID, "camera").click()
+        wait(driver, lambda d: d.execute_script(
+            "const v = document.getElementById('camera-video'); return v.readyState >= 2 && v.videoWidth > 0"), what="the camera's picture")
+        driver.save_screenshot(str(SHOTS / "gallery-camera-desktop.png"))
+        driver.find_element(By.ID, "camera-shoot").click()
+        wait(driver, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+        wait(driver, lambda d: "camera" in [c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]], what="the creation")
+        state = show(server, "camera")
+        assert (state["width"], state["height"]) == (640, 480)
+        assert driver.find_element(By.ID, "camera-box").get_attribute("hidden") is not None, "the camera closes after the picture"
+    finally:
+        driver.quit()

@@ -78,11 +78,12 @@ export class Stage {
       return;
     }
     // The engine's hit test decides what was clicked.
-    this.gesture = { kind: 'pending' };
+    const pending = { kind: 'pending' };
+    this.gesture = pending;
     const hit = await this.editor.hit(point);
-    if (!this.gesture) return;  // released meanwhile: a click
-    this.editor.select(hit?.id || null);
-    this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;
+    if (this.gesture !== pending && this.gesture !== null) return;  // another gesture has begun
+    this.editor.select(hit?.id || null);  // a click selects, even one released before the answer
+    if (this.gesture === pending) this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;
   }
 
   move(event) {

@@ -16,7 +16,12 @@ export class Gallery {
     document.getElementById('random').addEventListener('click', () => {
       if (this.entries.length) this.open(this.entries[Math.floor(Math.random() * this.entries.length)].name);
     });
-    document.getElementById('upload').addEventListener('change', (event) => this.startFrom(event.target.files[0]));
+    // A button, not a label, opens the file picker: a keyboard reaches buttons. Without a
+    // `capture` attribute, a phone offers its photos as well as its camera.
+    const upload = document.getElementById('upload');
+    document.getElementById('choose-picture').addEventListener('click', () => upload.click());
+    upload.addEventListener('change', (event) => event.target.files[0] && this.startFrom(event.target.files[0]));
+    document.getElementById('camera-input').addEventListener('change', (event) => event.target.files[0] && this.startFrom(event.target.files[0]));
     document.getElementById('blank-form').addEventListener('submit', (event) => {
       event.preventDefault();
       this.make({ canvas: document.getElementById('blank-size').value, background: document.getElementById('blank-color').value });
@@ -98,24 +103,38 @@ export class Gallery {
     try { this.open((await api.create(fields)).name); } catch (error) { fail(error); }
   }
 
-  // The webcam, which browsers allow on localhost; a phone's file picker offers its camera itself.
+  // The webcam, which browsers allow on localhost. Where there is none to ask for (a page
+  // not on localhost or https, an old browser), the file picker's camera, as on a phone.
   async camera() {
+    if (!navigator.mediaDevices?.getUserMedia) { document.getElementById('camera-input').click(); return; }
     const box = document.getElementById('camera-box');
     const video = document.getElementById('camera-video');
+    let stream;
+    const close = () => {
+      stream?.getTracks().forEach((track) => track.stop());
+      video.srcObject = null;
+      box.hidden = true;
+    };
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: true });
+      stream = await navigator.mediaDevices.getUserMedia({ video: true });
       video.srcObject = stream;
       box.hidden = false;
-      document.getElementById('camera-shoot').onclick = () => {
+      document.getElementById('camera-cancel').onclick = close;
+      box.onkeydown = (event) => { if (event.key === 'Escape') close(); };
+      const shoot = document.getElementById('camera-shoot');
+      shoot.onclick = () => {
         const canvas = document.createElement('canvas');
         canvas.width = video.videoWidth;
         canvas.height = video.videoHeight;
         canvas.getContext('2d').drawImage(video, 0, 0);
-        stream.getTracks().forEach((track) => track.stop());
-        box.hidden = true;
+        close();
         canvas.toBlob((blob) => this.startFrom(new File([blob], 'camera.png', { type: 'image/png' })), 'image/png');
       };
-    } catch (error) { fail(new Error(`no camera: ${error.message}`)); }
+      shoot.focus();
+    } catch (error) {
+      close();
+      fail(new Error(`no camera: ${error.message}`));
+    }
   }
 }
 

@@ -27,6 +27,7 @@ export class Tools {
       if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value }, 'added a sticker');
       event.target.value = '';
     });
+    document.getElementById('choose-sticker').addEventListener('click', () => document.getElementById('sticker-upload').click());
     document.getElementById('sticker-upload').addEventListener('change', async (event) => {
       const file = event.target.files[0];
       if (!file) return;
