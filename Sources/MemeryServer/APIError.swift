@@ -50,7 +50,9 @@ struct APIError: HTTPResponseError {
         var body: [String: Any] = ["error": message, "kind": kind]
         for (key, value) in extra { body[key] = value }
         // A body too large is not read: the connection closes, or the sender would block.
-        return JSONAnswer.response(body, status: status, headers: status == .contentTooLarge ? [.connection: "close"] : [:])
+        // Failures carry the hardening headers too: they are answers like any other.
+        return AccessGuard<ServerContext>.hardened(
+            JSONAnswer.response(body, status: status, headers: status == .contentTooLarge ? [.connection: "close"] : [:]))
     }
 }
 

@@ -69,6 +69,19 @@ def test_no_cors_headers_are_sent(server):
     _, headers, _ = server.request("GET", "/api/creations", headers={"Origin": "http://evil.example"})
     assert not any(name.lower().startswith("access-control-") for name in headers)
     assert headers["X-Frame-Options"] == "DENY"
+    # Failures carry the same headers as answers: a 401, a 403 and a 404.
+    for status_expected, headers_sent, path in [(401, {}, "/api/creations"), (404, None, "/api/creations/none-such"),
+                                                 (403, {"Host": "evil.example"}, "/api/creations")]:
+        if headers_sent is None:
+            status, failed, _ = server.request("GET", path)
+        elif "Host" in headers_sent:
+            status, failed, _ = raw(server, "GET", path, {"Host": "evil.example", "Authorization": f"Bearer {server.token}"})
+            failed = dict(failed)
+        else:
+            status, failed, _ = server.request("GET", path, token=False)
+        assert status == status_expected, path
+        assert failed["X-Frame-Options"] == "DENY" and failed["X-Content-Type-Options"] == "nosniff", (status, failed)
+        assert "default-src 'self'" in failed["Content-Security-Policy"]
 
 
 def test_an_oversized_upload_gets_413_and_stores_nothing(server):
