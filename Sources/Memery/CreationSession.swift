@@ -12,6 +12,10 @@ public final class CreationSession {
     public private(set) var head: CreationHead
     /// The whole tree, once something needed it.
     private var tree: CreationHistory?
+    /// When set, an edit is stored only if the creation is at this stream version when it
+    /// is appended (the store checks it in the append's own transaction); otherwise it
+    /// throws `StaleVersion` and stores nothing, where it would decide again on a conflict.
+    var expectedVersion: UInt64?
 
     init(workspace: Workspace, name: String) throws {
         self.workspace = workspace
@@ -50,6 +54,9 @@ public final class CreationSession {
             if tries > 1 {
                 head = try workspace.headForEditing(name)
                 tree = nil
+            }
+            if let expected = expectedVersion, head.streamVersion != expected {
+                throw StaleVersion(expected: expected, current: head.streamVersion)
             }
             return try attempt()
         }

@@ -13,8 +13,10 @@ public final class EditRunner {
 
     public init(workspace: Workspace) { self.workspace = workspace }
 
-    /// Performs `edit` on the creation named `name` (nil only for garage edits).
-    public func perform(_ edit: Edit, on name: String?) throws -> EditResult {
+    /// Performs `edit` on the creation named `name` (nil only for garage edits). With
+    /// `expectingVersion`, an edit of the creation's own is stored only if the creation is
+    /// still at that stream version when it is appended; otherwise `StaleVersion`.
+    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil) throws -> EditResult {
         guard let name else {
             guard !edit.needsCreation else { throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation: give \"creation\": NAME") }
             return try performOutsideCreations(edit)
@@ -55,7 +57,10 @@ public final class EditRunner {
             result.creation = name
             return result
         default:
-            return try performOnCreation(edit, session: try session(name))
+            let session = try session(name)
+            session.expectedVersion = expected
+            defer { session.expectedVersion = nil }
+            return try performOnCreation(edit, session: session)
         }
     }
 
@@ -175,8 +180,8 @@ public final class EditRunner {
 extension Workspace {
     /// Performs one edit (see `EditRunner` for a stream of them).
     @discardableResult
-    public func perform(_ edit: Edit, on name: String?) throws -> EditResult {
-        try EditRunner(workspace: self).perform(edit, on: name)
+    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil) throws -> EditResult {
+        try EditRunner(workspace: self).perform(edit, on: name, expectingVersion: expected)
     }
 
     /// The global sequence of a stream's newest event.

@@ -62,6 +62,8 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
             self = error
         case let error as DomainError:
             self.init(Self.kind(of: error), error.description, underlying: error)
+        case let error as StaleVersion:
+            self.init(.conflict, error.description, underlying: error)
         case let error as GalleryError:
             self.init(.notFound, error.description, underlying: error)
         case let error as EventDecodingError:

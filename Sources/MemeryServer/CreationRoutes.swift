@@ -109,18 +109,22 @@ struct CreationRoutes {
         let name = try context.parameters.creationName()
         let (edits, expected) = try EditBody.parse(try await JSONAnswer.body(of: request, context: context))
         let answer = try await workspace.editing { workspace -> SendableJSON in
-            let current = try workspace.head(of: name).streamVersion
-            if let expected, expected != current {
-                throw APIError(.conflict, "the creation has changed since version \(expected): it is at version \(current); reload it and edit again",
-                               kind: "stale", extra: ["version": current])
+            func stale(_ error: StaleVersion) -> APIError {
+                APIError(.conflict, error.description, kind: "stale", extra: ["version": error.current])
             }
+            // Checked here for every kind of edit, and again by the store in the first
+            // edit's own append (another process may edit between the two).
+            let current = try workspace.head(of: name).streamVersion
+            if let expected, expected != current { throw stale(StaleVersion(expected: expected, current: current)) }
             var results = [[String: Any]]()
             var creation = name
             for (index, edit) in edits.enumerated() {
                 do {
-                    let result = try workspace.perform(edit, on: creation)
+                    let result = try workspace.perform(edit, on: creation, expectingVersion: index == 0 ? expected : nil)
                     creation = result.creation ?? creation
                     results.append(JSONShapes.editResult(result))
+                } catch let error as StaleVersion {
+                    throw stale(error)
                 } catch {
                     guard index > 0 else { throw error }
                     // The edits before it are stored: say so with the failure.

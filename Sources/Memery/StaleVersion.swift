@@ -1,0 +1,15 @@
+/// An edit made on condition that the creation was still at a version it no longer is
+/// (another tab or process edited it meanwhile): nothing was stored.
+public struct StaleVersion: Error, CustomStringConvertible, Sendable {
+    public var expected: UInt64
+    public var current: UInt64
+
+    public init(expected: UInt64, current: UInt64) {
+        self.expected = expected
+        self.current = current
+    }
+
+    public var description: String {
+        "the creation has changed since version \(expected): it is at version \(current); reload it and edit again"
+    }
+}
