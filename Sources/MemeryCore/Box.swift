@@ -19,8 +19,14 @@ public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(x: x, y: y, w: w, h: h)
     }
 
+    /// "53,234.1,564,100": whole pixels as integers, others to two decimals at most (a box
+    /// moved on screen lands on 234.10000000000002, which no one wants to read).
     public var description: String {
-        [x, y, w, h].map(DomainError.number).joined(separator: ",")
+        [x, y, w, h].map { value in
+            guard abs(value) < 1e13 else { return DomainError.number(value) }  // as typed: 1e+308
+            let rounded = (value * 100).rounded() / 100
+            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
+        }.joined(separator: ",")
     }
 }
 

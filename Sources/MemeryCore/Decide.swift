@@ -186,7 +186,17 @@ extension Creation: Decider {
         case let .flip(axis, target):
             try requireCanvas()
             guard target == .canvas else { return try turning(target) { $0.mirrored(axis) } }
-            return [.canvasFlipped(.init(axis: axis))]
+            // Text boxes go to their mirrored places but keep their words readable, as the
+            // captions do (a layer flipped on its own is still mirrored on purpose). Stored
+            // as changes after the flip, so flips already in a history replay as they were.
+            let keptReadable = layers.compactMap { layer -> CreationEvent? in
+                guard let text = layer.text, text.role == .free else { return nil }
+                var moved = layer.transform.flipped(axis, width: Double(width), height: Double(height))
+                moved.flipH = layer.transform.flipH
+                moved.flipV = layer.transform.flipV
+                return .layerChanged(.init(id: layer.id, transform: moved))
+            }
+            return [.canvasFlipped(.init(axis: axis))] + keptReadable
 
         case let .applyFilter(filter, target, paramVersion, params):
             try requireCanvas()

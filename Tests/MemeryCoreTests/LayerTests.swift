@@ -185,6 +185,24 @@ import Testing
         #expect(c.layer("L1")?.transform == Transform(x: 5, y: 390, rotation: -20, flipV: true))
     }
 
+    /// A text box goes to its mirrored place and turns the other way, but its words stay
+    /// readable, as a caption's do; one flipped on its own stays mirrored. The flip and the
+    /// text box's change are one edit.
+    @Test func flippingTheCanvasKeepsTextBoxesReadable() throws {
+        var c = try startedCreation()  // 600x400
+        c = try c.applying(.addText(role: .free, text: "readable", box: Box(x: 100, y: 100, w: 200, h: 50), style: TextStyleChanges()))
+        c = try c.applying(.addText(role: .free, text: "mirrored", box: Box(x: 0, y: 300, w: 100, h: 50), style: TextStyleChanges()))
+        c = try c.applying(.changeLayer(id: "L1", try LayerChanges(parsing: ["rotation=20"])))
+        c = try c.applying(.flip(.h, .layer("L2")))
+        let events = try c.decide(.flip(.h))
+        #expect(events.count == 3, "the flip, then each text box set readable: \(events)")
+        c = events.reduce(c) { $0.evolve($1) }
+        #expect(c.layer("L1")?.transform == Transform(x: 400, y: 125, rotation: -20))
+        #expect(c.layer("L2")?.transform == Transform(x: 550, y: 325, flipH: true))
+        c = try c.applying(.flip(.v))
+        #expect(c.layer("L1")?.transform == Transform(x: 400, y: 275, rotation: 20))
+    }
+
     @Test func captionsRefitTheCanvasAfterCropRotateAndFlip() throws {
         var c = try startedCreation()  // 600x400
         c = try c.applying(.setCaptions(top: "captions after crop", bottom: "stay"))

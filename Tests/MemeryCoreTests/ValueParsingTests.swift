@@ -19,6 +19,7 @@ import MemeryCore
     @Test func boxesParseFromXYWH() throws {
         #expect(try Box(parsing: "10,20,300,40") == Box(x: 10, y: 20, w: 300, h: 40))
         #expect(try Box(parsing: " 1.5, 2 ,3,4") == Box(x: 1.5, y: 2, w: 3, h: 4))
+        #expect(Box(x: 53, y: 234.10000000000002, w: 564.125, h: 100).description == "53,234.1,564.13,100", "shown to two decimals at most")
         #expect(throws: DomainError.invalidBox("1,2,3")) { try Box(parsing: "1,2,3") }
         #expect(throws: DomainError.invalidBox("a,b,c,d")) { try Box(parsing: "a,b,c,d") }
         #expect(throws: DomainError.invalidBox("1,2,inf,4")) { try Box(parsing: "1,2,inf,4") }

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -95,12 +96,12 @@ def test_dragging_a_text_box_moves_it_in_one_event(browser, server):
     ratio = show(server, "chelsea")["width"] / picture.size["width"]
     start = (layer["transform"]["x"] / ratio - picture.size["width"] / 2, layer["transform"]["y"] / ratio - picture.size["height"] / 2)
     ActionChains(browser).move_to_element_with_offset(picture, *start).click_and_hold().pause(0.8) \
-        .move_by_offset(20, 10).move_by_offset(20, 10).move_by_offset(0, 0).release().perform()
+        .move_by_offset(20, 20).move_by_offset(20, 20).move_by_offset(0, 0).release().perform()
     settle(browser, server, "chelsea", 6)
     moved = show(server, "chelsea")["layers"][-1]
     assert moved["id"] == layer["id"]
     assert abs((moved["transform"]["x"] - layer["transform"]["x"]) / ratio - 40) < 3, moved["transform"]
-    assert abs((moved["transform"]["y"] - layer["transform"]["y"]) / ratio - 20) < 3, moved["transform"]
+    assert abs((moved["transform"]["y"] - layer["transform"]["y"]) / ratio - 40) < 3, moved["transform"]
 
 
 def test_a_stroke_is_drawn_undone_with_ctrl_z_and_redone(browser, server):
@@ -298,3 +299,75 @@ def test_the_camera_makes_a_creation_from_a_webcam_picture(server):
         assert driver.find_element(By.ID, "camera-box").get_attribute("hidden") is not None, "the camera closes after the picture"
     finally:
         driver.quit()
+
+
+def names(server, trash=False):
+    return [c["name"] for c in server.json("GET", "/api/creations" + ("?trash=true" if trash else ""))[1]["creations"]]
+
+
+def test_the_gallery_renames_favourites_trashes_and_takes_the_same_picture_twice(browser, server):
+    browser.get(server.base + "/")
+    wait(browser, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    before = names(server)
+    for _ in range(2):  # the same file chosen twice makes two creations
+        browser.find_element(By.ID, "upload").send_keys(str(EXAMPLE))
+        wait(browser, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+        browser.find_element(By.ID, "home").click()
+        wait(browser, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    added = [n for n in names(server) if n not in before]
+    assert len(added) == 2, added
+    copy = added[-1]
+
+    def press(label):
+        """Clicks a card's control; the list is drawn again on every change, so find it afresh."""
+        def attempt(d):
+            try:
+                d.find_element(By.CSS_SELECTOR, f'li.thumbnail [aria-label="{label}"]').click()
+                return True
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False
+        wait(browser, attempt, what=label)
+
+    press(f"Favourite {copy}")
+    wait(browser, lambda d: server.json("GET", f"/api/creations/{copy}")[1]["favorite"], what="the favourite")
+    browser.execute_script("window.prompt = () => 'renamed from the gallery'")
+    press(f"Rename {copy}")
+    wait(browser, lambda d: "renamed from the gallery" in names(server), what="the rename")
+    press("Move renamed from the gallery to the trash")
+    wait(browser, lambda d: "renamed from the gallery" in names(server, trash=True), what="the trash")
+    browser.find_element(By.ID, "show-trash").click()
+    wait(browser, lambda d: d.find_element(By.ID, "gallery-heading").text == "In the trash", what="the trash's heading")
+    browser.find_element(By.ID, "search").send_keys("no such words")
+    empty = wait(browser, lambda d: d.find_element(By.ID, "gallery-empty").is_displayed() and d.find_element(By.ID, "gallery-empty"), what="the empty note")
+    assert "Nothing in the trash matches" in empty.text
+    browser.save_screenshot(str(SHOTS / "gallery-trash-empty-search-desktop.png"))
+    browser.find_element(By.ID, "search").clear()
+    browser.execute_script("const s = document.getElementById('search'); s.dispatchEvent(new Event('input'))")
+    press("Restore renamed from the gallery")
+    wait(browser, lambda d: "renamed from the gallery" in names(server), what="the restore")
+    browser.find_element(By.ID, "show-trash").click()
+    browser.save_screenshot(str(SHOTS / "gallery-desktop.png"))
+
+
+def test_a_portrait_picture_fits_the_window_and_a_shape_takes_the_style_panel(browser, server):
+    name = names(server)[0]
+    events = open_creation(browser, server, name)
+    browser.find_element(By.ID, "rotate-right").click()
+    settle(browser, server, name, events + 1)
+    state = show(server, name)
+    assert state["height"] > state["width"], "turned to portrait"
+    picture = browser.find_element(By.ID, "picture").rect
+    height = browser.execute_script("return window.innerHeight")
+    assert picture["height"] <= height, (picture, height)
+    assert abs(picture["width"] / picture["height"] - state["width"] / state["height"]) < 0.02
+    browser.save_screenshot(str(SHOTS / "editor-portrait-desktop.png"))
+    browser.find_element(By.ID, "add-rect").click()
+    settle(browser, server, name, events + 2)
+    rect = show(server, name)["layers"][-1]
+    assert rect["kind"] == "shape"
+    fill = browser.find_element(By.CSS_SELECTOR, "#style-panel [name=color]")
+    assert fill.is_enabled(), "a shape's fill is set in the style panel"
+    browser.execute_script("arguments[0].value = '#00ff00'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", fill)
+    settle(browser, server, name, events + 3)
+    assert show(server, name)["layers"][-1]["shape"]["fill"].lower().startswith("#00ff00")
+    assert "rectangle" in browser.find_element(By.ID, "layers").text

@@ -20,7 +20,7 @@ export class Stage {
     this.stage.addEventListener('pointercancel', () => this.cancel());
     this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));
     this.picture.addEventListener('load', () => this.layout());
-    window.addEventListener('resize', () => this.layout());
+    window.addEventListener('resize', () => { this.fit(); this.layout(); });
     this.inlineText.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); this.inlineText.blur(); }
       if (event.key === 'Escape') { this.inlineText.dataset.cancelled = '1'; this.inlineText.blur(); }
@@ -34,6 +34,19 @@ export class Stage {
   toCanvas(event) {
     const rect = this.picture.getBoundingClientRect();
     return { x: (event.clientX - rect.left) * this.ratio, y: (event.clientY - rect.top) * this.ratio };
+  }
+
+  // The stage as wide as the column allows, but no taller than the window leaves room for
+  // under the toolbar (with the captions and the time slider below it): a portrait picture
+  // is not drawn 1,500 pixels tall.
+  fit() {
+    const creation = this.editor.creation;
+    if (!creation) return;
+    const column = this.stage.parentElement.clientWidth || 800;
+    const toolbar = document.querySelector('#editor-view .toolbar')?.getBoundingClientRect().bottom || 100;
+    const room = Math.max(200, window.innerHeight - Math.max(0, toolbar) - 175);
+    const width = Math.min(column, (room * creation.width) / creation.height);
+    this.stage.style.width = `${Math.floor(width)}px`;
   }
 
   layout() {
@@ -196,8 +209,13 @@ export class Stage {
     if (!hit || hit.kind !== 'text') return;
     this.editor.select(hit.id);
     const r = this.ratio;
+    const layer = this.editor.selectedLayer() || hit;
+    const t = layer.transform;
+    // Over the words, turned as they are, and never wider than the stage.
     Object.assign(this.inlineText.style, {
-      left: `${hit.box.x / r}px`, top: `${hit.box.y / r}px`, width: `${hit.box.w / r}px`, height: `${Math.max(hit.box.h / r, 32)}px`,
+      left: `${t.x / r}px`, top: `${t.y / r}px`,
+      width: `${Math.min(layer.box.w / r, this.stage.clientWidth)}px`, height: `${Math.max(layer.box.h / r, 32)}px`,
+      transform: `translate(-50%, -50%) rotate(${t.rotation}deg)`,
     });
     this.inlineText.value = hit.text;
     this.inlineText.dataset.layer = hit.id;

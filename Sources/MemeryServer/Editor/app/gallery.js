@@ -20,8 +20,14 @@ export class Gallery {
     // `capture` attribute, a phone offers its photos as well as its camera.
     const upload = document.getElementById('upload');
     document.getElementById('choose-picture').addEventListener('click', () => upload.click());
-    upload.addEventListener('change', (event) => event.target.files[0] && this.startFrom(event.target.files[0]));
-    document.getElementById('camera-input').addEventListener('change', (event) => event.target.files[0] && this.startFrom(event.target.files[0]));
+    // Emptied after each choice, so that choosing the same picture again is a change too.
+    const chosen = (event) => {
+      const file = event.target.files[0];
+      event.target.value = '';
+      if (file) this.startFrom(file);
+    };
+    upload.addEventListener('change', chosen);
+    document.getElementById('camera-input').addEventListener('change', chosen);
     document.getElementById('blank-form').addEventListener('submit', (event) => {
       event.preventDefault();
       this.make({ canvas: document.getElementById('blank-size').value, background: document.getElementById('blank-color').value });
@@ -41,10 +47,23 @@ export class Gallery {
       const { creations } = await api.gallery({ search: this.search.value, favorites: this.favorites.checked, trash: this.trash.checked });
       this.entries = creations;
       this.list.replaceChildren(...creations.map((c, index) => this.thumbnail(c, index)));
+      this.showEmptiness(creations.length === 0);
       const [{ images }, { templates }] = await Promise.all([api.garage(), api.templates()]);
       fillSelect(document.getElementById('from-garage'), images.map((i) => i.name));
       fillSelect(document.getElementById('from-template'), templates.map((t) => t.name));
     } catch (error) { fail(error); }
+  }
+
+  // What an empty list means here: nothing yet, nothing found, nothing in the trash.
+  showEmptiness(empty) {
+    const note = document.getElementById('gallery-empty');
+    const search = this.search.value.trim();
+    note.hidden = !empty;
+    note.textContent = this.trash.checked ? (search ? `Nothing in the trash matches “${search}”.` : 'The trash is empty.')
+      : search ? `No creation matches “${search}”.`
+      : this.favorites.checked ? 'No favourites yet: ☆ a creation to keep it here.'
+      : 'No creations yet: start from a picture, the camera or a blank canvas above, or drop a picture here.';
+    document.getElementById('gallery-heading').textContent = this.trash.checked ? 'In the trash' : this.favorites.checked ? 'Favourites' : 'Your creations';
   }
 
   thumbnail(creation, index) {
@@ -65,15 +84,31 @@ export class Gallery {
     title.className = 'title';
     title.textContent = (creation.favorite ? '★ ' : '') + creation.name;
     item.append(button, title);
+    const action = (text, label, handler) => {
+      const control = document.createElement('button');
+      control.type = 'button';
+      control.textContent = text;
+      control.setAttribute('aria-label', label);
+      control.title = label;
+      control.addEventListener('click', handler);
+      return control;
+    };
+    const actions = document.createElement('div');
+    actions.className = 'actions';
     if (creation.trashed) {
-      const restore = document.createElement('button');
-      restore.type = 'button';
-      restore.textContent = 'Restore';
-      restore.addEventListener('click', () => this.change(creation.name, { op: 'restore' }, 'restored'));
-      item.append(restore);
+      actions.append(action('Restore', `Restore ${creation.name}`, () => this.change(creation.name, { op: 'restore' }, 'restored')));
     } else {
       button.addEventListener('click', () => this.open(creation.name));
+      actions.append(
+        action(creation.favorite ? '★' : '☆', `${creation.favorite ? 'Unfavourite' : 'Favourite'} ${creation.name}`,
+          () => this.change(creation.name, { op: creation.favorite ? 'unfavorite' : 'favorite' }, creation.favorite ? 'no longer a favourite' : 'favourite')),
+        action('Rename', `Rename ${creation.name}`, () => {
+          const to = prompt('New name', creation.name);
+          if (to && to !== creation.name) this.change(creation.name, { op: 'rename', to }, `renamed to ${to}`);
+        }),
+        action('Trash', `Move ${creation.name} to the trash`, () => this.change(creation.name, { op: 'delete' }, 'moved to the trash')));
     }
+    item.append(actions);
     item.addEventListener('dragstart', (event) => event.dataTransfer.setData('text/x-memery', creation.name));
     item.addEventListener('dragover', (event) => event.preventDefault());
     item.addEventListener('drop', (event) => {
@@ -95,6 +130,7 @@ export class Gallery {
     try {
       say(`importing ${file.name || 'the picture'}…`);
       const created = await api.upload(file);
+      say(`imported ${file.name || 'the picture'} as ${created.name}`);
       this.open(created.name);
     } catch (error) { fail(error); }
   }

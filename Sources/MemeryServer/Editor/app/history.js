@@ -3,6 +3,7 @@
 // shows the engine's picture as it was right after that event, and "Go back here" checks
 // it out (an edit itself, which undo can take back).
 import { api } from './api.js';
+import { say } from './status.js';
 
 export class History {
   constructor(editor) {
@@ -14,7 +15,9 @@ export class History {
     this.tree = null;
     this.slider.addEventListener('input', () => this.scrub());
     this.go.addEventListener('click', () => {
-      editor.commit({ op: 'checkout', event: Number(this.slider.value) }, `went back to event ${this.slider.value}`);
+      const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
+      editor.commit({ op: 'checkout', event: Number(this.slider.value) },
+        `went back to event ${this.slider.value}: Undo steps further back; to return, click v${newest.version} in History`);
     });
   }
 
@@ -50,6 +53,9 @@ export class History {
     this.label.textContent = now ? 'now' : `event ${version}${batchTime ? `, ${ago(batchTime)}` : ''}`;
     this.go.disabled = now;
     this.editor.showPicture(now ? undefined : version);
+    // The past is only shown: no layer of it can be selected, and edits go to the present.
+    if (now) this.editor.stage.showSelection(); else this.editor.stage.outline.hidden = true;
+    say(now ? '' : `showing the picture after event ${version}; edits still apply to now — “Go back here” makes this now`);
   }
 
   timeOf(version) {

@@ -69,6 +69,7 @@ class Editor {
     try {
       this.creation = await api.creation(this.name);
       document.title = `${this.creation.name} — Memery`;
+      this.stage.fit();
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
         if (document.activeElement !== input) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';

@@ -2,7 +2,7 @@
 // filters with a control for each parameter and a preview before applying.
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
-import { fail } from './status.js';
+import { fail, say } from './status.js';
 
 export class Panels {
   constructor(editor) {
@@ -23,7 +23,15 @@ export class Panels {
       const [{ fonts }, { filters }] = await Promise.all([api.fonts(), api.filters()]);
       fillSelect(this.style.elements.font, fonts.map((f) => f.name), false);
       this.filters = filters;
-      this.filterChoice.replaceChildren(new Option('—', ''), ...filters.map((f) => new Option(f.name, f.id)));
+      // Memery's own filters first, then those of plugins and of frei0r, each group by name.
+      const groups = [['builtin', 'Memery'], ['user', 'Plugins'], ['frei0r', 'frei0r']].map(([origin, title]) => {
+        const group = document.createElement('optgroup');
+        group.label = title;
+        group.append(...filters.filter((f) => f.origin === origin).sort((a, b) => a.name.localeCompare(b.name))
+          .map((f) => new Option(f.origin === 'frei0r' ? `${f.name} (${f.id.replace(/^frei0r\./, '')})` : f.name, f.id)));
+        return group;
+      }).filter((group) => group.children.length);
+      this.filterChoice.replaceChildren(new Option('—', ''), ...groups);
     } catch (error) { fail(error); }
   }
 
@@ -32,10 +40,22 @@ export class Panels {
   showStyle(layer) {
     const form = this.style.elements;
     const text = layer?.kind === 'text' ? layer.style : null;
-    for (const control of this.style.querySelectorAll('input, select')) control.disabled = !layer || (!text && control.name !== 'opacity');
-    document.getElementById('style-hint').hidden = Boolean(layer);
+    const shape = layer?.kind === 'shape' ? layer.shape : null;
+    // A shape has a fill, an outline and its width; text has all of it; others only opacity.
+    const forShapes = ['color', 'outline', 'outline-width', 'opacity'];
+    for (const control of this.style.querySelectorAll('input, select')) {
+      control.disabled = !layer || (!text && !(shape && forShapes.includes(control.name)) && control.name !== 'opacity');
+    }
+    const hint = document.getElementById('style-hint');
+    hint.hidden = Boolean(layer);
     if (!layer) return;
     form.opacity.value = layer.opacity;
+    if (shape) {
+      form.color.value = (shape.fill || '#ffffff').slice(0, 7);
+      form.outline.value = (shape.stroke || '#000000').slice(0, 7);
+      form['outline-width'].value = shape.strokeWidth;
+      return;
+    }
     if (!text) return;
     form.font.value = text.font;
     form.size.value = Math.round(text.maxSize);
@@ -51,8 +71,12 @@ export class Panels {
     if (!layer || !control.name) return;
     const value = control.type === 'checkbox' ? String(control.checked) : control.value;
     if (value === '') return;
-    const key = control.name === 'caps' ? 'caps' : control.name;
-    this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, `${layer.label}: ${key} ${value}`);
+    const shapeKeys = { color: 'fill', outline: 'stroke', 'outline-width': 'stroke-width' };
+    const key = layer.kind === 'shape' ? shapeKeys[control.name] || control.name : control.name;
+    const commit = () => this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, `${layer.label}: ${key} ${value}`);
+    // A slider stepped by the keyboard changes at every step: one edit once it rests.
+    clearTimeout(this.resting);
+    if (control.type === 'range') this.resting = setTimeout(commit, 400); else commit();
   }
 
   // MARK: layers
@@ -63,7 +87,7 @@ export class Panels {
       if (layer.id === selected) item.className = 'selected';
       const name = document.createElement('button');
       name.type = 'button';
-      name.textContent = `${layer.label} ${layer.kind}${layer.text ? `: ${layer.text}` : ''}`;
+      name.textContent = `${layer.label} ${describe(layer)}`;
       name.addEventListener('click', () => this.editor.select(layer.id));
       const up = button('↑', `Raise ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${layer.label}`));
       const down = button('↓', `Lower ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${layer.label}`));
@@ -74,7 +98,8 @@ export class Panels {
     const applied = document.getElementById('applied-filters');
     applied.replaceChildren(...creation.filters.map((f) => {
       const item = document.createElement('li');
-      item.textContent = `${f.label} ${f.filter} on ${f.target} `;
+      const name = this.filters.find((known) => known.id === f.filter)?.name || f.filter;
+      item.textContent = `${f.label} ${name} on ${f.target === 'base' ? 'the picture' : f.target} `;
       item.append(button('✕', `Remove filter ${f.position}`, () => this.editor.commit({ op: 'filter remove', position: f.position }, `removed ${f.label}`)));
       return item;
     }));
@@ -112,6 +137,8 @@ export class Panels {
       if (target.layer) query.set('layer', target.layer);
       if (target.canvas) query.set('canvas', 'true');
       this.editor.showPictureURL(`/api/creations/${encodeURIComponent(this.editor.name)}/preview?${query}`);
+      const name = this.filters.find((f) => f.id === id)?.name || id;
+      say(`previewing ${name}: not applied until you press Apply`);
     }, 150);
   }
 
@@ -120,7 +147,8 @@ export class Panels {
     const target = this.target();
     if (!id) return fail(new Error('choose a filter first'));
     if (!target) return fail(new Error('select a layer to filter it, or apply to the picture'));
-    await this.editor.commit({ op: 'filter apply', filter: id, params: this.settings(), ...target }, `applied ${id}`);
+    const name = this.filters.find((f) => f.id === id)?.name || id;
+    await this.editor.commit({ op: 'filter apply', filter: id, params: this.settings(), ...target }, `applied ${name}`);
     this.filterChoice.value = '';
     this.filterParams.replaceChildren();
   }
@@ -157,7 +185,10 @@ function control(param, onChange) {
     input.type = 'range';
     input.min = param.min;
     input.max = param.max;
-    input.step = param.type === 'integer' ? 1 : (param.max - param.min) / 100 || 0.01;
+    // Round steps a person can hit: 1 on a range of hundreds, 0.01 on one of 0 to 1.
+    const span = Number(param.max) - Number(param.min);
+    const step = span > 0 ? 10 ** (Math.floor(Math.log10(span)) - 2) : 0.01;
+    input.step = param.type === 'integer' ? Math.max(1, Math.round(step)) : step;
     input.value = param.default;
     const shown = document.createElement('output');
     shown.textContent = param.default;
@@ -171,4 +202,12 @@ function control(param, onChange) {
   input.addEventListener('change', onChange);
   if (!input.parentNode) label.append(input);
   return label;
+}
+
+// What a layer is, in the words of the layers panel: "rectangle", "text: Your text", "sticker".
+function describe(layer) {
+  if (layer.kind === 'text') return `text: ${layer.text}`;
+  if (layer.kind === 'shape') return layer.shape?.kind === 'rect' ? 'rectangle' : layer.shape?.kind || 'shape';
+  if (layer.kind === 'image') return `picture${layer.image?.sourceName ? `: ${layer.image.sourceName}` : ''}`;
+  return layer.kind;
 }

@@ -12,14 +12,19 @@ export class Tools {
     const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
     on('undo', () => editor.commit({ op: 'undo' }, 'undone'));
     on('redo', () => editor.commit({ op: 'redo' }, 'redone'));
+    // Each new layer a step down and to the right of the last one, not on top of it.
+    const cascade = () => ((editor.creation.layers.length % 6) - 2.5) * 0.04;
     on('add-text', () => {
       const { width, height } = editor.creation;
-      editor.commit({ op: 'text add', text: 'Your text', box: [width * 0.2, height * 0.4, width * 0.6, height * 0.2].map(Math.round) }, 'added a text box');
+      const step = cascade();
+      editor.commit({ op: 'text add', text: 'Your text', box: [width * (0.2 + step), height * (0.4 + step), width * 0.6, height * 0.2].map(Math.round) },
+        'added a text box');
     });
     const shape = (kind) => () => {
       const { width, height } = editor.creation;
-      editor.commit({ op: 'shape add', [kind]: [width * 0.35, height * 0.35, width * 0.3, height * 0.3].map(Math.round),
-        fill: editor.brushColor(), alpha: 0.5, stroke: '#000000', 'stroke-width': 2 }, `added a ${kind === 'rect' ? 'rectangle' : 'ellipse'}`);
+      const step = cascade();
+      editor.commit({ op: 'shape add', [kind]: [width * (0.35 + step), height * (0.35 + step), width * 0.3, height * 0.3].map(Math.round),
+        fill: editor.brushColor(), alpha: 0.5, stroke: '#000000', 'stroke-width': 2 }, `added ${kind === 'rect' ? 'a rectangle' : 'an ellipse'} (the style panel changes its colours)`);
     };
     on('add-rect', shape('rect'));
     on('add-ellipse', shape('ellipse'));
