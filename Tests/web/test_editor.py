@@ -259,6 +259,19 @@ def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server)
     time.sleep(0.5)
     assert show(server, "chelsea")["events"] == events
 
+    # A layer chosen in the Layers panel moves with the arrows: three steps, one edit.
+    box = next(l for l in show(server, "chelsea")["layers"] if l.get("role") == "free")
+    picture = browser.find_element(By.ID, "picture")
+    ratio = show(server, "chelsea")["width"] / picture.size["width"]
+    layer_button = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#layers li button") if b.text.startswith(box["label"] + " "))
+    layer_button.send_keys(Keys.ENTER)
+    for _ in range(3):
+        ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.SHIFT).perform()
+    settle(browser, server, "chelsea", events + 1)
+    moved = next(l for l in show(server, "chelsea")["layers"] if l["id"] == box["id"])
+    assert abs(moved["transform"]["x"] - box["transform"]["x"] - 30 * ratio) < 0.2, (moved["transform"], box["transform"], ratio)
+    assert moved["transform"]["y"] == box["transform"]["y"]
+
     browser.get(server.base + "/")
     wait(browser, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
     reached, _ = tab_through(12)

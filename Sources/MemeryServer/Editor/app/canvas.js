@@ -130,6 +130,40 @@ export class Stage {
     }
   }
 
+  // The keyboard's gestures on the selected layer: arrows move it a screen pixel (Shift: ten),
+  // [ and ] turn it 15°, - and + scale it, Delete removes it, Escape lets it go. Keys pressed
+  // in a row are one gesture: one edit, committed once they rest.
+  key(event) {
+    const layer = this.editor.selectedLayer();
+    if (!layer || event.altKey || event.ctrlKey || event.metaKey) return false;
+    const keyed = this.keyed?.layer.id === layer.id ? this.keyed.preview : {};
+    const t = { ...layer.transform, ...keyed };
+    const step = (event.shiftKey ? 10 : 1) * this.ratio;
+    const turn = (degrees) => ({ rotation: ((((t.rotation + degrees) % 360) + 540) % 360) - 180 });
+    const change = {
+      ArrowLeft: { x: t.x - step }, ArrowRight: { x: t.x + step }, ArrowUp: { y: t.y - step }, ArrowDown: { y: t.y + step },
+      '[': turn(-15), ']': turn(15), '-': { scale: Math.max(0.05, t.scale / 1.1) }, '+': { scale: t.scale * 1.1 }, '=': { scale: t.scale * 1.1 },
+    }[event.key];
+    if (event.key === 'Delete') {
+      event.preventDefault();
+      this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${layer.label}`);
+      return true;
+    }
+    if (event.key === 'Escape') { this.editor.select(null); return true; }
+    if (!change) return false;
+    event.preventDefault();
+    this.keyed = { layer, preview: { ...keyed, ...change } };
+    this.showSelection(this.keyed.preview);
+    clearTimeout(this.keyTimer);
+    this.keyTimer = setTimeout(() => {
+      const { layer: moved, preview } = this.keyed;
+      this.keyed = null;
+      const set = Object.entries(preview).map(([key, value]) => `${key}=${round(value)}`);
+      this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${moved.label} from the keyboard`);
+    }, 500);
+    return true;
+  }
+
   // Snaps a layer's centre, or its edges, to the canvas centre and edges, and shows the guide.
   snapped(centre, layer) {
     const { width, height } = this.editor.creation;

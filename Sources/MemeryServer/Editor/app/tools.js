@@ -1,5 +1,6 @@
 // The toolbar and the keyboard: which tool the stage uses, what to add, the picture's
 // turns and flips, and undo and redo (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y; not while typing).
+// Other keys go to the stage, which moves, turns and scales the selected layer with them.
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
@@ -62,7 +63,8 @@ export class Tools {
   key(event) {
     if (document.getElementById('editor-view').hidden) return;
     const typing = event.target.closest('input, textarea, select, [contenteditable]');
-    if (typing || !(event.ctrlKey || event.metaKey)) return;
+    if (typing) return;
+    if (!(event.ctrlKey || event.metaKey)) { this.editor.stage.key(event); return; }
     const key = event.key.toLowerCase();
     if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, 'undone'); }
     if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, 'redone'); }
