@@ -27,11 +27,12 @@ extension Workspace {
     /// The picture as applying the filter would leave it, stored nowhere: what the editor
     /// shows while the person moves a filter's sliders.
     public func filterPreview(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false,
-                              width: Int? = nil, format: ExportFormat = .png) throws -> Picture {
+                              width: Int? = nil, format: ExportFormat? = nil) throws -> Picture {
         let state = try creation(named: name)
         let command = try filterCommand(state, filter: id, settings: settings, layer: layer, canvas: canvas)
         let next = try state.decide(command).reduce(state) { $0.evolve($1) }
-        return try picture(of: next, width: width, format: format)
+        // Drawn as the editor's previews are (`preview(of:)`): nil picks JPEG for an opaque picture.
+        return try picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
     }
 
     private func filterCommand(_ state: Creation, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> CreationCommand {

@@ -131,7 +131,7 @@ public struct Compositor: Sendable {
         if let base = creation.baseImage, let raster = images[base.blob] {
             let baseFilters = creation.filters(on: .base)
             if !baseFilters.isEmpty {
-                let form = "filters:" + String(decoding: try SortedJSONEncoder().encode(baseFilters), as: UTF8.self)
+                let form = try Self.signature(of: baseFilters)
                 sources.images[base.blob] = keeping ? try cache.raster(for: .init(blob: base.blob, form: form)) { try filtered(raster, .base) }
                                                     : try filtered(raster, .base)
                 sources.forms[base.blob] = form
@@ -167,6 +167,14 @@ public struct Compositor: Sendable {
             }
         }
         return try filtered(picture, .canvas)
+    }
+
+    /// What a chain of filters does, as a cache key: each filter with its parameters, not the
+    /// ids they were applied under (a preview mints a new one every time).
+    static func signature(of filters: [AppliedFilter]) throws -> String {
+        struct Step: Encodable { var filter: String; var paramVersion: Int; var params: [String: FilterValue] }
+        let steps = filters.map { Step(filter: $0.filter, paramVersion: $0.paramVersion, params: $0.params) }
+        return "filters:" + String(decoding: try SortedJSONEncoder().encode(steps), as: UTF8.self)
     }
 
     /// `legible`: the smallest text size worth setting on this canvas.

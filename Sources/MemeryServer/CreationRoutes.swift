@@ -196,12 +196,12 @@ struct CreationRoutes {
         let layer = query["layer"].map(String.init)
         let canvas = Self.flag(query["canvas"])
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
-        let format = try Self.format(query["format"], default: .png)
+        let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let picture = try await workspace.reading {
             try $0.filterPreview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
         }
         var headers = HTTPFields()
-        headers[.contentType] = format.mimeType
+        headers[.contentType] = picture.format.mimeType
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
     }

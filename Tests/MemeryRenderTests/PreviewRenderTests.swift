@@ -115,3 +115,19 @@ import Testing
         }
     }
 }
+
+extension PreviewRenderTests {
+    /// The same filter with the same settings is the same picture, whatever id it was applied
+    /// under: a filter preview mints a new id each time and must still find the kept picture.
+    @Test func aFilteredBaseIsKeptByWhatTheFiltersDo() throws {
+        let gray = AppliedFilter(id: "F1.aaaa", filter: "org.memery.grayscale", target: .base, paramVersion: 1, params: [:])
+        var again = gray
+        again.id = "F1.bbbb"
+        var stronger = AppliedFilter(id: "F1.aaaa", filter: "org.memery.gaussian-blur", target: .base, paramVersion: 1, params: ["radius": .number(5)])
+        #expect(try Compositor.signature(of: [gray]) == Compositor.signature(of: [again]))
+        let blur = try Compositor.signature(of: [stronger])
+        stronger.params["radius"] = .number(6)
+        #expect(try blur != Compositor.signature(of: [stronger]))
+        #expect(try Compositor.signature(of: [gray, again]) != Compositor.signature(of: [gray]))
+    }
+}

@@ -132,7 +132,7 @@ export class Panels {
     if (!id) { this.editor.showPicture(); return; }
     this.pending = setTimeout(() => {
       const target = this.target() || {};
-      const query = new URLSearchParams({ filter: id, width: String(this.editor.previewWidth()), format: 'png' });
+      const query = new URLSearchParams({ filter: id, width: String(this.editor.previewWidth()) });
       for (const setting of this.settings()) query.append('set', setting);
       if (target.layer) query.set('layer', target.layer);
       if (target.canvas) query.set('canvas', 'true');
