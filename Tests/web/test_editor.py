@@ -156,6 +156,11 @@ def test_phone_width_shows_one_column(browser, server):
     stage = browser.find_element(By.ID, "stage").rect
     panels = browser.find_element(By.CSS_SELECTOR, ".panels").rect
     assert panels["y"] > stage["y"] + stage["height"] - 1  # below the stage, not beside it
+    browser.set_window_size(844, 390)  # the phone turned: the picture still fits the screen's height
+    time.sleep(0.5)
+    browser.save_screenshot(str(SHOTS / "editor-phone-landscape.png"))
+    assert browser.find_element(By.ID, "picture").rect["height"] <= browser.execute_script("return window.innerHeight")
+    browser.set_window_size(390, 844)
     browser.get(server.base + "/")
     wait(browser, lambda d: d.find_element(By.ID, "thumbnails").find_elements(By.TAG_NAME, "li"), what="a thumbnail")
     browser.save_screenshot(str(SHOTS / "gallery-phone.png"))

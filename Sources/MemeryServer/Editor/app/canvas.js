@@ -44,7 +44,9 @@ export class Stage {
     if (!creation) return;
     const column = this.stage.parentElement.clientWidth || 800;
     const toolbar = document.querySelector('#editor-view .toolbar')?.getBoundingClientRect().bottom || 100;
-    const room = Math.max(200, window.innerHeight - Math.max(0, toolbar) - 175);
+    // A phone on its side scrolls the toolbar away (it is not sticky there): the picture
+    // takes the screen's height.
+    const room = window.innerHeight < 500 ? window.innerHeight - 16 : Math.max(200, window.innerHeight - Math.max(0, toolbar) - 175);
     const width = Math.min(column, (room * creation.width) / creation.height);
     this.stage.style.width = `${Math.floor(width)}px`;
   }
