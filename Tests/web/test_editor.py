@@ -135,6 +135,8 @@ def test_the_time_slider_shows_an_older_picture(browser, server):
     browser.execute_script("arguments[0].value = 3; arguments[0].dispatchEvent(new Event('input'))", slider)
     wait(browser, lambda d: picture_version(d) == "3", what="the picture at event 3")
     assert "event 3" in browser.find_element(By.ID, "time-label").text
+    time.sleep(0.3)  # the older picture has loaded and laid out: the present's selection stays hidden
+    assert not browser.find_element(By.ID, "selection").is_displayed(), "no handles on a layer of the present over the past"
     old = server.request("GET", "/api/creations/chelsea/render?version=3&width=200")[2]
     now = server.request("GET", "/api/creations/chelsea/render?width=200")[2]
     assert old != now
@@ -270,6 +272,8 @@ def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server)
     ratio = show(server, "chelsea")["width"] / picture.size["width"]
     layer_button = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#layers li button") if b.text.startswith(box["label"] + " "))
     layer_button.send_keys(Keys.ENTER)
+    focused = browser.execute_script("return document.activeElement.closest('#layers li')?.dataset.layer")
+    assert focused == box["id"], "the keyboard keeps its place in the redrawn Layers panel"
     for _ in range(3):
         ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.SHIFT).perform()
     settle(browser, server, "chelsea", events + 1)

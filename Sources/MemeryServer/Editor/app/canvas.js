@@ -60,7 +60,7 @@ export class Stage {
   // The selected layer's outline, from its transform: centre, size, rotation.
   showSelection(preview) {
     const layer = this.editor.selectedLayer();
-    if (!layer) { this.outline.hidden = true; return; }
+    if (!layer || this.editor.showingPast) { this.outline.hidden = true; return; }
     const t = { ...layer.transform, ...(preview || {}) };
     const scaleBy = t.scale / layer.transform.scale;
     const r = this.ratio;
@@ -162,7 +162,7 @@ export class Stage {
       this.keyed = null;
       const set = Object.entries(preview).map(([key, value]) => `${key}=${round(value)}`);
       this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${moved.label} from the keyboard`);
-    }, 500);
+    }, 800);
     return true;
   }
 

@@ -31,7 +31,7 @@ export class History {
       const button = document.createElement('button');
       button.type = 'button';
       button.style.marginLeft = `${depth(node)}em`;
-      button.textContent = `v${node.version} ${node.summary}`;
+      button.textContent = `v${node.version} ${this.editor.panels.named(node.summary)}`;
       button.title = new Date(node.time).toLocaleString();
       if (node.version === tree.head) { item.className = 'head'; button.setAttribute('aria-current', 'step'); }
       button.addEventListener('click', () => this.editor.commit({ op: 'checkout', event: node.version }, `checked out v${node.version}`));
@@ -41,6 +41,7 @@ export class History {
     this.slider.min = String(tree.nodes[0]?.version ?? 1);  // before its first edit, the creation was not there
     this.slider.max = String(tree.events);
     this.slider.value = String(tree.events);
+    this.editor.showingPast = false;
     this.go.disabled = true;
     this.label.textContent = 'now';
   }
@@ -52,9 +53,10 @@ export class History {
     const batchTime = this.timeOf(version);
     this.label.textContent = now ? 'now' : `event ${version}${batchTime ? `, ${ago(batchTime)}` : ''}`;
     this.go.disabled = now;
-    this.editor.showPicture(now ? undefined : version);
     // The past is only shown: no layer of it can be selected, and edits go to the present.
-    if (now) this.editor.stage.showSelection(); else this.editor.stage.outline.hidden = true;
+    this.editor.showingPast = !now;
+    this.editor.showPicture(now ? undefined : version);
+    this.editor.stage.showSelection();
     say(now ? '' : `showing the picture after event ${version}; edits still apply to now — “Go back here” makes this now`);
   }
 

@@ -14,6 +14,7 @@ class Editor {
     this.creation = null;  // the state, as `memery show --json` gives it
     this.selected = null;  // a layer id
     this.tool = 'select';
+    this.showingPast = false;  // the time slider shows an older picture: nothing of it can be selected
     this.gallery = new Gallery((name) => this.open(name));
     this.stage = new Stage(this);
     this.tools = new Tools(this);
@@ -49,6 +50,7 @@ class Editor {
 
   showGallery() {
     this.name = null;
+    document.getElementById('creation-title').textContent = '';
     document.getElementById('gallery-view').hidden = false;
     document.getElementById('editor-view').hidden = true;
     this.gallery.refresh();
@@ -69,6 +71,7 @@ class Editor {
     try {
       this.creation = await api.creation(this.name);
       document.title = `${this.creation.name} — Memery`;
+      document.getElementById('creation-title').textContent = this.creation.name;
       this.stage.fit();
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
@@ -159,7 +162,7 @@ class Editor {
     });
     document.getElementById('rename').addEventListener('click', async () => {
       const to = prompt('New name', this.name);
-      if (to && to !== this.name) try { await api.edit(this.name, { op: 'rename', to }); this.open(to); } catch (error) { fail(error); }
+      if (to && to !== this.name) try { await api.edit(this.name, { op: 'rename', to }); say(`renamed to ${to}`); this.open(to); } catch (error) { fail(error); }
     });
     document.getElementById('save-template').addEventListener('click', async () => {
       const template = prompt('Template name', this.name);

@@ -50,6 +50,10 @@ export class Panels {
     hint.hidden = Boolean(layer);
     if (!layer) return;
     form.opacity.value = layer.opacity;
+    if (!text) {  // no text's values left showing, greyed, for a shape or a picture
+      form.size.value = '';
+      form.caps.checked = false;
+    }
     if (shape) {
       form.color.value = (shape.fill || '#ffffff').slice(0, 7);
       form.outline.value = (shape.stroke || '#000000').slice(0, 7);
@@ -76,14 +80,25 @@ export class Panels {
     const commit = () => this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, `${layer.label}: ${key} ${value}`);
     // A slider stepped by the keyboard changes at every step: one edit once it rests.
     clearTimeout(this.resting);
-    if (control.type === 'range') this.resting = setTimeout(commit, 400); else commit();
+    if (control.type === 'range') this.resting = setTimeout(commit, 800); else commit();
   }
 
   // MARK: layers
 
+  // Filter ids in the engine's words ("filtered base with org.memery.sepia (F2)") as the
+  // filter panel names them.
+  named(text) {
+    const longestFirst = [...this.filters].sort((a, b) => b.id.length - a.id.length);  // frei0r.blur2 before frei0r.blur
+    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text);
+  }
+
   showLayers(creation, selected) {
+    // The list is drawn anew: the keyboard's place in it is kept (the same button of the same layer).
+    const focused = document.activeElement?.closest?.('#layers li') ? document.activeElement : null;
+    const place = focused && { layer: focused.closest('li').dataset.layer, index: [...focused.closest('li').children].indexOf(focused) };
     this.layers.replaceChildren(...creation.layers.slice().reverse().map((layer) => {
       const item = document.createElement('li');
+      item.dataset.layer = layer.id;
       if (layer.id === selected) item.className = 'selected';
       const name = document.createElement('button');
       name.type = 'button';
@@ -95,6 +110,7 @@ export class Panels {
       item.append(name, up, down, remove);
       return item;
     }));
+    if (place) [...this.layers.children].find((item) => item.dataset.layer === place.layer)?.children[place.index]?.focus();
     const applied = document.getElementById('applied-filters');
     applied.replaceChildren(...creation.filters.map((f) => {
       const item = document.createElement('li');
