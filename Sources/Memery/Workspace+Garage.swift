@@ -64,10 +64,11 @@ extension Workspace {
     /// Adds and removes tags of a garage image; returns it as it is now.
     @discardableResult
     public func tagInGarage(_ reference: String, add: [String], remove: [String] = []) throws -> (item: Garage.Item, stored: [StoredEvent]) {
-        let blob = try garage().find(reference).image.blob
+        // The item is found in the garage the change was decided on, not in one read before
+        // it: a rename or removal by another writer in between cannot make it the wrong one.
+        // (Tagging changes neither names nor pictures, so the reference still names it.)
         let (garage, stored) = try changeGarage(.tag(reference, add: add, remove: remove))
-        guard let item = garage.item(blob: blob) else { throw DomainError.noSuchGarageImage(reference) }
-        return (item, stored)
+        return (try garage.find(reference), stored)
     }
 
     /// Starts a creation from a garage image.
