@@ -56,10 +56,7 @@ struct CatalogRoutes {
         let name = reference.removingPercentEncoding ?? reference
         let width = try CreationRoutes.integer(request.uri.queryParameters["width"], "width", in: 1...4096)
         let picture = try await workspace.reading { try $0.garagePicture(name, width: width) }
-        var headers = HTTPFields()
-        headers[.contentType] = picture.format.mimeType
-        headers[.cacheControl] = "private, max-age=3600"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+        return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "private, max-age=3600")
     }
 
     @Sendable func templates(_ request: Request, context: ServerContext) async throws -> Response {

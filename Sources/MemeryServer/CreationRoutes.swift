@@ -182,8 +182,7 @@ struct CreationRoutes {
         headers[.cacheControl] = version == nil ? "no-cache" : "private, max-age=31536000, immutable"
         if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
         let picture = try await workspace.reading { try $0.preview(of: shown, width: width, format: format, quality: quality) }
-        headers[.contentType] = picture.format.mimeType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+        return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-cache", headers: headers)
     }
 
     /// The picture as a filter would leave it, stored nowhere: `?filter=ID&set=KEY=VALUE…`
@@ -200,10 +199,7 @@ struct CreationRoutes {
         let picture = try await workspace.reading {
             try $0.filterPreview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = picture.format.mimeType
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+        return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
     }
 
     /// The picture at full size as a download: `?format=png|jpeg|webp|gif&quality=1..100`.
@@ -214,12 +210,10 @@ struct CreationRoutes {
         let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? ExportFormat.defaultQuality
         let picture = try await workspace.reading { try $0.picture(of: name, format: format, quality: quality) }
         var headers = HTTPFields()
-        headers[.contentType] = format.mimeType
         let filename = name.replacingOccurrences(of: "\"", with: "'") + "." + format.fileExtension
         headers[.contentDisposition] = "attachment; filename=\"\(filename.unicodeScalars.allSatisfy(\.isASCII) ? filename : "memery.\(format.rawValue)")\"; filename*=UTF-8''\(filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "memery")"
-        headers[.cacheControl] = "no-store"
         if let note = picture.note { headers[HTTPField.Name("Memery-Note")!] = note }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.data)))
+        return BytesAnswer.response(picture.data, type: format.mimeType, cache: "no-store", headers: headers)
     }
 
     // MARK: Reading the query

@@ -43,10 +43,7 @@ struct EditorFiles {
 
     func response(for name: String) throws -> Response {
         guard let file = files[name] else { throw APIError(.notFound, "no such file of the editor: \(name)") }
-        var headers = HTTPFields()
-        headers[.contentType] = file.type
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+        return BytesAnswer.response(file.data, type: file.type, cache: "no-cache")
     }
 
     static func mediaType(_ ext: String) -> String {

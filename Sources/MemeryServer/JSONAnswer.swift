@@ -9,10 +9,7 @@ import NIOCore
 enum JSONAnswer {
     static func response(_ value: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         let data = (try? JSONShapes.data(value)) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return BytesAnswer.response(data, type: "application/json; charset=utf-8", cache: "no-store", status: status, headers: headers)
     }
 
     /// The request's body as a JSON value, within the server's limit.

@@ -115,6 +115,8 @@ class Editor {
     if (!this.name) return;
     try {
       const result = await api.edit(this.name, edit);
+      // The event stream will tell of this edit too: it is already shown, so it need not reload.
+      this.lastSeen = Math.max(this.lastSeen || 0, ...result.results.map((r) => r.seq || 0));
       if (result.creation !== this.name) { this.open(result.creation); return; }
       const added = result.results.find((r) => r.layerId)?.layerId;
       if (added && edit.op !== 'draw') this.selected = added;
