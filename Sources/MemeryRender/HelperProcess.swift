@@ -56,6 +56,11 @@ public struct HelperProcess {
             deadline = .now() + timeout
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
+            // A helper that crashes must die at once: Swift's backtracer would inherit its
+            // pipes and, symbolicating a large binary, outlast the time limit holding them open.
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            process.environment = environment
             process.standardInput = stdin
             process.standardOutput = file ?? stdout
             process.standardError = stderr
