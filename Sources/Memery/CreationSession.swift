@@ -66,15 +66,19 @@ public final class CreationSession {
         guard !events.isEmpty else { return [] }
         // A move of the head is stored with the state it leads to, so that the next reader
         // opens it from that snapshot instead of replaying the whole tree.
+        let newEvents = try EventCoding.newEvents(events, madeOn: head.headEdit)
+        // Stamped after every append the creation has, so it sorts last on every machine.
+        let now = HistoryOrder.stamp(now: Date(), after: head.latest)
+        let order = HistoryOrder(time: Int64((now.timeIntervalSince1970 * 1000).rounded()), id: newEvents[0].id)
         var moved: CreationHead?
         if let tree, events.count == 1, case .headMoved(let move) = events[0], let target = tree.node(id: move.to) {
             moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1,
-                                 headVersion: tree.nodes[target].version, headEdit: move.to)
+                                 headVersion: tree.nodes[target].version, headEdit: move.to, latest: order)
         }
         let write = EventStore.StreamWrite(
-            stream: id, expectedVersion: head.streamVersion, events: try EventCoding.newEvents(events, madeOn: head.headEdit),
+            stream: id, expectedVersion: head.streamVersion, events: newEvents,
             snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) })
-        let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs)
+        let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs, now: now)
         guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
         tree?.apply(events, envelope)
         if let moved {

@@ -109,6 +109,7 @@ public final class Workspace: Sendable {
             head = cached
         }
         let since = head.streamVersion
+        // An append in the tail that sorts before the latest (from another machine) is placed by the tree.
         for batch in Self.batches(try store.events(in: id, fromVersion: since + 1)) {
             guard let envelope = EventCoding.envelope(batch), head.apply(try batch.map(EventCoding.domainEvent), envelope) else {
                 return (CreationHead(try loadHistory(id).history), true)
@@ -144,15 +145,39 @@ public final class Workspace: Sendable {
         return (history, stored, entry.trashed)
     }
 
-    /// The whole history tree, replayed from the creation's first event.
+    /// The whole history tree, replayed from the creation's first event, and its events in
+    /// the order every machine agrees on (`HistoryOrder`), numbered in that order.
     func loadHistory(_ id: UUID) throws -> (history: CreationHistory, events: [StoredEvent]) {
-        let stored = try store.events(in: id)
+        let ordered = Self.inHistoryOrder(try store.events(in: id))
         var history = CreationHistory(id: id)
-        for batch in Self.batches(stored) {
+        for batch in Self.batches(ordered) {
             guard let envelope = EventCoding.envelope(batch) else { continue }
             history.apply(try batch.map(EventCoding.domainEvent), envelope)
         }
-        return (history, stored)
+        return (history, ordered)
+    }
+
+    /// A creation's events, appends sorted by `HistoryOrder` and events renumbered 1, 2, ...
+    /// in that order. One machine's own appends are in that order already (each is stamped
+    /// after the last), so only appends that came by sync move, and only on machines that
+    /// had edits of their own meanwhile.
+    static func inHistoryOrder(_ stored: [StoredEvent]) -> [StoredEvent] {
+        let batches = Self.batches(stored)
+        let sorted = batches.enumerated().sorted { a, b in
+            let (x, y) = (EventCoding.envelope(a.element)?.order, EventCoding.envelope(b.element)?.order)
+            guard let x, let y, x != y else { return a.offset < b.offset }
+            return x < y
+        }
+        guard sorted.map(\.offset) != Array(batches.indices) else { return stored }
+        var ordered = [StoredEvent]()
+        ordered.reserveCapacity(stored.count)
+        for (_, batch) in sorted {
+            for var event in batch {
+                event.version = UInt64(ordered.count + 1)
+                ordered.append(event)
+            }
+        }
+        return ordered
     }
 
     /// The creation's events, oldest first, each described for people.

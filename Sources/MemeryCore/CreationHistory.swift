@@ -43,6 +43,8 @@ public struct CreationHistory: Sendable {
     public private(set) var streamVersion: UInt64 = 0
     /// The first node at which the creation has a canvas; undo never goes above it.
     public private(set) var genesis: Int?
+    /// The latest append applied (they are applied in `HistoryOrder`).
+    public private(set) var latest: HistoryOrder?
     /// The creation's name as the gallery knows it (renames live there, not in the history).
     public var name: String? { didSet { if let name { state.name = name } } }
 
@@ -73,6 +75,7 @@ public struct CreationHistory: Sendable {
         let lastVersion = envelope.lastVersion, time = envelope.time
         let firstVersion = lastVersion - UInt64(events.count) + 1
         streamVersion = lastVersion
+        latest = Swift.max(latest ?? envelope.order, envelope.order)
         if events.count == 1, case .headMoved(let move) = events[0] {
             // A move to an unknown edit changes nothing: evolve is total.
             guard let target = nodeByID[move.to] else { return }
@@ -205,6 +208,34 @@ public struct EditEnvelope: Sendable, Equatable {
 
     public init(id: UUID, parent: UUID?, lastVersion: UInt64, time: Int64) {
         self.id = id; self.parent = parent; self.lastVersion = lastVersion; self.time = time
+    }
+
+    /// Where the append sorts in its creation's history on every machine.
+    public var order: HistoryOrder { HistoryOrder(time: time, id: id) }
+}
+
+/// The order of a creation's appends that every machine agrees on: by time, then by id.
+/// One machine appends in this order (each append is stamped later than every append the
+/// creation has, `after(_:)`); appends that arrive by sync from another machine take their
+/// place in it, so the tree, the numbering and the head come out the same everywhere, and
+/// the head is the state of the edit (or undo, redo, checkout) made last.
+public struct HistoryOrder: Sendable, Equatable, Comparable, Codable {
+    public var time: Int64
+    public var id: UUID
+
+    public init(time: Int64, id: UUID) { self.time = time; self.id = id }
+
+    public static func < (a: HistoryOrder, b: HistoryOrder) -> Bool {
+        a.time != b.time ? a.time < b.time : a.id.uuidString < b.id.uuidString
+    }
+
+    /// The time to stamp an append made now on a creation whose latest append is `latest`:
+    /// now, or a millisecond after it when this machine's clock is behind (set back, or
+    /// behind the machine that made it).
+    public static func stamp(now: Date, after latest: HistoryOrder?) -> Date {
+        guard let latest else { return now }
+        let millis = (now.timeIntervalSince1970 * 1000).rounded()
+        return millis > Double(latest.time) ? now : Date(timeIntervalSince1970: Double(latest.time + 1) / 1000)
     }
 }
 

@@ -1,0 +1,191 @@
+import Foundation
+import MemeryCore
+public import MemeryHubProtocol
+import MemeryStore
+
+/// One page of what a store has to push: its events as they travel, whole appends only.
+public struct OutgoingPage: Sendable {
+    public var events: [HubEvent]
+    /// The last local sequence the page looked at: the next page starts after it.
+    public var through: UInt64
+    /// True when the log goes on past `through`.
+    public var more: Bool
+    /// The creations whose histories the page carries.
+    public var creations: Set<UUID> = []
+}
+
+/// What a pull's page did to the store.
+public struct IncomingResult: Sendable {
+    /// Events stored now; and those the store had (its own coming back, or sent twice).
+    public var stored = 0
+    public var skipped = 0
+    /// The local sequences the page's events were stored at (not to be pushed back).
+    public var sequences: [UInt64] = []
+    /// Creations the page made, or whose history it changed, by id.
+    public var creations: Set<UUID> = []
+    /// Names given a suffix because two machines used them for different creations.
+    public var renamed: [(from: String, to: String)] = []
+    /// Creations purged here because another machine purged them.
+    public var purged = 0
+}
+
+/// The store's side of sync: its log read as events that travel, and events from the hub
+/// stored as they were written. The hub client drives these; nothing here speaks HTTP.
+extension Workspace {
+    /// Whole appends of the log after local sequence `sequence`, up to about `limit` events,
+    /// leaving out purged events and the sequences in `skip` (events that came from the hub).
+    public func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false }) throws -> OutgoingPage {
+        var events = [HubEvent]()
+        var through = sequence, batchID: UUID?, batch: UInt64 = 0, more = false
+        try store.forEachEvent(from: sequence + 1) { stored in
+            if stored.batch != batch {
+                // A page ends between appends only.
+                if events.count >= limit { more = true; return false }
+                batch = stored.batch
+                batchID = nil
+            }
+            through = stored.sequence
+            guard !stored.isPurged, !skip(stored.sequence) else { return true }
+            let id = batchID ?? stored.id
+            batchID = id
+            let payload = String(decoding: stored.payload, as: UTF8.self)
+            events.append(HubEvent(id: stored.id, batch: id, stream: stored.stream, parent: stored.parent, type: stored.type,
+                                   schemaVersion: stored.schemaVersion, time: stored.timeMilliseconds, payload: payload,
+                                   blobs: Self.usesPictures(stored.type) ? Self.pictures(in: stored.payload) : []))
+            return true
+        }
+        var page = OutgoingPage(events: events, through: through, more: more)
+        page.creations = Set(events.filter { Self.isCreationEvent($0.type) }.map(\.stream))
+        return page
+    }
+
+    /// False for events that name a picture only to say which garage item they are about.
+    static func usesPictures(_ type: String) -> Bool { type != "GarageImageRemoved" && type != "GarageImageTagged" }
+
+    /// The hashes of the pictures an event's payload names: every `"blob"` field, wherever
+    /// the event keeps its `BaseImage`s (a creation's base and image layers, the garage,
+    /// templates).
+    static func pictures(in payload: Data) -> [String] {
+        guard let json = try? JSONSerialization.jsonObject(with: payload) else { return [] }
+        var found = Set<String>()
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, inner) in object {
+                    if key == "blob", let hash = inner as? String, Self.isHash(hash) { found.insert(hash) } else { visit(inner) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(json)
+        return found.sorted()
+    }
+
+    /// True for the events of a creation's own history (not the gallery's, garage's or templates').
+    static func isCreationEvent(_ type: String) -> Bool {
+        !GalleryEvent.types.contains(type) && !Garage.Event.types.contains(type) && !Templates.Event.types.contains(type)
+    }
+
+    /// The store's folder: what belongs to this store (its login to a hub) lives beside its data.
+    public var directory: URL { store.directory }
+
+    static func isHash(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The bytes of a picture the store holds (checked against its hash), or nil.
+    public func picture(_ hash: String) throws -> Data? { try store.blob(hash) }
+
+    /// True when the store holds the picture.
+    public func hasPicture(_ hash: String) throws -> Bool { try store.blob(hash) != nil }
+
+    /// Stores a page of events from the hub, in one transaction: each append as its writer
+    /// made it, with the pictures `picture` gives (those the store lacks). Events already
+    /// here are skipped. Then settles what two machines may have done at once: a name two
+    /// creations took gets a suffix on the later one; a creation another machine purged is
+    /// purged here.
+    public func incoming(_ events: [HubEvent], picture: (String) throws -> Data) throws -> IncomingResult {
+        var result = IncomingResult()
+        try writing { _ in
+            var appends = [ImportedAppend]()
+            var names = [UUID: String]()  // creations' names as the page goes
+            var purges = [UUID]()
+            var index = events.startIndex
+            while index < events.endIndex {
+                var end = index
+                while end < events.endIndex, events[end].batch == events[index].batch { end += 1 }
+                let batch = events[index..<end]
+                index = end
+                var writes = [EventStore.StreamWrite]()
+                for event in batch {
+                    let new = NewEvent(id: event.id, parent: event.parent, type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8))
+                    if let last = writes.indices.last, writes[last].stream == event.stream {
+                        writes[last].events.append(new)
+                    } else {
+                        writes.append(.init(stream: event.stream, expectedVersion: nil, events: [new]))
+                    }
+                }
+                var owner = batch.first!.stream, claims = [String](), release = [String]()
+                for event in batch where GalleryEvent.types.contains(event.type) {
+                    let gallery = try GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8))
+                    switch gallery {
+                    case .added(let entry):
+                        owner = entry.id
+                        claims.append(Self.nameClaim(entry.name))
+                        names[entry.id] = entry.name
+                    case .renamed(let id, let name):
+                        owner = id
+                        if let old = try names[id] ?? galleryEntry(id: id)?.name { release.append(Self.nameClaim(old)) }
+                        claims.append(Self.nameClaim(name))
+                        names[id] = name
+                    case .purged(let id):
+                        purges.append(id)
+                    default: break
+                    }
+                }
+                for event in batch where Self.isCreationEvent(event.type) { result.creations.insert(event.stream) }
+                var blobs = [Data](), refs = [String]()
+                for hash in Set(batch.flatMap(\.blobs)).sorted() {
+                    if try store.blob(hash) != nil { refs.append(hash) } else { blobs.append(try picture(hash)) }
+                }
+                let time = Date(timeIntervalSince1970: Double(batch.first!.time) / 1000)
+                appends.append(ImportedAppend(writes: writes, time: time, blobs: blobs, blobRefs: refs, owner: owner,
+                                              claimIfFree: claims, release: release.filter { !claims.contains($0) }))
+            }
+            let report = try store.importAppends(appends)
+            result.stored = report.stored.count
+            result.skipped = report.skipped
+            result.sequences = report.stored.map(\.sequence)
+            for (claim, wanted) in report.claimsRefused { result.renamed += try settleName(claim, wanted: wanted) }
+            for id in purges where try galleryEntry(id: id) != nil {
+                try store.purge([id, Self.membershipStream(of: id)])
+                result.purged += 1
+            }
+        }
+        return result
+    }
+
+    /// Two creations want one name: the one that joined the gallery later gets the first
+    /// free suffix (`cat-2`), so both machines end with the same names.
+    private func settleName(_ claim: String, wanted: UUID) throws -> [(from: String, to: String)] {
+        guard let holder = try store.owner(ofClaim: claim), holder != wanted,
+              let held = try loadMembership(holder).state.entry, let arriving = try loadMembership(wanted).state.entry,
+              Self.nameClaim(arriving.name) == claim else {
+            _ = try store.takeClaim(claim, for: wanted)
+            return []
+        }
+        func joined(_ id: UUID) throws -> (Int64, String) {
+            let first = try store.events(in: Self.membershipStream(of: id)).first
+            return (first?.timeMilliseconds ?? 0, (first?.id ?? id).uuidString)
+        }
+        let later = try joined(wanted) > joined(holder) ? (wanted, arriving.name) : (holder, held.name)
+        let name = try uniqueName(from: later.1)
+        if later.0 == wanted {
+            try changeMembership(wanted, .rename(name), claim: [Self.nameClaim(name)])
+        } else {
+            try changeMembership(holder, .rename(name), claim: [Self.nameClaim(name)], release: [claim])
+            _ = try store.takeClaim(claim, for: wanted)
+        }
+        return [(later.1, name)]
+    }
+}
