@@ -15,6 +15,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The local web editor's HTTP server; no traits: swift-configuration is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // The hub: passwords (bcrypt), PostgreSQL, metrics; and the client's HTTP.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System-library shims: module maps over pkg-config.
@@ -47,17 +53,34 @@ let package = Package(
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
         .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI"]),
         // The facade: a Workspace joins store + core + render.
-        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender"]),
+        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
             "Memery", .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
+        // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
+        .target(name: "MemeryHubProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // `memery hub`: accounts, sync, recommendations, search and shares on PostgreSQL. Stateless.
+        .target(name: "MemeryHub", dependencies: [
+            "MemeryHubProtocol",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
+        // A store's side of the hub: logging in, and syncing through the facade.
+        .target(name: "MemeryHubClient", dependencies: [
+            "Memery", "MemeryHubProtocol",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // The command-line tool.
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", "MemeryServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryHubProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.

@@ -1,5 +1,6 @@
 import Foundation
 import Memery
+import MemeryHubClient
 
 /// A user-facing failure: the message after `error:` and the exit code.
 struct Failure {
@@ -8,6 +9,8 @@ struct Failure {
 
     static let badInput: Int32 = 1
     static let damagedStore: Int32 = 3
+    /// The hub could not be reached, or refused (a wrong password, a revoked session).
+    static let hub: Int32 = 4
 
     init(message: String, exitCode: Int32) {
         self.message = message
@@ -16,7 +19,9 @@ struct Failure {
 
     /// Classifies the CLI's and the engine's errors; nil for argument-parser's.
     init?(_ error: Error) {
-        if let error = error as? InputError {
+        if let error = error as? HubClientError {
+            self.init(message: error.description, exitCode: Self.hub)
+        } else if let error = error as? InputError {
             self.init(message: error.message, exitCode: Self.badInput)
         } else if let error = MemeryError(classifying: error) {
             self.init(message: Hints.hint(for: error).map { "\(error.message): \($0)" } ?? error.message, exitCode: error.exitCode)

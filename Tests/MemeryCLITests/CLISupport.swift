@@ -46,11 +46,11 @@ final class Sandbox {
 
     /// Runs `memery ARGS --store STORE` (unless `useStore` is false).
     @discardableResult
-    func run(_ arguments: [String], useStore: Bool = true, environment: [String: String] = [:]) throws -> Outcome {
-        try Self.run(arguments + (useStore ? ["--store", store] : []), environment: environment)
+    func run(_ arguments: [String], useStore: Bool = true, environment: [String: String] = [:], input: String? = nil) throws -> Outcome {
+        try Self.run(arguments + (useStore ? ["--store", store] : []), environment: environment, input: input)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.memery)
         process.arguments = arguments
@@ -61,8 +61,13 @@ final class Sandbox {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
         try process.run()
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
         // Read both pipes before waiting, so a chatty process cannot block on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()

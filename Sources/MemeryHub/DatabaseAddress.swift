@@ -1,0 +1,44 @@
+import Foundation
+import PostgresNIO
+
+/// Where the hub's PostgreSQL is: a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
+/// address, or the same with `host=/path/to/socket/dir` for a Unix socket.
+public struct DatabaseAddress: Sendable {
+    let configuration: PostgresClient.Configuration
+    /// The address without its password, for messages and logs.
+    public let shown: String
+
+    public init(_ text: String) throws {
+        guard let parts = URLComponents(string: text), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
+            throw HubStartError("--database \(text.prefix(60)) is not a postgres:// address: give postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+        }
+        let user = parts.percentEncodedUser?.removingPercentEncoding ?? NSUserName()
+        let password = parts.percentEncodedPassword?.removingPercentEncoding
+        var database = String(parts.path.drop { $0 == "/" })
+        if database.isEmpty { database = user }
+        let query = Dictionary((parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let tls: PostgresClient.Configuration.TLS
+        switch query["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-full", "verify-ca": tls = .require(.makeClientConfiguration())
+        case let other: throw HubStartError("--database: sslmode=\(other) is not one of disable, prefer, require")
+        }
+        if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
+            let port = parts.port ?? 5432
+            configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        } else {
+            guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database \(text.prefix(60)) names no host") }
+            configuration = .init(host: host, port: parts.port ?? 5432, username: user, password: password, database: database, tls: tls)
+        }
+        var withoutPassword = parts
+        if withoutPassword.password != nil { withoutPassword.password = "***" }
+        shown = withoutPassword.string ?? "postgres://…"
+    }
+}
+
+/// Why the hub could not start: a bad option, or a database it cannot use.
+public struct HubStartError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

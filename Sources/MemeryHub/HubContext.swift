@@ -1,0 +1,16 @@
+import Hummingbird
+import NIOCore
+
+/// What each request carries to its route: where it came from, for the login limits.
+struct HubContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The peer's IP address, as the login limit counts addresses.
+    let peerAddress: String
+    /// A push of a few thousand events, or one picture, fits; larger ones are refused at once.
+    var maxUploadSize: Int { 96 << 20 }
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

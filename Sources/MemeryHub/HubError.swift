@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import MemeryHubProtocol
+import NIOCore
+
+/// A failure answered as a `HubProblem` (JSON), with the status that fits.
+struct HubError: HTTPResponseError {
+    var status: HTTPResponse.Status
+    var problem: HubProblem
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ error: String, _ message: String, missing: [String]? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        problem = HubProblem(error: error, message: message, missing: missing)
+        self.headers = headers
+    }
+
+    static func badRequest(_ message: String) -> HubError { HubError(.badRequest, "bad-request", message) }
+    static let unauthorized = HubError(.unauthorized, "unauthorized",
+                                       "this request needs a login: run `memery login HUB --user NAME` (the session may have been revoked)")
+    static func notFound(_ message: String) -> HubError { HubError(.notFound, "not-found", message) }
+    static func forbidden(_ message: String) -> HubError { HubError(.forbidden, "forbidden", message) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONBody.response(problem, status: status)
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+}
+
+/// Turns what a route throws into an answer: ours as they are, Hummingbird's (a body too
+/// large, a bad decode) as problems, anything else as a 500 that names it and is logged.
+struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HubError {
+            throw error
+        } catch let error as any HTTPResponseError {
+            switch error.status {
+            case .contentTooLarge: throw HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")
+            case .badRequest: throw HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
+            case .notFound: throw HubError.notFound("no such route: \(request.uri.path) (see schemas/hub-openapi.yaml)")
+            case .methodNotAllowed: throw HubError(.methodNotAllowed, "bad-request", "\(request.method) is not allowed on \(request.uri.path)")
+            default: throw error
+            }
+        } catch is DecodingError {
+            throw HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
+        } catch {
+            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+            throw HubError(.internalServerError, "internal", "the hub failed to answer (\(type(of: error))); it is logged, try again")
+        }
+    }
+}
+
+/// JSON bodies in and out, each answer with the SHA-256 of its body in a header, which
+/// the client checks before it believes a byte.
+enum JSONBody {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"the answer could not be written"}"#.utf8)
+        return bytes(data, type: "application/json", status: status)
+    }
+
+    static func bytes(_ data: Data, type: String, status: HTTPResponse.Status = .ok, cache: String = "no-store") -> Response {
+        var headers: HTTPFields = [.contentType: type, .cacheControl: cache]
+        headers[HTTPField.Name(HubPaths.checksumHeader)!] = hex(SHA256Digest.of(data))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: HubContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw HubError.badRequest("the request body is not a \(T.self) as schemas/hub-openapi.yaml describes: \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "\"\(key.stringValue)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "it is not JSON" : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is wrong"
+        default: "it is not JSON"
+        }
+    }
+}

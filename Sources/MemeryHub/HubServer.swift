@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+public import Logging
+import MemeryHubProtocol
+import Metrics
+import NIOCore
+import PostgresNIO
+import Prometheus
+
+/// How `memery hub` was started.
+public struct HubSettings: Sendable {
+    public var database: DatabaseAddress
+    public var host: String
+    public var port: Int
+    /// bcrypt's cost (12 in service; the tests use 4, the least bcrypt takes).
+    public var bcryptCost: UInt8
+    public var logLevel: Logger.Level
+    public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info) {
+        self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
+    }
+}
+
+/// `memery hub`: the router, its services and the running of it. Everything it knows is in
+/// PostgreSQL, so any number of hub processes may serve one database.
+public enum HubServer {
+    /// Migrates the schema, then serves until SIGINT or SIGTERM. `announce` gets the address
+    /// once the port is bound.
+    public static func run(_ settings: HubSettings, announce: @escaping @Sendable (String) -> Void) async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "memery.hub")
+        let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
+        let router = buildRouter(client: client, registry: registry, cost: settings.bcryptCost, logger: logger)
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
+            services: [client],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? settings.port
+                announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
+            },
+            logger: logger)
+        app.beforeServerStarts {
+            do {
+                try await Migrations.run(on: client, logger: logger)
+            } catch let error as PSQLError {
+                throw HubStartError("could not use the database at \(settings.database.shown): \(PostgresProblem.describe(error))")
+            }
+        }
+        try await app.runService()
+    }
+
+    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, cost: UInt8, logger: Logger) -> Router<HubContext> {
+        let accounts = Accounts(client: client, passwords: Passwords(cost: cost), limits: LoginLimits(client: client, logger: logger), logger: logger)
+        let router = Router(context: HubContext.self)
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: ProblemAnswers())
+        router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
+            // Healthy means the database answers: a hub without it can do nothing.
+            do {
+                try await client.query("SELECT 1", logger: logger)
+                return JSONBody.response(["status": "ok"])
+            } catch {
+                throw HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")
+            }
+        }
+        router.get(RouterPath(HubPaths.metrics)) { _, _ -> Response in
+            var buffer = [UInt8]()
+            registry.emit(into: &buffer)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        }
+        HubRoutes(accounts: accounts, events: EventLog(client: client, logger: logger), blobs: Blobs(client: client, logger: logger)).add(to: router)
+        WatchRoute(accounts: accounts).add(to: router)
+        return router
+    }
+
+    /// `memery hub grant-manager USER`: the one way to make a manager.
+    public static func grantManager(_ user: String, database: DatabaseAddress) async throws {
+        let logger = Logger(label: "memery.hub")
+        let client = PostgresClient(configuration: database.configuration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do {
+                try await Migrations.run(on: client, logger: logger)
+                try await Accounts(client: client, passwords: Passwords(cost: 4), limits: LoginLimits(client: client, logger: logger), logger: logger)
+                    .grantManager(user)
+            } catch let error as PSQLError {
+                throw HubStartError("could not use the database at \(database.shown): \(PostgresProblem.describe(error))")
+            }
+        }
+    }
+}
+
+/// PostgreSQL's failures in words: what the server said, or why it could not be reached.
+enum PostgresProblem {
+    static func describe(_ error: PSQLError) -> String {
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}

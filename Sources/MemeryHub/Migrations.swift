@@ -1,0 +1,118 @@
+import Logging
+import PostgresNIO
+
+/// The hub's schema, as numbered steps. A hub applies at start the steps the database
+/// lacks, in one transaction under an advisory lock: two hubs starting at once take turns,
+/// and the second finds the work done. A step is never edited once released; changes come
+/// as new steps.
+enum Migrations {
+    static let steps: [(version: Int, sql: [String])] = [
+        (1, [
+            """
+            CREATE TABLE users (
+                id bigserial PRIMARY KEY,
+                name text NOT NULL,
+                name_key text NOT NULL UNIQUE,
+                password_hash text NOT NULL,
+                role text NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'manager')),
+                position bigint NOT NULL DEFAULT 0,
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            """
+            CREATE TABLE sessions (
+                id uuid PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                token_hash bytea NOT NULL UNIQUE,
+                device text NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                last_seen timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX sessions_by_user ON sessions (user_id)",
+            // Failed logins, by 'user:NAME' and by 'address:IP': the limit holds across hubs.
+            """
+            CREATE TABLE login_failures (
+                key text NOT NULL,
+                at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX login_failures_by_key ON login_failures (key, at)",
+            """
+            CREATE TABLE blobs (
+                hash bytea PRIMARY KEY CHECK (length(hash) = 32),
+                bytes bytea NOT NULL,
+                size integer NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            // Who may read a picture: whoever uploaded it (they had its bytes) or whose events use it.
+            """
+            CREATE TABLE blob_grants (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                hash bytea NOT NULL REFERENCES blobs (hash) ON DELETE CASCADE,
+                PRIMARY KEY (user_id, hash)
+            )
+            """,
+            "CREATE INDEX blob_grants_by_hash ON blob_grants (hash)",
+            """
+            CREATE TABLE events (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                position bigint NOT NULL,
+                id uuid NOT NULL,
+                batch uuid NOT NULL,
+                stream uuid NOT NULL,
+                parent uuid,
+                type text NOT NULL,
+                schema_version integer NOT NULL,
+                time_ms bigint NOT NULL,
+                payload text NOT NULL,
+                blobs text[] NOT NULL,
+                checksum text NOT NULL,
+                PRIMARY KEY (user_id, id),
+                UNIQUE (user_id, position)
+            )
+            """,
+            // A push's answer kept under its key, so that a retry is answered the same.
+            """
+            CREATE TABLE push_receipts (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                key text NOT NULL,
+                accepted integer NOT NULL,
+                duplicates integer NOT NULL,
+                position bigint NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_id, key)
+            )
+            """,
+        ]),
+    ]
+
+    /// Applies the steps the database lacks; returns the versions applied.
+    @discardableResult
+    static func run(on client: PostgresClient, logger: Logger) async throws -> [Int] {
+        try await client.withTransaction(logger: logger) { connection in
+            // Any number for the lock, the same in every hub: 'memery' in ASCII.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x6d656d657279)))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS hub_migrations (
+                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var done = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM hub_migrations", logger: logger).decode(Int.self) {
+                done.insert(version)
+            }
+            if let newest = done.max(), newest > steps.last?.version ?? 0 {
+                throw HubStartError("the database's schema is at version \(newest), newer than this hub knows (\(steps.last?.version ?? 0)): run a newer memery")
+            }
+            var applied = [Int]()
+            for step in steps where !done.contains(step.version) {
+                for statement in step.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO hub_migrations (version) VALUES (\(step.version))", logger: logger)
+                applied.append(step.version)
+            }
+            if !applied.isEmpty { logger.info("migrated the hub's schema", metadata: ["versions": "\(applied)"]) }
+            return applied
+        }
+    }
+}

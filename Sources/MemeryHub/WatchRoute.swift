@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MemeryHubProtocol
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+
+/// `GET /v1/events/watch?after=P`: Server-Sent Events that wake `memery sync --watch`. The
+/// hub asks PostgreSQL for the user's newest position every quarter second, so a push
+/// through any hub process reaches every watcher; a comment every 15 s keeps proxies open.
+struct WatchRoute: Sendable {
+    let accounts: Accounts
+    static let interval: Duration = .milliseconds(250)
+
+    func add(to router: Router<HubContext>) {
+        router.get(RouterPath(HubPaths.watch)) { request, _ -> Response in
+            let who = try await accounts.signedIn(request.headers)
+            let after = try HubRoutes.integer(request, "after", default: 0, in: 0...Int64.max)
+            let client = accounts.client, logger = accounts.logger
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                var seen = after
+                var quiet: Duration = .zero
+                while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    var newest: Int64?
+                    for try await value in try await client.query("SELECT position FROM users WHERE id = \(who.user)", logger: logger).decode(Int64.self) {
+                        newest = value
+                    }
+                    guard let newest else { break }  // the account was deleted
+                    if newest > seen {
+                        seen = newest
+                        try await writer.write(ByteBuffer(string: "event: position\ndata: \(newest)\n\n"))
+                        quiet = .zero
+                    } else if quiet >= .seconds(15) {
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                        quiet = .zero
+                    }
+                    try await Task.sleep(for: Self.interval)
+                    quiet += Self.interval
+                }
+                try await writer.finish(nil)
+            })
+        }
+    }
+}

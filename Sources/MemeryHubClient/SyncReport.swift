@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a sync moved, up and down: the counts `memery sync` shows and `--json` prints.
+public struct SyncReport: Codable, Sendable, Equatable {
+    public var creationsUp = 0
+    public var creationsDown = 0
+    public var eventsUp = 0
+    public var eventsDown = 0
+    public var picturesUp = 0
+    public var picturesDown = 0
+    public var bytesUp = 0
+    public var bytesDown = 0
+    /// Names two machines used for different creations: the later creation's new name.
+    public var renamed: [Renamed] = []
+    /// Creations another machine purged, purged here too.
+    public var purged = 0
+    /// The hub position this store has pulled through.
+    public var position: Int64 = 0
+
+    public struct Renamed: Codable, Sendable, Equatable {
+        public var from: String
+        public var to: String
+    }
+
+    public init() {}
+
+    /// One line for people.
+    public var summary: String {
+        func size(_ bytes: Int) -> String {
+            bytes < 1_000 ? "\(bytes) B" : bytes < 1_000_000 ? String(format: "%.1f kB", Double(bytes) / 1e3) : String(format: "%.1f MB", Double(bytes) / 1e6)
+        }
+        var text = "synced: up \(creationsUp) creation\(creationsUp == 1 ? "" : "s"), \(eventsUp) event\(eventsUp == 1 ? "" : "s"), \(picturesUp) picture\(picturesUp == 1 ? "" : "s") (\(size(bytesUp))); "
+            + "down \(creationsDown) creation\(creationsDown == 1 ? "" : "s"), \(eventsDown) event\(eventsDown == 1 ? "" : "s"), \(picturesDown) picture\(picturesDown == 1 ? "" : "s") (\(size(bytesDown)))"
+        if purged > 0 { text += "; purged \(purged) another machine purged" }
+        return text
+    }
+}

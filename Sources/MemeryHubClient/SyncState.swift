@@ -1,0 +1,48 @@
+import Foundation
+public import Memery
+import NIOHTTP1
+
+/// How far a store's sync got with one hub account: the hub position pulled through, the
+/// local sequence pushed through, and the local sequences that came from the hub (not to
+/// be pushed back). Saved after every page, so a sync that was killed resumes there; a
+/// page done twice is harmless, since every event is stored once under its id.
+struct SyncState: Codable, Equatable {
+    var hub: String
+    var user: String
+    var cursor: Int64 = 0
+    var pushedThrough: UInt64 = 0
+    /// Ranges of local sequences stored from pulls, past `pushedThrough`.
+    var fromHub: [ClosedRange<UInt64>] = []
+
+    static func file(_ workspace: Workspace) -> URL { HubLogin.folder(workspace).appendingPathComponent("sync.json") }
+
+    /// The state for `login`'s account: a new one when the store synced with another before.
+    static func load(_ workspace: Workspace, for login: HubLogin) -> SyncState {
+        if let data = try? Data(contentsOf: file(workspace)), let state = try? JSONDecoder().decode(SyncState.self, from: data),
+           state.hub == login.hub, state.user.lowercased() == login.user.lowercased() {
+            return state
+        }
+        return SyncState(hub: login.hub, user: login.user)
+    }
+
+    func save(_ workspace: Workspace) throws {
+        try PrivateFile.write(try JSONEncoder().encode(self), to: Self.file(workspace))
+    }
+
+    func cameFromHub(_ sequence: UInt64) -> Bool { fromHub.contains { $0.contains(sequence) } }
+
+    mutating func noteFromHub(_ sequences: [UInt64]) {
+        for sequence in sequences.sorted() {
+            if let last = fromHub.indices.last, fromHub[last].upperBound + 1 == sequence {
+                fromHub[last] = fromHub[last].lowerBound...sequence
+            } else {
+                fromHub.append(sequence...sequence)
+            }
+        }
+    }
+
+    mutating func pushed(through sequence: UInt64) {
+        pushedThrough = max(pushedThrough, sequence)
+        fromHub.removeAll { $0.upperBound <= pushedThrough }
+    }
+}

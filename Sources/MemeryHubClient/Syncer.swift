@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+public import Memery
+import NIOHTTP1
+import MemeryHubProtocol
+
+/// One sync of a store with its hub account: push what the hub lacks (pictures first, by
+/// hash, once), then pull the rest page by page. Each page is stored whole or not at all,
+/// and where the sync got is saved after each page, so a sync killed at any moment resumes;
+/// a page sent or stored twice changes nothing, since every event is kept once under its id.
+public final class Syncer {
+    let workspace: Workspace
+    let login: HubLogin
+    let connection: HubConnection
+    var state: SyncState
+    public private(set) var report = SyncReport()
+    var creationsUp = Set<UUID>(), creationsDown = Set<UUID>()
+    /// Events per page, each way.
+    var pageSize = 500
+    /// Called after every page with the counts so far.
+    public var progress: ((SyncReport) -> Void)?
+
+    public init(workspace: Workspace, login: HubLogin) throws {
+        self.workspace = workspace
+        self.login = login
+        connection = try login.connection()
+        state = SyncState.load(workspace, for: login)
+    }
+
+    /// Pushes, pulls, and pushes again what settling the pull made (a name's suffix).
+    public func run() async throws -> SyncReport {
+        try await push()
+        if try await pull() { try await push() }
+        report.position = state.cursor
+        return report
+    }
+
+    func push() async throws {
+        while true {
+            let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
+            if !page.events.isEmpty {
+                try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
+                let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events)
+                let body = try JSONEncoder().encode(request)
+                let data = try await connection.send(.POST, HubPaths.events, body: body)
+                guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
+                    throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
+                }
+                report.eventsUp += answer.replayed ? 0 : answer.accepted
+                report.bytesUp += body.count
+                creationsUp.formUnion(page.creations)
+                report.creationsUp = creationsUp.count
+            }
+            state.pushed(through: page.through)
+            try state.save(workspace)
+            if !page.events.isEmpty { progress?(report) }
+            if !page.more { return }
+        }
+    }
+
+    /// The same events give the same key: a push retried after a lost answer is answered as the first was.
+    static func key(_ events: [HubEvent]) -> String {
+        var hasher = SHA256()
+        for event in events { hasher.update(data: Data(event.id.uuidString.utf8)) }
+        return "push-" + hex(hasher.finalize())
+    }
+
+    func uploadPictures(_ hashes: [String]) async throws {
+        guard !hashes.isEmpty else { return }
+        let missing = try await connection.json(.POST, HubPaths.blobs + "/missing", BlobList(hashes: hashes), as: BlobList.self).hashes
+        for hash in missing {
+            guard let bytes = try workspace.picture(hash) else {
+                throw HubClientError("picture \(hash.prefix(12))… is used by an event but missing from this store: run `memery verify`")
+            }
+            _ = try await connection.send(.PUT, HubPaths.blobs + "/" + hash, body: bytes, type: "application/octet-stream")
+            report.picturesUp += 1
+            report.bytesUp += bytes.count
+        }
+    }
+
+    /// Pulls every page after the cursor; true when storing them made new local events.
+    func pull() async throws -> Bool {
+        var madeEvents = false
+        while true {
+            let data = try await connection.send(.GET, HubPaths.events + "?after=\(state.cursor)&limit=\(pageSize)")
+            guard let page = try? JSONDecoder().decode(PullAnswer.self, from: data) else {
+                throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
+            }
+            report.bytesDown += data.count
+            if let damaged = page.events.first(where: { !$0.isIntact }) {
+                throw HubClientError("event \(damaged.id.uuidString.lowercased()) from the hub does not match its checksum (damaged on the hub or on the way): nothing from this page was applied")
+            }
+            var pictures = [String: Data]()
+            for hash in Set(page.events.flatMap(\.blobs)).sorted() where try !workspace.hasPicture(hash) {
+                let bytes = try await connection.send(.GET, HubPaths.blobs + "/" + hash)
+                guard hex(SHA256.hash(data: bytes)) == hash else {
+                    throw HubClientError("picture \(hash.prefix(12))… from the hub does not match its hash: nothing from this page was applied")
+                }
+                pictures[hash] = bytes
+                report.picturesDown += 1
+                report.bytesDown += bytes.count
+            }
+            if !page.events.isEmpty {
+                let before = try workspace.lastSequence()
+                let result = try workspace.incoming(page.events) { hash in
+                    guard let bytes = pictures[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
+                    return bytes
+                }
+                state.noteFromHub(result.sequences)
+                report.eventsDown += result.stored
+                creationsDown.formUnion(result.creations)
+                report.creationsDown = creationsDown.count
+                report.renamed += result.renamed.map { SyncReport.Renamed(from: $0.from, to: $0.to) }
+                report.purged += result.purged
+                // Settling made events of this store's own (a rename): they go up next.
+                if try workspace.lastSequence() > before + UInt64(result.stored) { madeEvents = true }
+            }
+            state.cursor = page.cursor
+            try state.save(workspace)
+            if !page.events.isEmpty { progress?(report) }
+            if !page.more { return madeEvents }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Crypto
+import Foundation
+
+/// One event as it travels between a store and the hub: the store's envelope, without
+/// anything that is only local (the global sequence, the stream version), plus the hub's
+/// position once the hub has ordered it.
+public struct HubEvent: Codable, Sendable, Equatable {
+    /// Unique across every store: the hub keeps one copy per user, so a retried push stores nothing.
+    public var id: UUID
+    /// The id of the first event of the append it belongs to: one edit travels whole.
+    public var batch: UUID
+    public var stream: UUID
+    /// The edit (by id) this event's edit was made on.
+    public var parent: UUID?
+    public var type: String
+    public var schemaVersion: Int
+    /// Wall-clock time of the append, in milliseconds since the Unix epoch.
+    public var time: Int64
+    /// The event's JSON payload, as stored.
+    public var payload: String
+    /// The pictures (SHA-256, hex) the event refers to: they go up before it, and come down with it.
+    public var blobs: [String]
+    /// SHA-256 (hex) of everything above (`HubEvent.checksum(of:)`), made by the store that
+    /// wrote the event and checked by every store that reads it.
+    public var checksum: String
+    /// Where the hub put it among the user's events (set by the hub; nil in a push).
+    public var position: Int64?
+
+    public init(id: UUID, batch: UUID, stream: UUID, parent: UUID?, type: String, schemaVersion: Int, time: Int64,
+                payload: String, blobs: [String], position: Int64? = nil) {
+        self.id = id; self.batch = batch; self.stream = stream; self.parent = parent; self.type = type
+        self.schemaVersion = schemaVersion; self.time = time; self.payload = payload; self.blobs = blobs
+        self.position = position
+        checksum = ""
+        checksum = Self.checksum(of: self)
+    }
+
+    /// SHA-256 over every field but the checksum and the position, each length-prefixed so
+    /// that no two different events hash alike.
+    public static func checksum(of event: HubEvent) -> String {
+        var hasher = SHA256()
+        func field(_ text: String) {
+            let bytes = Array(text.utf8)
+            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: bytes)
+        }
+        field(event.id.uuidString.lowercased())
+        field(event.batch.uuidString.lowercased())
+        field(event.stream.uuidString.lowercased())
+        field(event.parent?.uuidString.lowercased() ?? "")
+        field(event.type)
+        field(String(event.schemaVersion))
+        field(String(event.time))
+        field(event.payload)
+        field(event.blobs.joined(separator: ","))
+        return hex(hasher.finalize())
+    }
+
+    /// True when the event is what its writer hashed.
+    public var isIntact: Bool { checksum == Self.checksum(of: self) }
+}
+
+/// Lower-case hex of bytes: hashes and tokens as they travel.
+public func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A push: events the hub may lack, whole appends only, pictures already uploaded.
+public struct PushRequest: Codable, Sendable {
+    /// Names this push: sent again (a retry after a lost answer), it gets the first answer back.
+    public var key: String
+    /// The last hub position this machine had pulled when it pushed.
+    public var seen: Int64
+    public var events: [HubEvent]
+    public init(key: String, seen: Int64, events: [HubEvent]) { self.key = key; self.seen = seen; self.events = events }
+}
+
+public struct PushAnswer: Codable, Sendable, Equatable {
+    /// Events the hub had not had.
+    public var accepted: Int
+    /// Events it had already (a retry, or events that came from the hub): stored nothing.
+    public var duplicates: Int
+    /// The user's newest position after the push.
+    public var position: Int64
+    /// True when the hub holds events past `seen` that the machine has not pulled.
+    public var behind: Bool
+    /// True when this is the answer kept for an earlier push with the same key: this push stored nothing.
+    public var replayed: Bool
+    public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false) {
+        self.accepted = accepted; self.duplicates = duplicates; self.position = position; self.behind = behind
+        self.replayed = replayed
+    }
+}
+
+/// A page of the user's events after a cursor, in the hub's order, whole appends only.
+public struct PullAnswer: Codable, Sendable {
+    public var events: [HubEvent]
+    /// The cursor for the next page: the position of the last event here (the request's when empty).
+    public var cursor: Int64
+    /// True when there are events after this page.
+    public var more: Bool
+    public init(events: [HubEvent], cursor: Int64, more: Bool) { self.events = events; self.cursor = cursor; self.more = more }
+}
+
+/// What a failed request answers, with a status of 4xx or 5xx.
+public struct HubProblem: Codable, Sendable, Error, Equatable {
+    /// A stable word for programs: `bad-request`, `unauthorized`, `forbidden`, `not-found`,
+    /// `conflict`, `missing-pictures`, `too-many-attempts`, `too-large`, `unavailable`.
+    public var error: String
+    /// A sentence for people: what was wrong and what to do.
+    public var message: String
+    /// The pictures a push referred to that the hub lacks (for `missing-pictures`).
+    public var missing: [String]?
+    public init(error: String, message: String, missing: [String]? = nil) {
+        self.error = error; self.message = message; self.missing = missing
+    }
+}
+
+/// Which pictures: asked with every hash a push will use, answered with those the user has
+/// not uploaded yet (`POST /v1/blobs/missing`).
+public struct BlobList: Codable, Sendable {
+    public var hashes: [String]
+    public init(hashes: [String]) { self.hashes = hashes }
+}
+
+/// Where the hub answers: the paths of protocol version 1.
+public enum HubPaths {
+    public static let accounts = "/v1/accounts"
+    public static let sessions = "/v1/sessions"
+    public static let account = "/v1/account"
+    public static let password = "/v1/account/password"
+    public static let events = "/v1/events"
+    public static let blobs = "/v1/blobs"
+    /// Server-Sent Events: `position` each time the user's newest position passes `after`.
+    public static let watch = "/v1/events/watch"
+    public static let healthz = "/healthz"
+    public static let metrics = "/metrics"
+    /// The header that carries the SHA-256 (hex) of an answer's body.
+    public static let checksumHeader = "X-Memery-Checksum"
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import Memery
+import MemeryHubClient
+import MemeryHubProtocol
+
+/// `--password-stdin`, for scripts.
+struct PasswordOptions: ParsableArguments {
+    @Flag(help: "Read the password from the first line of standard input instead of asking for it.")
+    var passwordStdin = false
+}
+
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "This store's hub account: who, which hub, which devices (and sign-up, password, devices, deletion).",
+        subcommands: [AccountShowCommand.self, SignUpCommand.self, PasswordCommand.self, RevokeCommand.self, DeleteAccountCommand.self],
+        defaultSubcommand: AccountShowCommand.self)
+}
+
+/// The store's login, or a message that says how to log in.
+func requireLogin(_ workspace: Workspace) throws -> HubLogin {
+    guard let login = try HubLogin.load(workspace) else {
+        throw InputError("this store is not logged in to a hub: run `memery login HUB_URL --user NAME` (or `memery account signup HUB_URL --user NAME` first)")
+    }
+    return login
+}
+
+struct AccountShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Who this store is logged in as, on which hub, and the account's devices.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let login = try requireLogin(try storeOptions.open())
+        nonisolated(unsafe) var answer: AccountAnswer?
+        try Blocking.run { answer = try await HubAccount.account(login) }
+        guard let answer else { return }
+        if json {
+            try printJSON([
+                "user": answer.user, "role": answer.role, "hub": login.hub, "position": answer.position,
+                "devices": answer.devices.map { ["id": $0.id.uuidString.lowercased(), "device": $0.device, "created": $0.created,
+                                                 "lastSeen": $0.lastSeen, "current": $0.current] as [String: Any] },
+            ])
+            return
+        }
+        print("\(answer.user)\(answer.role == "manager" ? " (manager)" : "") on \(login.hub)")
+        for device in answer.devices {
+            let seen = Date(timeIntervalSince1970: Double(device.lastSeen) / 1000)
+            print("  \(device.current ? "*" : " ") \(device.id.uuidString.lowercased().prefix(8))  \(device.device)  last seen \(ISO8601DateFormatter().string(from: seen))")
+        }
+    }
+}
+
+struct SignUpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signup", abstract: "Make an account on a hub, and log this store in to it.")
+    @Argument(help: ArgumentHelp("The hub's address, as `memery hub` printed it.", valueName: "hub-url")) var hub: String
+    @Option(help: "The user name: 2 to 40 letters, digits, '.', '-' or '_'.") var user: String
+    @OptionGroup var passwordOptions: PasswordOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let workspace = try storeOptions.open()
+        let password = try PasswordInput.read(prompt: "New password for \(user): ", fromStandardInput: passwordOptions.passwordStdin)
+        let (hub, user) = (hub, user)
+        try Blocking.run {
+            try await HubAccount.signUp(hub: hub, user: user, password: password)
+            try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: Device.name)
+        }
+        print("signed up as \(user) on \(hub); this store is logged in (`memery sync` syncs it)")
+    }
+}
+
+struct LoginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "Log this store in to a hub account (the device's token is kept in the store, mode 0600).")
+    @Argument(help: ArgumentHelp("The hub's address, as `memery hub` printed it.", valueName: "hub-url")) var hub: String
+    @Option(help: "The user name.") var user: String
+    @Option(help: "What to call this device in `memery account` (default: the host name).") var device: String?
+    @OptionGroup var passwordOptions: PasswordOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let workspace = try storeOptions.open()
+        let password = try PasswordInput.read(prompt: "Password for \(user): ", fromStandardInput: passwordOptions.passwordStdin)
+        let (hub, user, device) = (hub, user, device ?? Device.name)
+        nonisolated(unsafe) var login: HubLogin?
+        try Blocking.run { login = try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: device) }
+        print("logged in as \(login?.user ?? user) on \(login?.hub ?? hub)")
+    }
+}
+
+struct LogoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log this store out of its hub (ends the device's session there).")
+    @Flag(help: "End every device's session of the account, not only this one's.") var all = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let workspace = try storeOptions.open()
+        let all = all
+        nonisolated(unsafe) var note: String?
+        guard try HubLogin.load(workspace) != nil else { print("this store was not logged in"); return }
+        try Blocking.run { note = try await HubAccount.logOut(workspace, all: all) }
+        if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        print(all ? "logged out on every device" : "logged out")
+    }
+}
+
+struct PasswordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "password", abstract: "Change the account's password (other devices are logged out).")
+    @OptionGroup var passwordOptions: PasswordOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let login = try requireLogin(try storeOptions.open())
+        let old = try PasswordInput.read(prompt: "Current password: ", fromStandardInput: passwordOptions.passwordStdin)
+        let new = try PasswordInput.read(prompt: "New password: ", fromStandardInput: passwordOptions.passwordStdin)
+        try Blocking.run { try await HubAccount.changePassword(login, old: old, new: new) }
+        print("password changed; other devices are logged out")
+    }
+}
+
+struct RevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "End another device's session (its id from `memery account`).")
+    @Argument(help: "The session's id, or the first 8 characters of it as `memery account` shows.") var session: String
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let login = try requireLogin(try storeOptions.open())
+        let prefix = session.lowercased()
+        try Blocking.run {
+            let devices = try await HubAccount.account(login).devices.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
+            guard devices.count == 1, let device = devices.first else {
+                throw InputError(devices.isEmpty ? "no session \(prefix) on this account: `memery account` lists them" : "\(prefix) names several sessions: give more of the id")
+            }
+            try await HubAccount.revoke(login, session: device.id)
+        }
+        print("revoked")
+    }
+}
+
+struct DeleteAccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete the account and everything the hub keeps of it (this store keeps its creations).")
+    @OptionGroup var passwordOptions: PasswordOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let workspace = try storeOptions.open()
+        let login = try requireLogin(workspace)
+        let password = try PasswordInput.read(prompt: "Password for \(login.user), to delete the account for good: ", fromStandardInput: passwordOptions.passwordStdin)
+        try Blocking.run { try await HubAccount.delete(workspace, login, password: password) }
+        print("deleted the account \(login.user) and its data on \(login.hub); this store is logged out and keeps its creations")
+    }
+}
+
+enum Device {
+    static var name: String { ProcessInfo.processInfo.hostName }
+}

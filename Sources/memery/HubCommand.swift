@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MemeryHub
+
+struct HubCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hub",
+        abstract: "Run the hub that stores sync through: accounts, sync, recommendations (on PostgreSQL).",
+        discussion: """
+        Everything the hub knows is in PostgreSQL, so several hubs may serve one database (behind a proxy). The \
+        schema is migrated at start. It serves plain HTTP: put it behind a TLS proxy before other machines use it. \
+        docs/hub.md says how to run it.
+        """,
+        subcommands: [HubServeCommand.self, GrantManagerCommand.self],
+        defaultSubcommand: HubServeCommand.self)
+}
+
+/// The options every hub command takes.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The PostgreSQL database: postgres://USER:PASSWORD@HOST:PORT/DATABASE (?sslmode=disable for a loopback one).",
+                               valueName: "url"))
+    var database: String = ProcessInfo.processInfo.environment["MEMERY_HUB_DATABASE"] ?? ""
+
+    func address() throws -> DatabaseAddress {
+        guard !database.isEmpty else { throw ValidationError("--database is missing: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (or set MEMERY_HUB_DATABASE)") }
+        do { return try DatabaseAddress(database) } catch let error as HubStartError { throw ValidationError(error.description) }
+    }
+}
+
+struct HubServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the hub until Ctrl-C (the default).")
+
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port: Int = 8470
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("bcrypt's cost for passwords, from 4 to 16 (each step doubles the time; 12 takes about 0.25 s).", visibility: .hidden))
+    var bcryptCost = 12
+
+    @Option(help: "What to log: trace, debug, info, notice, warning, error.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 16, got \(bcryptCost)") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error") }
+        _ = try databaseOptions.address()
+    }
+
+    func run() throws {
+        let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
+                                   logLevel: Logger.Level(rawValue: logLevel) ?? .info)
+        try Blocking.run {
+            try await HubServer.run(settings) { address in
+                FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
+            }
+        } describing: { error in
+            let text = String(describing: error)
+            return text.contains("Address already in use") ? "port \(port) on \(host) is taken by another program: choose another with --port" : nil
+        }
+    }
+}
+
+struct GrantManagerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grant-manager",
+        abstract: "Make a user a manager, who publishes the weekly recommendations (never possible through the API).")
+
+    @Argument(help: "The user's name.")
+    var user: String
+
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    func run() throws {
+        let database = try databaseOptions.address()
+        let user = user
+        try Blocking.run { try await HubServer.grantManager(user, database: database) }
+        print("\(user) is a manager")
+    }
+}
+
+/// Runs async work from a synchronous command, and turns what it throws into the CLI's
+/// failures: the hub's own start errors and `describing`'s words as bad input.
+enum Blocking {
+    static func run(_ work: @escaping @Sendable () async throws -> Void, describing: @escaping (any Error) -> String? = { _ in nil }) throws {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var failure: (any Error)?
+        Task {
+            do { try await work() } catch { failure = error }
+            done.signal()
+        }
+        done.wait()
+        guard let failure else { return }
+        if let start = failure as? HubStartError { throw InputError(start.description) }
+        if let words = describing(failure) { throw InputError(words) }
+        throw failure
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Memery
+import MemeryHubClient
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Push what this store has and the hub has not, and pull the rest.",
+        discussion: """
+        Everything travels: the gallery, the garage, templates and every creation's whole history. A sync that is \
+        stopped resumes where it was; running it twice is harmless. Two machines that edited one creation offline \
+        both end with both lines of edits as branches (`memery history`).
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(help: "Print the counts as JSON.")
+    var json = false
+
+    @Flag(help: "Keep syncing: again whenever the hub has news, and every few seconds for this store's own edits, until Ctrl-C.")
+    var watch = false
+
+    func run() throws {
+        let workspace = try storeOptions.open()
+        let login = try requireLogin(workspace)
+        let (json, watch) = (json, watch)
+        let terminal = isatty(STDOUT_FILENO) == 1 && !json
+        try Blocking.run {
+            repeat {
+                let syncer = try Syncer(workspace: workspace, login: login)
+                if terminal {
+                    syncer.progress = { report in
+                        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + report.summary.replacingOccurrences(of: "synced:", with: "syncing:")).utf8))
+                    }
+                }
+                let report = try await syncer.run()
+                if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                } else {
+                    for renamed in report.renamed {
+                        print("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
+                    }
+                    print(report.summary)
+                }
+                if watch { try await HubWatch.wait(login, after: report.position) }
+            } while watch
+        }
+    }
+}

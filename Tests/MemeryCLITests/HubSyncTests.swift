@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+
+/// The hub on a throwaway PostgreSQL, and stores syncing through it as a person does it:
+/// with the `memery` command. Two stores stand for two machines.
+@Suite(.serialized)
+struct HubSyncTests {
+    static let cluster: PostgresCluster? = try? PostgresCluster()
+
+    /// A new database and a hub on it; nil (and the test skips) without PostgreSQL.
+    static func hub() throws -> HubProcess? {
+        guard let cluster else {
+            print("skipped: no PostgreSQL cluster could be started (\(PostgresCluster.unavailable ?? "initdb failed"))")
+            return nil
+        }
+        return try HubProcess(database: try cluster.newDatabase())
+    }
+
+    static let password = "correct horse"
+
+    /// A store signed up as (or logged in to) `user` on `hub`.
+    static func machine(_ hub: HubProcess, _ user: String, signUp: Bool) throws -> Sandbox {
+        let machine = try Sandbox()
+        let arguments = signUp ? ["account", "signup", hub.address, "--user", user] : ["login", hub.address, "--user", user]
+        let outcome = try machine.run(arguments + ["--password-stdin"], input: password + "\n")
+        #expect(outcome.status == 0, "\(outcome)")
+        return machine
+    }
+
+    static func sync(_ machine: Sandbox) throws -> [String: Any] {
+        let outcome = try machine.run(["sync", "--json"])
+        #expect(outcome.status == 0, "\(outcome)")
+        return (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    static func exported(_ machine: Sandbox, _ name: String) throws -> Data {
+        let file = machine.path("\(name)-\(UUID().uuidString.prefix(6)).png")
+        let outcome = try machine.run(["export", name, "-o", file])
+        #expect(outcome.status == 0, "\(outcome)")
+        return (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+    }
+
+    static func history(_ machine: Sandbox, _ name: String) throws -> String {
+        let outcome = try machine.run(["history", name, "--json"])
+        #expect(outcome.status == 0, "\(outcome)")
+        return outcome.stdout
+    }
+
+    static func list(_ machine: Sandbox) throws -> [String] {
+        try machine.run(["list"]).stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.sorted()
+    }
+
+    @Test func aCreationWithItsPictureTravelsToASecondMachineAndBothConverge() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "alice", signUp: true)
+        let b = try Self.machine(hub, "alice", signUp: false)
+        #expect(try a.run(["new", "cat", "--image", Paths.example]).status == 0)
+        #expect(try a.run(["text", "cat", "--top", "ONE DOES NOT", "--bottom", "SIMPLY SYNC"]).status == 0)
+        #expect(try a.run(["garage", "add", Paths.example, "--name", "kitty", "--tag", "cats"]).status == 0)
+
+        let up = try Self.sync(a)
+        #expect(up["eventsUp"] as? Int ?? 0 >= 4)
+        #expect(up["picturesUp"] as? Int == 1, "one picture, used twice, goes up once: \(up)")
+        let down = try Self.sync(b)
+        #expect(down["eventsDown"] as? Int == up["eventsUp"] as? Int)
+        #expect(down["picturesDown"] as? Int == 1)
+
+        #expect(try Self.list(b) == ["cat"])
+        #expect(try b.run(["garage", "list"]).stdout.contains("kitty"))
+        #expect(try Self.history(a, "cat") == Self.history(b, "cat"))
+        let picture = try Self.exported(b, "cat")
+        let original = try Self.exported(a, "cat")
+        #expect(picture.count > 1000 && picture == original)
+        #expect(try a.run(["verify"]).status == 0)
+        #expect(try b.run(["verify"]).status == 0)
+
+        // Again, and again with where it got forgotten: nothing moves twice, nothing doubles.
+        let again = try Self.sync(b)
+        #expect(again["eventsUp"] as? Int == 0 && again["eventsDown"] as? Int == 0, "\(again)")
+        try FileManager.default.removeItem(atPath: a.store + "/hub/sync.json")
+        let replay = try Self.sync(a)
+        #expect(replay["eventsUp"] as? Int == 0 && replay["eventsDown"] as? Int == 0, "a replayed sync stores nothing: \(replay)")
+        #expect(try Self.history(a, "cat") == Self.history(b, "cat"))
+        #expect(try HubSyncTests.cluster?.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func offlineEditsOnTwoMachinesBecomeBranchesAndTheHeadIsTheLatest() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "bob", signUp: true)
+        let b = try Self.machine(hub, "bob", signUp: false)
+        #expect(try a.run(["new", "meme", "--canvas", "320x200"]).status == 0)
+        #expect(try a.run(["text", "meme", "--top", "BEFORE"]).status == 0)
+        _ = try Self.sync(a)
+        _ = try Self.sync(b)
+        // Offline: each machine edits the same creation; b edits last.
+        #expect(try a.run(["text", "meme", "--top", "FROM A"]).status == 0)
+        #expect(try a.run(["shape", "add", "meme", "--rect", "10,10,50,40"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(try b.run(["text", "meme", "--top", "FROM B"]).status == 0)
+
+        _ = try Self.sync(a)
+        _ = try Self.sync(b)
+        _ = try Self.sync(a)
+
+        let historyA = try Self.history(a, "meme"), historyB = try Self.history(b, "meme")
+        #expect(historyA == historyB)
+        let (pictureA, pictureB) = (try Self.exported(a, "meme"), try Self.exported(b, "meme"))
+        #expect(pictureA == pictureB)
+        // The head is b's edit, made last; a's line is a branch, one checkout away.
+        #expect(try a.run(["show", "meme"]).stdout.contains("FROM B"))
+        let tree = try JSONSerialization.jsonObject(with: Data(historyA.utf8)) as? [String: Any]
+        let nodes = tree?["nodes"] as? [[String: Any]] ?? []
+        #expect(nodes.contains { ($0["children"] as? [Any])?.count == 2 }, "the edit both were made on has two children: \(historyA)")
+        #expect(try a.run(["checkout", "meme", "--event", "5"]).status == 0)
+        #expect(try a.run(["show", "meme"]).stdout.contains("FROM A"))
+        #expect(try a.run(["verify"]).status == 0 && b.run(["verify"]).status == 0)
+    }
+
+    @Test func aNameTakenOnBothMachinesGivesTheLaterCreationASuffix() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "carol", signUp: true)
+        let b = try Self.machine(hub, "carol", signUp: false)
+        #expect(try a.run(["new", "dog", "--canvas", "100x100"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(try b.run(["new", "dog", "--canvas", "200x100"]).status == 0)
+        _ = try Self.sync(a)
+        let outcome = try b.run(["sync"])
+        #expect(outcome.status == 0 && outcome.stdout.contains("\"dog\"") && outcome.stdout.contains("dog-2"), "\(outcome)")
+        _ = try Self.sync(a)
+        #expect(try Self.list(a) == ["dog", "dog-2"] && Self.list(b) == ["dog", "dog-2"])
+        // The later one, b's 200x100, is the one renamed.
+        #expect(try a.run(["show", "dog-2"]).stdout.contains("200x100"))
+        #expect(try b.run(["show", "dog"]).stdout.contains("100x100"))
+    }
+
+    @Test func anotherUserGuessingIdsHashesAndCursorsGetsNothing() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "dave", signUp: true)
+        #expect(try a.run(["new", "secret", "--image", Paths.example]).status == 0)
+        _ = try Self.sync(a)
+        let mallory = try Self.machine(hub, "mallory", signUp: true)
+        let down = try Self.sync(mallory)
+        #expect(down["eventsDown"] as? Int == 0)
+        #expect(try mallory.run(["list"]).stdout.contains("no creations yet"))
+
+        let token = try Self.token(mallory)
+        let hash = String(try Self.cluster?.sql("SELECT encode(hash, 'hex') FROM blobs LIMIT 1", database: hub.database)
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        #expect(hash.count == 64)
+        #expect(try Self.status(hub.address + "/v1/blobs/" + hash, token: token) == 404)
+        #expect(try Self.body(hub.address + "/v1/events?after=0", token: token).contains("\"events\":[]"))
+        #expect(try Self.status(hub.address + "/v1/account", token: "not-a-token") == 401)
+        #expect(try Self.status(hub.address + "/v1/blobs/" + hash, token: try Self.token(a)) == 200)
+    }
+
+    @Test func loginIsLimitedAfterTenFailuresEvenWithTheRightPassword() throws {
+        guard let hub = try Self.hub() else { return }
+        _ = try Self.machine(hub, "erin", signUp: true)
+        let other = try Sandbox()
+        for _ in 0..<10 {
+            let wrong = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: "wrong password\n")
+            #expect(wrong.status == 4 && wrong.stderr.contains("wrong user name or password"), "\(wrong)")
+        }
+        let refused = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: Self.password + "\n")
+        #expect(refused.status == 4 && refused.stderr.contains("too many failed logins for erin"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: other.store + "/hub/login.json"))
+    }
+
+    @Test func aDamagedEventOnTheHubIsRefusedWithNothingApplied() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "frank", signUp: true)
+        let b = try Self.machine(hub, "frank", signUp: false)
+        #expect(try a.run(["new", "x", "--canvas", "50x50"]).status == 0)
+        #expect(try a.run(["text", "x", "--top", "HI"]).status == 0)
+        _ = try Self.sync(a)
+        try Self.cluster?.sql("UPDATE events SET payload = replace(payload, 'HI', 'HO') WHERE payload LIKE '%HI%'", database: hub.database)
+        let outcome = try b.run(["sync"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("does not match its checksum"), "\(outcome)")
+        #expect(try b.run(["log"]).stdout.isEmpty, "nothing of the page was stored")
+    }
+
+    @Test func withTheHubDownTheStoreIsUntouchedAndTheMessageSaysSo() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "gina", signUp: true)
+        #expect(try a.run(["new", "y", "--canvas", "50x50"]).status == 0)
+        hub.kill()
+        let before = try a.run(["log"]).stdout
+        let outcome = try a.run(["sync"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("cannot be reached"), "\(outcome)")
+        #expect(try a.run(["log"]).stdout == before)
+    }
+
+    @Test func accountShowsDevicesLogoutForgetsTheTokenAndManagersAreMadeByTheHubCommand() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "hana", signUp: true)
+        let b = try Self.machine(hub, "hana", signUp: false)
+        let login = a.store + "/hub/login.json"
+        let mode = (try FileManager.default.attributesOfItem(atPath: login)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600)
+        let token = try Self.token(a)
+        let shown = try a.run(["account"])
+        #expect(shown.status == 0 && shown.stdout.contains("hana on \(hub.address)") && !shown.stdout.contains(token), "\(shown)")
+        #expect(shown.stdout.split(separator: "\n").count == 3, "two devices: \(shown)")
+
+        #expect(try Sandbox.run(["hub", "grant-manager", "hana", "--database", hub.database]).status == 0)
+        #expect(try a.run(["account"]).stdout.contains("(manager)"))
+
+        #expect(try b.run(["logout"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: b.store + "/hub/login.json"))
+        #expect(try a.run(["account"]).stdout.split(separator: "\n").count == 2, "b's session is gone")
+        #expect(try b.run(["sync"]).stderr.contains("not logged in"))
+        #expect(try a.run(["logout", "--all"]).status == 0)
+        #expect(try Self.status(hub.address + "/v1/account", token: token) == 401)
+    }
+
+    @Test func twoHubsOnOneDatabaseServeMachinesThatConverge() throws {
+        guard let first = try Self.hub() else { return }
+        let second = try HubProcess(database: first.database)
+        let a = try Self.machine(first, "ivan", signUp: true)
+        let b = try Self.machine(second, "ivan", signUp: false)
+        #expect(try a.run(["new", "one", "--canvas", "60x60"]).status == 0)
+        #expect(try b.run(["new", "two", "--canvas", "70x70"]).status == 0)
+        _ = try Self.sync(a)
+        _ = try Self.sync(b)
+        _ = try Self.sync(a)
+        #expect(try Self.list(a) == ["one", "two"] && Self.list(b) == ["one", "two"])
+        #expect(try Self.history(a, "two") == Self.history(b, "two"))
+    }
+
+    @Test func killedSyncsResumeWithNothingLostOrDoubled() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "judy", signUp: true)
+        let b = try Self.machine(hub, "judy", signUp: false)
+        // Enough events for several pages of a push and a pull.
+        #expect(try a.run(["new", "long", "--canvas", "200x100"]).status == 0)
+        let lines = (0..<1_200).map { #"{"op":"text","top":"LINE \#($0)"}"# }
+        let script = a.path("edits.jsonl")
+        try lines.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try a.run(["apply", "long", "--file", script]).status == 0)
+        var random = SystemRandomNumberGenerator()
+        for (machine, rounds) in [(a, 3), (b, 3)] {
+            for _ in 0..<rounds {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: Paths.memery)
+                process.arguments = ["sync", "--store", machine.store]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &random))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            _ = try Self.sync(machine)
+        }
+        _ = try Self.sync(a)
+        #expect(try Self.history(a, "long") == Self.history(b, "long"))
+        #expect(try b.run(["show", "long"]).stdout.contains("LINE 1199"))
+        #expect(try Self.cluster?.sql("SELECT count(*) FROM events", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1203")
+        #expect(try b.run(["verify"]).status == 0)
+    }
+
+    // MARK: Plain HTTP, as another client would send it
+
+    static func token(_ machine: Sandbox) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: machine.store + "/hub/login.json"))
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String ?? ""
+    }
+
+    static func status(_ url: String, token: String) throws -> Int {
+        Int(try curl(url, token: token, ["-o", "/dev/null", "-w", "%{http_code}"])) ?? 0
+    }
+
+    static func body(_ url: String, token: String) throws -> String { try curl(url, token: token, []) }
+
+    static func curl(_ url: String, token: String, _ extra: [String]) throws -> String {
+        try PostgresCluster.command("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)"] + extra + [url])
+    }
+}

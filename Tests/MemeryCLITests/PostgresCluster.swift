@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A throwaway PostgreSQL: `initdb` in a temporary folder, started with `pg_ctl` on a free
+/// port of 127.0.0.1, as the unprivileged `postgres` user when the tests run as root
+/// (PostgreSQL refuses root), and removed when it stops. Debian's `postgresql` package,
+/// which scripts/bootstrap installs, provides it.
+final class PostgresCluster: @unchecked Sendable {
+    let folder: URL
+    let port: Int
+    private let bin: URL
+    private var databases = 0
+
+    /// Why no cluster can be started here, or nil when one can.
+    static let unavailable: String? = binaries == nil ? "PostgreSQL's initdb is not installed (scripts/bootstrap installs Debian's postgresql)" : nil
+
+    private static let binaries: URL? = {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            let bin = root.appendingPathComponent(version).appendingPathComponent("bin")
+            if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) { return bin }
+        }
+        return nil
+    }()
+
+    init() throws {
+        guard let bin = Self.binaries else { throw ClusterError(Self.unavailable ?? "") }
+        self.bin = bin
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("memery-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if getuid() == 0 { try Self.command("/bin/chown", ["postgres:postgres", folder.path]) }
+        port = try Self.freePort()
+        try run("initdb", ["-D", folder.appendingPathComponent("data").path, "-A", "trust", "-U", "memery", "--no-sync", "-E", "UTF8"])
+        try run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
+                           "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
+        // A cluster kept in a static lives until the process ends: stop it then.
+        Self.running.withLock { $0.append(self) }
+        if Self.running.withLock({ $0.count }) == 1 { atexit { PostgresCluster.running.withLock { $0 }.forEach { $0.stop() } } }
+    }
+
+    static let running = Mutex<[PostgresCluster]>([])
+
+    /// A new empty database; its postgres:// address.
+    func newDatabase() throws -> String {
+        databases += 1
+        let name = "hub\(databases)"
+        try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
+        return "postgres://memery@127.0.0.1:\(port)/\(name)?sslmode=disable"
+    }
+
+    /// Runs SQL in a database (by its address's name); returns psql's unaligned output.
+    @discardableResult
+    func sql(_ statement: String, database address: String) throws -> String {
+        let name = String(address.split(separator: "/").last?.split(separator: "?").first ?? "postgres")
+        return try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", name, "-q", "-A", "-t", "-c", statement])
+    }
+
+    func stop() {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        _ = try? run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        let path = bin.appendingPathComponent(tool).path
+        // Output to a file, not a pipe: the server pg_ctl starts would hold a pipe open for ever.
+        if getuid() == 0 {
+            try Self.command("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments, outputFile: folder.appendingPathComponent("\(tool).out"))
+        } else {
+            try Self.command(path, arguments, outputFile: folder.appendingPathComponent("\(tool).out"))
+        }
+    }
+
+    /// Runs a program to its end with posix_spawn and waitpid (Foundation's Process can miss
+    /// the exit of a program that leaves a daemon behind, as pg_ctl does); its output goes
+    /// to a file, never a pipe the daemon would hold open.
+    @discardableResult
+    static func command(_ path: String, _ arguments: [String], outputFile: URL? = nil) throws -> String {
+        let output = outputFile ?? URL(fileURLWithPath: "/tmp/memery-cmd-\(UUID().uuidString.prefix(8)).out")
+        defer { if outputFile == nil { try? FileManager.default.removeItem(at: output) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ClusterError("\(path) could not start: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw ClusterError("\(path) \(arguments.joined(separator: " ")) failed: \(text)") }
+        return text
+    }
+
+    /// A port nobody listens on now: bound to 0, read, released.
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw ClusterError("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct ClusterError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A `memery hub` process on a free port of 127.0.0.1; killed when dropped.
+final class HubProcess: @unchecked Sendable {
+    let process = Process()
+    private(set) var address = ""
+    let database: String
+
+    init(database: String) throws {
+        self.database = database
+        process.executableURL = URL(fileURLWithPath: Paths.memery)
+        process.arguments = ["hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens, once migrations are done and the port is bound.
+        var line = Data()
+        let handle = out.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { throw ClusterError("memery hub exited before it listened (status \(process.isRunning ? -1 : process.terminationStatus))") }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "http://") else { throw ClusterError("memery hub said \(text)") }
+        address = String(text[range.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    /// kill -9: no goodbye.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+}
