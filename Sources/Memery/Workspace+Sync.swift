@@ -71,7 +71,7 @@ extension Workspace {
         func visit(_ value: Any) {
             if let object = value as? [String: Any] {
                 for (key, inner) in object {
-                    if key == "blob", let hash = inner as? String, Self.isHash(hash) { found.insert(hash) } else { visit(inner) }
+                    if key == "blob", let hash = inner as? String, isPictureHash(hash) { found.insert(hash) } else { visit(inner) }
                 }
             } else if let array = value as? [Any] {
                 array.forEach(visit)
@@ -89,9 +89,6 @@ extension Workspace {
     /// The store's folder: what belongs to this store (its login to a hub) lives beside its data.
     public var directory: URL { store.directory }
 
-    static func isHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
 
     /// The bytes of a picture the store holds (checked against its hash), or nil.
     public func picture(_ hash: String) throws -> Data? { try store.blob(hash) }
@@ -109,7 +106,7 @@ extension Workspace {
         try writing { _ in
             var appends = [ImportedAppend]()
             var names = [UUID: String]()  // creations' names as the page goes
-            var purges = [UUID]()
+            var purges = [UUID](), named = [UUID]()
             var index = events.startIndex
             while index < events.endIndex {
                 var end = index
@@ -131,10 +128,12 @@ extension Workspace {
                     switch gallery {
                     case .added(let entry):
                         owner = entry.id
+                        named.append(entry.id)
                         claims.append(Self.nameClaim(entry.name))
                         names[entry.id] = entry.name
                     case .renamed(let id, let name):
                         owner = id
+                        named.append(id)
                         if let old = try names[id] ?? galleryEntry(id: id)?.name { release.append(Self.nameClaim(old)) }
                         claims.append(Self.nameClaim(name))
                         names[id] = name
@@ -156,7 +155,14 @@ extension Workspace {
             result.stored = report.stored.count
             result.skipped = report.skipped
             result.sequences = report.stored.map(\.sequence)
-            for (claim, wanted) in report.claimsRefused { result.renamed += try settleName(claim, wanted: wanted) }
+            // Every creation the page names gets its name's claim, or a suffix when another
+            // holds it; checked even for a page stored before (a sync killed between storing
+            // and settling settles when the page comes again).
+            var settled = Set<UUID>()
+            for id in named where settled.insert(id).inserted {
+                guard let entry = try loadMembership(id).state.entry else { continue }
+                result.renamed += try settleName(Self.nameClaim(entry.name), wanted: id)
+            }
             for id in purges where try galleryEntry(id: id) != nil {
                 try store.purge([id, Self.membershipStream(of: id)])
                 result.purged += 1

@@ -24,6 +24,7 @@ struct Accounts: Sendable {
     func signUp(_ request: SignUpRequest) async throws -> String {
         if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\": \(problem)") }
         if let problem = AccountRules.problem(withPassword: request.password) { throw HubError.badRequest(problem) }
+        guard !request.password.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
         let hash = try await passwords.hash(request.password)
         let rows = try await client.query("""
             INSERT INTO users (name, name_key, password_hash) VALUES (\(request.user), \(request.user.lowercased()), \(hash))
@@ -37,18 +38,26 @@ struct Accounts: Sendable {
     }
 
     func logIn(_ request: LoginRequest, from address: String) async throws -> LoginAnswer {
+        // A name no account can have fails like a wrong password, before it reaches a query.
+        guard AccountRules.problem(withUser: request.user) == nil, !request.password.contains("\u{0}") else {
+            try await passwords.burn(request.password)
+            throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
+        }
         let userKey = "user:" + request.user.lowercased(), addressKey = "address:" + address
-        try await limits.check(userKey: userKey, addressKey: addressKey, user: request.user)
+        // The attempt counts before the password is checked, so guesses sent at once are
+        // counted together; it is forgotten when the password was right.
+        let attempt = try await limits.begin(userKey: userKey, addressKey: addressKey, user: request.user)
         let rows = try await client.query("SELECT id, name, role, password_hash FROM users WHERE name_key = \(request.user.lowercased())", logger: logger)
         var found: (Int64, String, String, String)?
         for try await row in rows.decode((Int64, String, String, String).self) { found = row }
         guard let (id, name, role, hash) = found, try await passwords.verify(request.password, against: hash) else {
             if found == nil { try await passwords.burn(request.password) }
-            try await limits.fail(userKey: userKey, addressKey: addressKey)
             logger.notice("login refused", metadata: ["user": "\(request.user.prefix(40))", "address": "\(address)"])
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
         }
-        let device = String(request.device.prefix(100)).isEmpty ? "unnamed device" : String(request.device.prefix(100))
+        try await limits.succeeded(attempt)
+        let named = String(request.device.filter { $0 != "\u{0}" }.prefix(100))
+        let device = named.isEmpty ? "unnamed device" : named
         let token = Self.newToken(), session = UUID()
         try await client.query("""
             INSERT INTO sessions (id, user_id, token_hash, device) VALUES (\(session), \(id), \(Data(SHA256Digest.of(token))), \(device))
@@ -115,13 +124,20 @@ struct Accounts: Sendable {
     /// The account and everything of it: events, sessions, grants; pictures nobody else uses.
     func delete(_ deletion: AccountDeletion, of who: SignedIn) async throws {
         try await requirePassword(deletion.password, of: who)
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("DELETE FROM users WHERE id = \(who.user)", logger: logger)
-            try await connection.query("""
-                DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
-                """, logger: logger)
-        }
+        try await client.query("DELETE FROM users WHERE id = \(who.user)", logger: logger)
         logger.info("deleted an account", metadata: ["user": "\(who.name)"])
+        // Pictures nobody else uses go too. An upload granting one meanwhile locks it (or
+        // makes the delete fail on the grant's reference): then it stays, as it should.
+        do {
+            try await client.query("""
+                DELETE FROM blobs b WHERE hash IN (
+                    SELECT hash FROM blobs c WHERE NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = c.hash)
+                    FOR UPDATE SKIP LOCKED)
+                AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
+                """, logger: logger)
+        } catch {
+            logger.notice("unused pictures were left for later", metadata: ["error": "\(String(reflecting: error))"])
+        }
     }
 
     private func requirePassword(_ password: String, of who: SignedIn) async throws {

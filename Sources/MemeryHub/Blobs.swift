@@ -14,28 +14,31 @@ struct Blobs: Sendable {
     static let largest = 64 << 20
 
     /// Stores the bytes under their hash, which must be `hash`, and grants them to the user.
-    /// Returns false when the hub had them already.
+    /// Returns false when this user had uploaded them already (whether anyone else has is
+    /// nobody's business).
     func put(_ hash: String, _ bytes: ByteBuffer, by who: SignedIn) async throws -> Bool {
-        guard EventLog.isHash(hash) else { throw HubError.badRequest("\(hash.prefix(80)) is not a SHA-256 in lower-case hex") }
+        guard isPictureHash(hash) else { throw HubError.badRequest("\(hash.prefix(80)) is not a SHA-256 in lower-case hex") }
         let data = Data(bytes.readableBytesView)
         guard hex(SHA256Digest.of(data)) == hash else {
             throw HubError.badRequest("the picture's bytes do not match \(hash.prefix(12))…: it changed on the way; upload it again")
         }
         let key = Data(hexBytes(hash))
         return try await client.withTransaction(logger: logger) { connection in
-            let inserted = try await connection.query("""
-                INSERT INTO blobs (hash, bytes, size) VALUES (\(key), \(data), \(data.count)) ON CONFLICT (hash) DO NOTHING RETURNING size
-                """, logger: logger).decode(Int.self).first(where: { _ in true }) != nil
+            // Touching an existing row locks it, so an account deletion collecting unused
+            // pictures at the same moment cannot delete it under this grant.
             try await connection.query("""
-                INSERT INTO blob_grants (user_id, hash) VALUES (\(who.user), \(key)) ON CONFLICT DO NOTHING
+                INSERT INTO blobs (hash, bytes, size) VALUES (\(key), \(data), \(data.count))
+                ON CONFLICT (hash) DO UPDATE SET size = blobs.size
                 """, logger: logger)
-            return inserted
+            return try await connection.query("""
+                INSERT INTO blob_grants (user_id, hash) VALUES (\(who.user), \(key)) ON CONFLICT DO NOTHING RETURNING user_id
+                """, logger: logger).decode(Int64.self).first(where: { _ in true }) != nil
         }
     }
 
     /// Of `hashes`, those the user has not uploaded.
     func missing(_ hashes: [String], for who: SignedIn) async throws -> [String] {
-        let valid = hashes.filter(EventLog.isHash)
+        let valid = hashes.filter(isPictureHash)
         guard valid.count == hashes.count else { throw HubError.badRequest("every hash is a SHA-256 in lower-case hex") }
         var have = Set<String>()
         for try await hash in try await client.query("""
@@ -48,7 +51,7 @@ struct Blobs: Sendable {
     }
 
     func get(_ hash: String, for who: SignedIn) async throws -> Data {
-        guard EventLog.isHash(hash) else { throw HubError.notFound("no picture \(hash.prefix(80))") }
+        guard isPictureHash(hash) else { throw HubError.notFound("no picture \(hash.prefix(80))") }
         for try await bytes in try await client.query("""
             SELECT b.bytes FROM blobs b JOIN blob_grants g ON g.hash = b.hash
             WHERE g.user_id = \(who.user) AND b.hash = \(Data(hexBytes(hash)))

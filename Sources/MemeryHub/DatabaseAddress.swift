@@ -10,7 +10,7 @@ public struct DatabaseAddress: Sendable {
 
     public init(_ text: String) throws {
         guard let parts = URLComponents(string: text), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
-            throw HubStartError("--database \(text.prefix(60)) is not a postgres:// address: give postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+            throw HubStartError("--database is not a postgres:// address: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (with characters such as # ? / @ in the password percent-encoded)")
         }
         let user = parts.percentEncodedUser?.removingPercentEncoding ?? NSUserName()
         let password = parts.percentEncodedPassword?.removingPercentEncoding
@@ -28,7 +28,7 @@ public struct DatabaseAddress: Sendable {
             let port = parts.port ?? 5432
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
         } else {
-            guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database \(text.prefix(60)) names no host") }
+            guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database names no host: give postgres://USER:PASSWORD@HOST:PORT/DATABASE") }
             configuration = .init(host: host, port: parts.port ?? 5432, username: user, password: password, database: database, tls: tls)
         }
         var withoutPassword = parts

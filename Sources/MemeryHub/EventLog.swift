@@ -16,7 +16,9 @@ struct EventLog: Sendable {
         guard request.events.count <= Self.pushLimit else {
             throw HubError.badRequest("a push holds at most \(Self.pushLimit) events, this one \(request.events.count): send them in parts")
         }
-        guard !request.key.isEmpty, request.key.count <= 100 else { throw HubError.badRequest("a push's key has 1 to 100 characters") }
+        guard !request.key.isEmpty, request.key.count <= 100, !request.key.contains("\u{0}") else {
+            throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
+        }
         try Self.check(request.events)
         return try await client.withTransaction(logger: logger) { connection in
             // The user's row is the turnstile: one push per user at a time, so positions are
@@ -84,16 +86,23 @@ struct EventLog: Sendable {
     /// Refuses a push that is not whole, intact appends: each event as its writer hashed it,
     /// the events of one append side by side.
     static func check(_ events: [HubEvent]) throws {
-        var finished = Set<UUID>()
+        var finished = Set<UUID>(), ids = Set<UUID>()
         var current: UUID?
         for event in events {
+            guard ids.insert(event.id).inserted else {
+                throw HubError.badRequest("event \(event.id.uuidString.lowercased()) is in the push twice")
+            }
+            guard (1...1_000_000).contains(event.schemaVersion), !event.type.isEmpty,
+                  !event.type.contains("\u{0}"), !event.payload.contains("\u{0}") else {
+                throw HubError.badRequest("event \(event.id.uuidString.lowercased()) has a type, version or payload no store writes")
+            }
             guard event.isIntact else {
                 throw HubError.badRequest("event \(event.id.uuidString.lowercased()) does not match its checksum: it changed on the way; nothing was stored")
             }
             guard event.payload.utf8.count <= 16 << 20, event.type.count <= 100, event.blobs.count <= 1_000 else {
                 throw HubError.badRequest("event \(event.id.uuidString.lowercased()) is larger than the hub takes")
             }
-            guard event.blobs.allSatisfy(isHash) else {
+            guard event.blobs.allSatisfy(isPictureHash) else {
                 throw HubError.badRequest("event \(event.id.uuidString.lowercased()) names a picture that is not a SHA-256 in hex")
             }
             if event.batch != current {
@@ -106,21 +115,33 @@ struct EventLog: Sendable {
         }
     }
 
-    static func isHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
 
-    func pull(after cursor: Int64, limit: Int, by who: SignedIn) async throws -> PullAnswer {
+    func pull(after cursor: Int64, at expected: UUID?, limit: Int, by who: SignedIn) async throws -> PullAnswer {
         let limit = min(max(limit, 1), Self.pageLimit)
+        if let expected, cursor > 0 {
+            var found: UUID?
+            for try await id in try await client.query("""
+                SELECT id FROM events WHERE user_id = \(who.user) AND position = \(cursor)
+                """, logger: logger).decode(UUID.self) {
+                found = id
+            }
+            if found != expected { return PullAnswer(events: [], cursor: cursor, more: false, restart: true) }
+        }
         var events = try await decode(try await client.query("""
             SELECT \(unescaped: Self.columns) FROM events WHERE user_id = \(who.user) AND position > \(cursor) ORDER BY position LIMIT \(limit)
             """, logger: logger))
-        if let last = events.last {
-            // An append is never split between pages.
-            events += try await decode(try await client.query("""
-                SELECT \(unescaped: Self.columns) FROM events WHERE user_id = \(who.user) AND batch = \(last.batch) AND position > \(last.position ?? 0)
+        if let last = events.last, let end = last.position {
+            // An append is never split between pages: the rest of it follows at once.
+            var next = end + 1
+            for event in try await decode(try await client.query("""
+                SELECT \(unescaped: Self.columns) FROM events
+                WHERE user_id = \(who.user) AND batch = \(last.batch) AND position > \(end) AND position <= \(end + Int64(Self.pushLimit))
                 ORDER BY position
-                """, logger: logger))
+                """, logger: logger)) {
+                guard event.position == next else { break }
+                events.append(event)
+                next += 1
+            }
         }
         let end = events.last?.position ?? cursor
         var newest: Int64 = 0

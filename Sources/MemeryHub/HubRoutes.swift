@@ -61,7 +61,8 @@ struct HubRoutes: Sendable {
             let who = try await accounts.signedIn(request.headers)
             let after = try Self.integer(request, "after", default: 0, in: 0...Int64.max)
             let limit = try Self.integer(request, "limit", default: 500, in: 1...Int64(EventLog.pageLimit))
-            return JSONBody.response(try await events.pull(after: after, limit: Int(limit), by: who))
+            let at = request.uri.queryParameters.get("at").flatMap(UUID.init(uuidString:))
+            return JSONBody.response(try await events.pull(after: after, at: at, limit: Int(limit), by: who))
         }
 
         router.post(RouterPath(HubPaths.blobs + "/missing")) { request, context -> Response in

@@ -12,30 +12,42 @@ struct LoginLimits: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    func check(userKey: String, addressKey: String, user: String) async throws {
-        let seconds = Int64(window)
+    /// An attempt under way: its rows, deleted when it succeeds.
+    struct Attempt { var ids: [Int64] }
+
+    /// Records the attempt, then counts it with the others in the window: one over the
+    /// limit is refused (and stays counted). Recording first means guesses sent at the same
+    /// moment cannot all slip under the limit.
+    func begin(userKey: String, addressKey: String, user: String) async throws -> Attempt {
+        var ids = [Int64]()
+        for try await id in try await client.query("""
+            INSERT INTO login_failures (key) VALUES (\(userKey)), (\(addressKey)) RETURNING id
+            """, logger: logger).decode(Int64.self) {
+            ids.append(id)
+        }
         let rows = try await client.query("""
             SELECT count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
-                   coalesce(extract(epoch FROM min(at) + make_interval(secs => \(Double(window))) - now()), 0)::bigint
-            FROM login_failures WHERE key IN (\(userKey), \(addressKey)) AND at > now() - make_interval(secs => \(Double(seconds)))
+                   coalesce(extract(epoch FROM min(at) + make_interval(secs => \(window)) - now()), 0)::bigint
+            FROM login_failures WHERE key IN (\(userKey), \(addressKey)) AND at > now() - make_interval(secs => \(window))
             """, logger: logger)
         for try await (forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64).self) {
             let minutes = max(1, (wait + 59) / 60)
-            if forUser >= perUser {
-                throw HubError(.tooManyRequests, "too-many-attempts",
-                               "too many failed logins for \(user.prefix(40)): try again in \(minutes) minute\(minutes == 1 ? "" : "s")",
+            let retry = "try again in \(minutes) minute\(minutes == 1 ? "" : "s")"
+            if forUser > perUser {
+                throw HubError(.tooManyRequests, "too-many-attempts", "too many failed logins for \(user.prefix(40)): \(retry)",
                                headers: [.retryAfter: String(max(1, wait))])
             }
-            if forAddress >= perAddress {
-                throw HubError(.tooManyRequests, "too-many-attempts",
-                               "too many failed logins from this address: try again in \(minutes) minute\(minutes == 1 ? "" : "s")",
+            if forAddress > perAddress {
+                throw HubError(.tooManyRequests, "too-many-attempts", "too many failed logins from this address: \(retry)",
                                headers: [.retryAfter: String(max(1, wait))])
             }
         }
+        try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)
+        return Attempt(ids: ids)
     }
 
-    func fail(userKey: String, addressKey: String) async throws {
-        try await client.query("INSERT INTO login_failures (key) VALUES (\(userKey)), (\(addressKey))", logger: logger)
-        try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)
+    /// The password was right: the attempt does not count against anyone.
+    func succeeded(_ attempt: Attempt) async throws {
+        try await client.query("DELETE FROM login_failures WHERE id = ANY(\(attempt.ids)::bigint[])", logger: logger)
     }
 }

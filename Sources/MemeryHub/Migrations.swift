@@ -30,9 +30,11 @@ enum Migrations {
             )
             """,
             "CREATE INDEX sessions_by_user ON sessions (user_id)",
-            // Failed logins, by 'user:NAME' and by 'address:IP': the limit holds across hubs.
+            // Login attempts not (yet) known to have succeeded, by 'user:NAME' and by
+            // 'address:IP': the limit holds across hubs.
             """
             CREATE TABLE login_failures (
+                id bigserial PRIMARY KEY,
                 key text NOT NULL,
                 at timestamptz NOT NULL DEFAULT now()
             )
@@ -50,7 +52,7 @@ enum Migrations {
             """
             CREATE TABLE blob_grants (
                 user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-                hash bytea NOT NULL REFERENCES blobs (hash) ON DELETE CASCADE,
+                hash bytea NOT NULL REFERENCES blobs (hash),
                 PRIMARY KEY (user_id, hash)
             )
             """,

@@ -6,6 +6,13 @@ import NIOPosix
 struct Passwords: Sendable {
     /// bcrypt's cost: 12 in service; tests lower it (`memery hub --bcrypt-cost`).
     let cost: UInt8
+    /// Hashed at the same cost as real passwords, so that checking it takes as long.
+    private let decoy: String
+
+    init(cost: UInt8) {
+        self.cost = cost
+        decoy = Bcrypt.hash("memery decoy", cost: cost)
+    }
 
     func hash(_ password: String) async throws -> String {
         let cost = cost
@@ -18,8 +25,6 @@ struct Passwords: Sendable {
 
     /// Checked when the user does not exist, so that a wrong name costs as long as a wrong password.
     func burn(_ password: String) async throws {
-        _ = try await verify(password, against: Self.decoy)
+        _ = try await verify(password, against: decoy)
     }
-
-    private static let decoy = Bcrypt.hash("memery decoy", cost: 4)
 }

@@ -24,10 +24,12 @@ struct WatchRoute: Sendable {
                 var quiet: Duration = .zero
                 while !Task.isCancelled, !Task.isShuttingDownGracefully {
                     var newest: Int64?
-                    for try await value in try await client.query("SELECT position FROM users WHERE id = \(who.user)", logger: logger).decode(Int64.self) {
+                    for try await value in try await client.query("""
+                        SELECT u.position FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.id = \(who.session)
+                        """, logger: logger).decode(Int64.self) {
                         newest = value
                     }
-                    guard let newest else { break }  // the account was deleted
+                    guard let newest else { break }  // logged out, revoked, or the account deleted
                     if newest > seen {
                         seen = newest
                         try await writer.write(ByteBuffer(string: "event: position\ndata: \(newest)\n\n"))

@@ -10,6 +10,8 @@ struct SyncState: Codable, Equatable {
     var hub: String
     var user: String
     var cursor: Int64 = 0
+    /// The id of the event at `cursor`: the hub checks it is still there.
+    var cursorEvent: UUID?
     var pushedThrough: UInt64 = 0
     /// Ranges of local sequences stored from pulls, past `pushedThrough`.
     var fromHub: [ClosedRange<UInt64>] = []

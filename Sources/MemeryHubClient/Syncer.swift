@@ -82,11 +82,21 @@ public final class Syncer {
     func pull() async throws -> Bool {
         var madeEvents = false
         while true {
-            let data = try await connection.send(.GET, HubPaths.events + "?after=\(state.cursor)&limit=\(pageSize)")
+            let at = state.cursorEvent.map { "&at=" + $0.uuidString.lowercased() } ?? ""
+            let data = try await connection.send(.GET, HubPaths.events + "?after=\(state.cursor)&limit=\(pageSize)" + at)
             guard let page = try? JSONDecoder().decode(PullAnswer.self, from: data) else {
                 throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
             }
             report.bytesDown += data.count
+            if page.restart {
+                // The hub does not have what this store pulled from it: another hub, or one
+                // restored from a backup. Start over: everything is pushed and pulled again,
+                // and events either side has already are stored once.
+                state = SyncState(hub: login.hub, user: login.user)
+                try state.save(workspace)
+                try await push()
+                continue
+            }
             if let damaged = page.events.first(where: { !$0.isIntact }) {
                 throw HubClientError("event \(damaged.id.uuidString.lowercased()) from the hub does not match its checksum (damaged on the hub or on the way): nothing from this page was applied")
             }
@@ -116,6 +126,7 @@ public final class Syncer {
                 if try workspace.lastSequence() > before + UInt64(result.stored) { madeEvents = true }
             }
             state.cursor = page.cursor
+            if let last = page.events.last { state.cursorEvent = last.id }
             try state.save(workspace)
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return madeEvents }

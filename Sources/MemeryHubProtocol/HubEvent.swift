@@ -64,3 +64,8 @@ public struct HubEvent: Codable, Sendable, Equatable {
 public func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
     bytes.map { String(format: "%02x", $0) }.joined()
 }
+
+/// True for a SHA-256 in lower-case hex, as pictures are named everywhere.
+public func isPictureHash(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+}

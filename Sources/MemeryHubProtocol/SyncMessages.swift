@@ -34,7 +34,14 @@ public struct PullAnswer: Codable, Sendable {
     public var cursor: Int64
     /// True when there are events after this page.
     public var more: Bool
-    public init(events: [HubEvent], cursor: Int64, more: Bool) { self.events = events; self.cursor = cursor; self.more = more }
+    /// True when the event the machine named as its cursor's (`at`) is not at that
+    /// position: the hub is not the one the machine synced with (restored from an older
+    /// backup, or the account made anew). The page is empty; the machine starts over,
+    /// pushing and pulling everything, which stores nothing twice on either side.
+    public var restart: Bool
+    public init(events: [HubEvent], cursor: Int64, more: Bool, restart: Bool = false) {
+        self.events = events; self.cursor = cursor; self.more = more; self.restart = restart
+    }
 }
 
 /// What a failed request answers, with a status of 4xx or 5xx.

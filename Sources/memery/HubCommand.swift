@@ -20,10 +20,11 @@ struct HubCommand: ParsableCommand {
 struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The PostgreSQL database: postgres://USER:PASSWORD@HOST:PORT/DATABASE (?sslmode=disable for a loopback one).",
                                valueName: "url"))
-    var database: String = ProcessInfo.processInfo.environment["MEMERY_HUB_DATABASE"] ?? ""
+    var database: String?
 
     func address() throws -> DatabaseAddress {
-        guard !database.isEmpty else { throw ValidationError("--database is missing: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (or set MEMERY_HUB_DATABASE)") }
+        // The environment is read here, not as the option's default, which --help would print.
+        guard let database = database ?? ProcessInfo.processInfo.environment["MEMERY_HUB_DATABASE"], !database.isEmpty else { throw ValidationError("--database is missing: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (or set MEMERY_HUB_DATABASE)") }
         do { return try DatabaseAddress(database) } catch let error as HubStartError { throw ValidationError(error.description) }
     }
 }

@@ -152,6 +152,29 @@ struct HubSyncTests {
         #expect(try Self.body(hub.address + "/v1/events?after=0", token: token).contains("\"events\":[]"))
         #expect(try Self.status(hub.address + "/v1/account", token: "not-a-token") == 401)
         #expect(try Self.status(hub.address + "/v1/blobs/" + hash, token: try Self.token(a)) == 200)
+        // Uploading the same bytes tells her nothing of who else has them: new to her, 201.
+        let upload = try Self.curl(hub.address + "/v1/blobs/" + hash, token: token,
+                                   ["-X", "PUT", "--data-binary", "@" + Paths.example, "-o", "/dev/null", "-w", "%{http_code}"])
+        #expect(upload == "201")
+    }
+
+    @Test func aHubRestoredFromAnOlderBackupGetsTheLostEventsBackFromTheMachines() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "kim", signUp: true)
+        let b = try Self.machine(hub, "kim", signUp: false)
+        #expect(try a.run(["new", "kept", "--canvas", "40x40"]).status == 0)
+        _ = try Self.sync(a)
+        #expect(try b.run(["new", "lost", "--canvas", "50x50"]).status == 0)
+        _ = try Self.sync(b)
+        _ = try Self.sync(a)
+        // The hub goes back to a backup made before b's push.
+        try Self.cluster?.sql("DELETE FROM events WHERE position > 3; UPDATE users SET position = 3", database: hub.database)
+        #expect(try b.run(["new", "after", "--canvas", "60x60"]).status == 0)
+        _ = try Self.sync(b)
+        _ = try Self.sync(a)
+        #expect(try Self.list(a) == ["after", "kept", "lost"] && Self.list(b) == ["after", "kept", "lost"])
+        #expect(try Self.cluster?.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func loginIsLimitedAfterTenFailuresEvenWithTheRightPassword() throws {
