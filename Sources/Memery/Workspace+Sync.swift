@@ -21,7 +21,7 @@ public struct IncomingResult: Sendable {
     public var skipped = 0
     /// The local sequences the page's events were stored at (not to be pushed back).
     public var sequences: [UInt64] = []
-    /// Creations the page made, or whose history it changed, by id.
+    /// Creations whose history the page changed (made, edited, moved), by id.
     public var creations: Set<UUID> = []
     /// Names given a suffix because two machines used them for different creations.
     public var renamed: [(from: String, to: String)] = []
@@ -142,7 +142,6 @@ extension Workspace {
                     default: break
                     }
                 }
-                for event in batch where Self.isCreationEvent(event.type) { result.creations.insert(event.stream) }
                 var blobs = [Data](), refs = [String]()
                 for hash in Set(batch.flatMap(\.blobs)).sorted() {
                     if try store.blob(hash) != nil { refs.append(hash) } else { blobs.append(try picture(hash)) }
@@ -155,6 +154,7 @@ extension Workspace {
             result.stored = report.stored.count
             result.skipped = report.skipped
             result.sequences = report.stored.map(\.sequence)
+            result.creations = Set(report.stored.filter { Self.isCreationEvent($0.type) }.map(\.stream))
             // Every creation the page names gets its name's claim, or a suffix when another
             // holds it; checked even for a page stored before (a sync killed between storing
             // and settling settles when the page comes again).

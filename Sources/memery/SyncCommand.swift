@@ -21,6 +21,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Keep syncing: again whenever the hub has news, and every few seconds for this store's own edits, until Ctrl-C.")
     var watch = false
 
+    /// Unbuffered: with --watch the process goes on, and each sync's lines must be out at once, piped or not.
+    static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
     func run() throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
@@ -39,12 +42,12 @@ struct SyncCommand: ParsableCommand {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys]
-                    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                    Self.say(String(decoding: try encoder.encode(report), as: UTF8.self))
                 } else {
                     for renamed in report.renamed {
-                        print("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
+                        Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
                     }
-                    print(report.summary)
+                    Self.say(report.summary)
                 }
                 if watch { try await HubWatch.wait(login, after: report.position) }
             } while watch

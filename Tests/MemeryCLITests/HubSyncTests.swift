@@ -61,6 +61,7 @@ struct HubSyncTests {
         let up = try Self.sync(a)
         #expect(up["eventsUp"] as? Int ?? 0 >= 4)
         #expect(up["picturesUp"] as? Int == 1, "one picture, used twice, goes up once: \(up)")
+        #expect(up["creationsDown"] as? Int == 0 && up["eventsDown"] as? Int == 0, "its own events coming back are not news: \(up)")
         let down = try Self.sync(b)
         #expect(down["eventsDown"] as? Int == up["eventsUp"] as? Int)
         #expect(down["picturesDown"] as? Int == 1)
@@ -281,6 +282,31 @@ struct HubSyncTests {
         #expect(try b.run(["show", "long"]).stdout.contains("LINE 1199"))
         #expect(try Self.cluster?.sql("SELECT count(*) FROM events", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1203")
         #expect(try b.run(["verify"]).status == 0)
+    }
+
+    @Test func syncWatchBringsAnotherMachinesEditWithoutBeingAsked() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "lena", signUp: true)
+        let b = try Self.machine(hub, "lena", signUp: false)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Paths.memery)
+        watcher.arguments = ["sync", "--watch", "--store", b.store]
+        let log = b.path("watch.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        watcher.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        // SIGKILL: the test runner's blocked signals are inherited, so a SIGTERM would wait.
+        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
+        #expect(try a.run(["new", "news", "--canvas", "30x30"]).status == 0)
+        _ = try Self.sync(a)
+        var arrived = false
+        for _ in 0..<100 where !arrived {
+            Thread.sleep(forTimeInterval: 0.1)
+            arrived = (try? String(contentsOfFile: log, encoding: .utf8))?.contains("down 1 creation") == true
+        }
+        #expect(arrived, "the watching store synced within 10 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(try Self.list(b) == ["news"])
     }
 
     // MARK: Plain HTTP, as another client would send it
