@@ -13,7 +13,7 @@ public enum HubAccount {
     /// Logs the store in as `user` on this device; the token is kept in the store's folder.
     @discardableResult
     public static func logIn(_ workspace: Workspace, hub: String, user: String, password: String, device: String) async throws -> HubLogin {
-        if let problem = AccountRules.problem(withUser: user) { throw HubClientError("user \"\(user.prefix(40))\": \(problem)") }
+        if let problem = AccountRules.problem(withUser: user) { throw HubClientError("user \"\(user.prefix(40))\": \(problem)", isBadInput: true) }
         let connection = try HubConnection(hub: hub)
         let answer = try await connection.json(.POST, HubPaths.sessions, LoginRequest(user: user, password: password, device: device), as: LoginAnswer.self)
         let login = HubLogin(hub: connection.hub, user: answer.user, role: answer.role, session: answer.session, token: answer.token)
@@ -42,7 +42,7 @@ public enum HubAccount {
     }
 
     public static func changePassword(_ login: HubLogin, old: String, new: String) async throws {
-        if let problem = AccountRules.problem(withPassword: new) { throw HubClientError(problem) }
+        if let problem = AccountRules.problem(withPassword: new) { throw HubClientError(problem, isBadInput: true) }
         _ = try await login.connection().send(.PUT, HubPaths.password, body: try JSONEncoder().encode(PasswordChange(old: old, new: new)))
     }
 
@@ -56,7 +56,7 @@ public enum HubAccount {
     }
 
     static func check(user: String, password: String) throws {
-        if let problem = AccountRules.problem(withUser: user) { throw HubClientError("user \"\(user.prefix(40))\": \(problem)") }
-        if let problem = AccountRules.problem(withPassword: password) { throw HubClientError(problem) }
+        if let problem = AccountRules.problem(withUser: user) { throw HubClientError("user \"\(user.prefix(40))\": \(problem)", isBadInput: true) }
+        if let problem = AccountRules.problem(withPassword: password) { throw HubClientError(problem, isBadInput: true) }
     }
 }

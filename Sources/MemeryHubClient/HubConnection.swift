@@ -12,8 +12,11 @@ public struct HubClientError: Error, CustomStringConvertible, Sendable {
     /// The hub's answer, when it gave one.
     public var problem: HubProblem?
     public var status: Int?
-    public init(_ description: String, problem: HubProblem? = nil, status: Int? = nil) {
-        self.description = description; self.problem = problem; self.status = status
+    /// True when what the person gave was wrong, found before any request (a short
+    /// password, an address that is not one): bad input, not the hub's doing.
+    public var isBadInput = false
+    public init(_ description: String, problem: HubProblem? = nil, status: Int? = nil, isBadInput: Bool = false) {
+        self.description = description; self.problem = problem; self.status = status; self.isBadInput = isBadInput
     }
 }
 
@@ -29,7 +32,7 @@ public struct HubConnection: Sendable {
         var address = hub.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            throw HubClientError("\(hub.prefix(80)) is not a hub address: give http://HOST:PORT as `memery hub` printed it")
+            throw HubClientError("\(hub.prefix(80)) is not a hub address: give http://HOST:PORT as `memery hub` printed it", isBadInput: true)
         }
         self.hub = address
         self.token = token

@@ -20,7 +20,7 @@ struct Failure {
     /// Classifies the CLI's and the engine's errors; nil for argument-parser's.
     init?(_ error: Error) {
         if let error = error as? HubClientError {
-            self.init(message: error.description, exitCode: Self.hub)
+            self.init(message: error.description, exitCode: error.isBadInput ? Self.badInput : Self.hub)
         } else if let error = error as? InputError {
             self.init(message: error.message, exitCode: Self.badInput)
         } else if let error = MemeryError(classifying: error) {

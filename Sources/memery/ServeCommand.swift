@@ -50,30 +50,21 @@ struct ServeCommand: ParsableCommand {
         if !ServerSettings.isLoopback(host) {
             FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the token can read and change this store; the connection is not encrypted\n".utf8))
         }
-        let openBrowser = open
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var failure: (any Error)?
-        Task {
-            do {
-                try await EditorServer.run(workspace: workspace, settings: settings) { address in
-                    FileHandle.standardOutput.write(Data("Memery editor: \(address)\nCtrl-C stops it.\n".utf8))
-                    if openBrowser { Self.openInBrowser(address) }
-                }
-            } catch {
-                failure = error
+        let (openBrowser, port, host) = (open, port, host)
+        try Blocking.run {
+            try await EditorServer.run(workspace: workspace, settings: settings) { address in
+                FileHandle.standardOutput.write(Data("Memery editor: \(address)\nCtrl-C stops it.\n".utf8))
+                if openBrowser { Self.openInBrowser(address) }
             }
-            done.signal()
-        }
-        done.wait()
-        if let missing = failure as? EditorFilesMissing { throw InputError(missing.description) }
-        if let failure, MemeryError(classifying: failure) == nil {
+        } describing: { failure in
+            if let missing = failure as? EditorFilesMissing { return missing.description }
+            guard MemeryError(classifying: failure) == nil else { return nil }
             // NIO's own words ("bind(descriptor:…): Address already in use") made plain.
             let text = String(describing: failure)
-            throw InputError(text.contains("Address already in use")
+            return text.contains("Address already in use")
                 ? "port \(port) on \(host) is taken by another program: choose another with --port, or --port 0 for a free one"
-                : "the server could not run: \(text)")
+                : "the server could not run: \(text)"
         }
-        if let failure { throw failure }
     }
 
     static func openInBrowser(_ address: String) {

@@ -37,7 +37,16 @@ struct SyncCommand: ParsableCommand {
                         FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + report.summary.replacingOccurrences(of: "synced:", with: "syncing:")).utf8))
                     }
                 }
-                let report = try await syncer.run()
+                let report: SyncReport
+                do {
+                    report = try await syncer.run()
+                } catch let error as HubClientError where watch && error.status == nil && !error.isBadInput {
+                    // No answer (the hub restarting, the network away): a watcher waits and tries again.
+                    if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+                    FileHandle.standardError.write(Data("error: \(error.description); trying again in 5 s\n".utf8))
+                    try await Task.sleep(for: .seconds(5))
+                    continue
+                }
                 if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
                 if json {
                     let encoder = JSONEncoder()

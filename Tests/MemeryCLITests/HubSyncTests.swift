@@ -213,6 +213,25 @@ struct HubSyncTests {
         let outcome = try a.run(["sync"])
         #expect(outcome.status == 4 && outcome.stderr.contains("cannot be reached"), "\(outcome)")
         #expect(try a.run(["log"]).stdout == before)
+        // A watcher says so and keeps trying, for the hub to come back.
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Paths.memery)
+        watcher.arguments = ["sync", "--watch", "--store", a.store]
+        let log = a.path("watch.err")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        watcher.standardOutput = FileHandle.nullDevice
+        watcher.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try watcher.run()
+        Thread.sleep(forTimeInterval: 2)
+        #expect(watcher.isRunning)
+        #expect((try? String(contentsOfFile: log, encoding: .utf8))?.contains("cannot be reached") == true)
+        kill(watcher.processIdentifier, SIGKILL)
+        watcher.waitUntilExit()
+        // What is wrong before any request is bad input (1), not the hub's doing (4).
+        let short = try Sandbox().run(["account", "signup", "http://127.0.0.1:9", "--user", "gina", "--password-stdin"], input: "short\n")
+        #expect(short.status == 1 && short.stderr.contains("8 to 200 characters"), "\(short)")
+        let address = try Sandbox().run(["login", "hub.example", "--user", "gina", "--password-stdin"], input: "long enough\n")
+        #expect(address.status == 1 && address.stderr.contains("is not a hub address"), "\(address)")
     }
 
     @Test func accountShowsDevicesLogoutForgetsTheTokenAndManagersAreMadeByTheHubCommand() throws {
