@@ -134,6 +134,7 @@ struct Accounts: Sendable {
                     SELECT hash FROM blobs c WHERE NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = c.hash)
                     FOR UPDATE SKIP LOCKED)
                 AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
+                AND NOT EXISTS (SELECT 1 FROM library l WHERE l.hash = b.hash OR l.base_hash = b.hash)
                 """, logger: logger)
         } catch {
             logger.notice("unused pictures were left for later", metadata: ["error": "\(String(reflecting: error))"])

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import MemeryHubProtocol
 import NIOCore
+import PostgresNIO
 
 /// A failure answered as a `HubProblem` (JSON), with the status that fits.
 struct HubError: HTTPResponseError {
@@ -38,6 +39,9 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HubError {
             throw error
+        } catch let error as PostgresTransactionError where error.closureError is HubError {
+            // Refused inside a transaction (rolled back): the refusal is the answer.
+            throw error.closureError!
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .contentTooLarge: throw HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")

@@ -15,8 +15,12 @@ public struct HubSettings: Sendable {
     /// bcrypt's cost (12 in service; the tests use 4, the least bcrypt takes).
     public var bcryptCost: UInt8
     public var logLevel: Logger.Level
-    public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info) {
+    /// How long a library search may run before PostgreSQL stops it.
+    public var searchTimeout: Duration
+    public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
+                searchTimeout: Duration = .seconds(20)) {
         self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
+        self.searchTimeout = searchTimeout
     }
 }
 
@@ -35,7 +39,7 @@ public enum HubServer {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "memery.hub")
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
-        let router = buildRouter(client: client, registry: registry, cost: settings.bcryptCost, logger: logger)
+        let router = buildRouter(client: client, registry: registry, cost: settings.bcryptCost, searchTimeout: settings.searchTimeout, logger: logger)
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
@@ -55,7 +59,7 @@ public enum HubServer {
         try await app.runService()
     }
 
-    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, cost: UInt8, logger: Logger) -> Router<HubContext> {
+    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, cost: UInt8, searchTimeout: Duration, logger: Logger) -> Router<HubContext> {
         let accounts = Accounts(client: client, passwords: Passwords(cost: cost), limits: LoginLimits(client: client, logger: logger), logger: logger)
         let router = Router(context: HubContext.self)
         router.add(middleware: MetricsMiddleware())
@@ -77,6 +81,7 @@ public enum HubServer {
         }
         HubRoutes(accounts: accounts, events: EventLog(client: client, logger: logger), blobs: Blobs(client: client, logger: logger)).add(to: router)
         WatchRoute(accounts: accounts).add(to: router)
+        LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: searchTimeout)).add(to: router)
         return router
     }
 

@@ -88,6 +88,33 @@ enum Migrations {
             )
             """,
         ]),
+        (2, [
+            // The public library. `words` is the entry's title (weight A) and tags (B) as
+            // written, and both by English stem, for full-text search.
+            """
+            CREATE TABLE library (
+                id text PRIMARY KEY,
+                kind text NOT NULL CHECK (kind IN ('recommendation', 'template', 'share')),
+                owner_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                title text NOT NULL,
+                tags text[] NOT NULL,
+                hash bytea NOT NULL REFERENCES blobs (hash),
+                content_type text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                week text,
+                position integer,
+                template text,
+                base_hash bytea REFERENCES blobs (hash),
+                words tsvector NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                CHECK ((kind = 'recommendation') = (week IS NOT NULL))
+            )
+            """,
+            "CREATE INDEX library_words ON library USING gin (words)",
+            "CREATE INDEX library_weeks ON library (week, position) WHERE kind = 'recommendation'",
+            "CREATE INDEX library_hashes ON library (hash)",
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -75,6 +75,13 @@ public enum HubPaths {
     public static let blobs = "/v1/blobs"
     /// Server-Sent Events: `position` each time the user's newest position passes `after`.
     public static let watch = "/v1/events/watch"
+    public static let recommendations = "/v1/recommendations"
+    public static let templates = "/v1/templates"
+    public static let shares = "/v1/shares"
+    public static let library = "/v1/library"
+    public static let search = "/v1/search"
+    /// A shared meme's public link: `/s/{id}.{ext}`.
+    public static let shareLinks = "/s"
     public static let healthz = "/healthz"
     public static let metrics = "/metrics"
     /// The header that carries the SHA-256 (hex) of an answer's body.

@@ -80,7 +80,7 @@ struct GarageTagCommand: ParsableCommand {
 struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template", abstract: "Save creations as templates and list them; `memery new NAME --template T` uses one.",
-        subcommands: [TemplateSaveCommand.self, TemplateListCommand.self, TemplateRemoveCommand.self])
+        subcommands: [TemplateSaveCommand.self, TemplateListCommand.self, TemplateRemoveCommand.self, TemplatePublishCommand.self, TemplateUnpublishCommand.self])
 }
 
 struct TemplateSaveCommand: ParsableCommand {

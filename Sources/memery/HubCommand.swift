@@ -46,8 +46,12 @@ struct HubServeCommand: ParsableCommand {
     @Option(help: "What to log: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
+    @Option(help: ArgumentHelp("Seconds a library search may run before it is stopped.", visibility: .hidden))
+    var searchTimeout = 20.0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard searchTimeout >= 0.001 else { throw ValidationError("--search-timeout must be at least 0.001 seconds") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 16, got \(bcryptCost)") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error") }
         _ = try databaseOptions.address()
@@ -55,7 +59,8 @@ struct HubServeCommand: ParsableCommand {
 
     func run() throws {
         let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
-                                   logLevel: Logger.Level(rawValue: logLevel) ?? .info)
+                                   logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+                                   searchTimeout: .milliseconds(Int64(searchTimeout * 1000)))
         try Blocking.run {
             try await HubServer.run(settings) { address in
                 FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))

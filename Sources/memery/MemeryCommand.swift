@@ -14,6 +14,7 @@ struct MemeryCommand: ParsableCommand {
             CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,
             FilterCommand.self, GarageCommand.self, TemplateCommand.self, ApplyCommand.self, LogCommand.self, VerifyCommand.self,
-            FontsCommand.self, ServeCommand.self, HubCommand.self, AccountCommand.self, LoginCommand.self, LogoutCommand.self, SyncCommand.self, PluginCommand.self, PluginWorkerCommand.self, ImageWorkerCommand.self,
+            FontsCommand.self, ServeCommand.self, HubCommand.self, AccountCommand.self, LoginCommand.self, LogoutCommand.self, SyncCommand.self,
+            RecommendCommand.self, RecommendedCommand.self, SearchCommand.self, ShareCommand.self, PluginCommand.self, PluginWorkerCommand.self, ImageWorkerCommand.self,
         ])
 }

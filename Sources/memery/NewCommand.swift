@@ -26,15 +26,22 @@ struct NewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The blank canvas's colour.", valueName: "colour"))
     var background = "#ffffff"
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("An entry of a hub's library (`memery search`, `memery recommended`), by id.", valueName: "id"))
+    var fromHub: String?
+
+    @OptionGroup var hubOptions: PublicHubOptions
+
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
-        if [image, garage, template, canvas].compactMap({ $0 }).count != 1 {
-            throw ValidationError("give one of --image FILE, --garage IMAGE, --template T or --canvas WxH")
+        if [image, garage, template, canvas, fromHub].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of --image FILE, --garage IMAGE, --template T, --canvas WxH or --from-hub ID")
         }
+        if hubOptions.hub != nil, fromHub == nil { throw ValidationError("--hub goes with --from-hub") }
     }
 
     func run() throws {
+        if let fromHub { return try startFromHub(storeOptions, hubOptions, id: fromHub, name: name) }
         let source: Edit.NewSource
         if let image {
             source = .image(file: image)

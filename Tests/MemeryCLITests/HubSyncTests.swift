@@ -8,12 +8,12 @@ struct HubSyncTests {
     static let cluster: PostgresCluster? = try? PostgresCluster()
 
     /// A new database and a hub on it; nil (and the test skips) without PostgreSQL.
-    static func hub() throws -> HubProcess? {
+    static func hub(extra: [String] = []) throws -> HubProcess? {
         guard let cluster else {
             print("skipped: no PostgreSQL cluster could be started (\(PostgresCluster.unavailable ?? "initdb failed"))")
             return nil
         }
-        return try HubProcess(database: try cluster.newDatabase())
+        return try HubProcess(database: try cluster.newDatabase(), extra: extra)
     }
 
     static let password = "correct horse"

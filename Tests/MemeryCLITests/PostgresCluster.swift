@@ -128,10 +128,10 @@ final class HubProcess: @unchecked Sendable {
     private(set) var address = ""
     let database: String
 
-    init(database: String) throws {
+    init(database: String, extra: [String] = []) throws {
         self.database = database
         process.executableURL = URL(fileURLWithPath: Paths.memery)
-        process.arguments = ["hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"]
+        process.arguments = ["hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"] + extra
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError

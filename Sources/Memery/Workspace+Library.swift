@@ -1,0 +1,82 @@
+import Foundation
+import MemeryCore
+import MemeryRender
+import MemeryStore
+
+/// A picture ready for a hub's public library: bytes of a type every browser shows, and its size.
+public struct LibraryPicture: Sendable {
+    public var data: Data
+    public var format: ExportFormat
+    public var width: Int
+    public var height: Int
+    public var contentType: String { format.mimeType }
+}
+
+/// What the store gives to, and takes from, a hub's library (recommendations, templates,
+/// shared memes): pictures checked with the same isolated decoder as any file, templates
+/// as the engine's JSON.
+extension Workspace {
+    /// A picture file for the library. PNG, JPEG, WebP and GIF go as they are; any other
+    /// picture the engine reads (BMP, TIFF, AVIF, ...) goes as PNG, and `converted` says so.
+    public func libraryPicture(imageAt path: String) throws -> (picture: LibraryPicture, converted: String?) {
+        let (data, image, raster) = try readImage(at: path)
+        if let format = ExportFormat(rawValue: image.format) {
+            return (LibraryPicture(data: data, format: format, width: image.width, height: image.height), nil)
+        }
+        let png = try ImageEncoder.encode(raster, as: .png, quality: ExportFormat.defaultQuality)
+        return (LibraryPicture(data: png, format: .png, width: raster.width, height: raster.height), image.format)
+    }
+
+    /// A creation rendered for the library: in `format`, or JPEG when every pixel is opaque
+    /// and PNG otherwise.
+    public func libraryPicture(of name: String, format: ExportFormat?, quality: Int = ExportFormat.defaultQuality) throws -> LibraryPicture {
+        try libraryPicture(of: try creation(named: name), format: format, quality: quality)
+    }
+
+    func libraryPicture(of creation: Creation, format: ExportFormat?, quality: Int) throws -> LibraryPicture {
+        guard let canvas = creation.canvas else { throw DomainError.noCanvas }
+        let picture = try picture(of: creation, width: nil, choosing: format, quality: quality)
+        return LibraryPicture(data: picture.data, format: picture.format, width: canvas.width, height: canvas.height)
+    }
+
+    /// A template as the library keeps it: its JSON, a preview (a creation started from it,
+    /// rendered, never stored) and its base picture's bytes when it has one.
+    public func publishableTemplate(_ name: String) throws -> (json: String, preview: LibraryPicture, base: Data?) {
+        let template = try templates().find(name)
+        var creation = Creation(id: UUID())
+        for event in try creation.decide(.create(name: "preview")) { creation = creation.evolve(event) }
+        for event in try creation.decide(.startFromTemplate(template)) { creation = creation.evolve(event) }
+        let json = String(decoding: try SortedJSONEncoder().encode(template), as: UTF8.self)
+        return (json, try libraryPicture(of: creation, format: .png, quality: ExportFormat.defaultQuality),
+                try template.baseImage.map { try storedBlob($0.blob) })
+    }
+
+    /// Starts a creation from a template a hub's library gave: its JSON and base picture,
+    /// which must be the picture the template names and must decode here.
+    @discardableResult
+    public func create(name: String, publishedTemplate json: String, baseImageData: Data?, source: String) throws -> Creation {
+        let template: Templates.Template
+        do {
+            template = try PayloadJSONDecoder().decode(Templates.Template.self, from: Data(json.utf8))
+        } catch {
+            throw RenderError.corrupt(source: source, format: "template", reason: "its JSON is not a template this memery reads (\(error))")
+        }
+        guard let base = template.baseImage else { return try start(name, with: .startFromTemplate(template)) }
+        guard let baseImageData, BlobHash.of(baseImageData) == base.blob else {
+            throw RenderError.corrupt(source: source, format: "template", reason: "its base picture is not the one the template names")
+        }
+        let (data, _, _) = try decodeImage(baseImageData, source: source)
+        return try start(name, with: .startFromTemplate(template), blobs: [data])
+    }
+
+    /// Why this memery could not use a picture's bytes, or nil when it decodes (in the
+    /// isolated decoder, with its limits).
+    public func undecodable(_ data: Data, source: String) -> String? {
+        do {
+            _ = try decodeImage(data, source: source)
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+}

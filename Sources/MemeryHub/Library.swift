@@ -1,0 +1,217 @@
+import Foundation
+import HTTPTypes
+import Logging
+import MemeryHubProtocol
+import PostgresNIO
+
+/// The public library: recommendations a manager curates by week, templates users publish,
+/// memes they share. Each entry's picture is readable by anyone with its id; the id is 128
+/// random bits, so a share's link cannot be guessed. Search is PostgreSQL's full-text
+/// search over titles and tags.
+struct Library: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    /// A search that runs longer is cancelled by PostgreSQL (`statement_timeout`).
+    var searchTimeout: Duration = .seconds(20)
+
+    /// Puts an entry in the library. Its pictures must be ones the user uploaded.
+    func publish(_ request: LibraryPublish, as kind: LibraryItem.Kind, by who: SignedIn) async throws -> LibraryItem {
+        if kind == .recommendation, !who.isManager {
+            throw HubError.forbidden("only a manager publishes recommendations (`memery hub grant-manager` makes one)")
+        }
+        let tags = request.tags.map { $0.trimmingCharacters(in: .whitespaces) }
+        let title = request.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let problem = LibraryRules.problem(withTitle: title, tags: tags) { throw HubError.badRequest(problem) }
+        guard LibraryRules.contentTypes[request.contentType] != nil else {
+            throw HubError.badRequest("the library keeps \(LibraryRules.contentTypes.keys.sorted().joined(separator: ", ")), not \(request.contentType.prefix(60))")
+        }
+        guard (1...65_535).contains(request.width), (1...65_535).contains(request.height) else {
+            throw HubError.badRequest("width and height are 1 to 65535 pixels")
+        }
+        let week = kind == .recommendation ? (request.week ?? LibraryRules.week(of: Date())) : nil
+        if let week, !LibraryRules.isWeek(week) { throw HubError.badRequest("\(week.prefix(20)) is not an ISO week such as 2026-W47") }
+        var template: String?
+        if kind == .template {
+            guard let text = request.template, text.utf8.count <= 1 << 20,
+                  (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any] else {
+                throw HubError.badRequest("a template is published with its JSON object (at most 1 MB)")
+            }
+            template = text
+        }
+        let base = kind == .template ? request.baseHash : nil
+        for hash in [request.hash] + (base.map { [$0] } ?? []) where !isPictureHash(hash) {
+            throw HubError.badRequest("\(hash.prefix(80)) is not a SHA-256 in lower-case hex")
+        }
+        let id = Self.newID()
+        return try await client.withTransaction(logger: logger) { connection in
+            var head: Data?
+            for try await bytes in try await connection.query("""
+                SELECT substring(b.bytes FROM 1 FOR 16) FROM blobs b JOIN blob_grants g ON g.hash = b.hash
+                WHERE g.user_id = \(who.user) AND b.hash = \(Data(hexBytes(request.hash)))
+                """, logger: logger).decode(Data.self) {
+                head = bytes
+            }
+            guard let head else {
+                throw HubError(.conflict, "missing-pictures", "upload the picture first (PUT /v1/blobs/\(request.hash.prefix(12))…)", missing: [request.hash])
+            }
+            guard Self.contentType(of: head) == request.contentType else {
+                throw HubError.badRequest("the picture is not \(request.contentType) as the request says: the library keeps PNG, JPEG, WebP and GIF")
+            }
+            if let base {
+                let granted = try await connection.query("""
+                    SELECT 1 FROM blob_grants WHERE user_id = \(who.user) AND hash = \(Data(hexBytes(base)))
+                    """, logger: logger).decode(Int.self).first(where: { _ in true }) != nil
+                guard granted else {
+                    throw HubError(.conflict, "missing-pictures", "upload the template's base picture first", missing: [base])
+                }
+            }
+            var position: Int?
+            if let week {
+                for try await next in try await connection.query("""
+                    SELECT coalesce(max(position), 0) + 1 FROM library WHERE kind = 'recommendation' AND week = \(week)
+                    """, logger: logger).decode(Int.self) {
+                    position = next
+                }
+            }
+            let words = title + " " + tags.joined(separator: " ")
+            try await connection.query("""
+                INSERT INTO library (id, kind, owner_id, title, tags, hash, content_type, width, height, week, position, template, base_hash, words)
+                VALUES (\(id), \(kind.rawValue), \(who.user), \(title), \(tags), \(Data(hexBytes(request.hash))), \(request.contentType),
+                        \(request.width), \(request.height), \(week), \(position), \(template), \(base.map { Data(hexBytes($0)) }),
+                        setweight(to_tsvector('simple', \(title)), 'A') || setweight(to_tsvector('simple', \(tags.joined(separator: " "))), 'B')
+                        || to_tsvector('english', \(words)))
+                """, logger: logger)
+            logger.info("published", metadata: ["kind": "\(kind.rawValue)", "id": "\(id)", "user": "\(who.name)"])
+            return try await Self.items(connection.query("\(unescaped: Self.columns) WHERE l.id = \(id)", logger: logger)).first!
+        }
+    }
+
+    func item(_ id: String) async throws -> LibraryItem {
+        guard Self.isID(id), let item = try await Self.items(client.query("\(unescaped: Self.columns) WHERE l.id = \(id)", logger: logger)).first else {
+            throw HubError.notFound("nothing in the library has the id \(id.prefix(40)) (it may have been taken down)")
+        }
+        return item
+    }
+
+    /// An entry's picture, or a template's base picture, with its content type.
+    func picture(_ id: String, base: Bool = false) async throws -> (bytes: Data, contentType: String) {
+        guard Self.isID(id) else { throw HubError.notFound("no picture \(id.prefix(40)) in the library") }
+        let rows = try await client.query("""
+            SELECT b.bytes, l.content_type FROM library l JOIN blobs b ON b.hash = \(unescaped: base ? "l.base_hash" : "l.hash")
+            WHERE l.id = \(id)
+            """, logger: logger)
+        for try await (bytes, type) in rows.decode((Data, String).self) {
+            return (bytes, base ? (Self.contentType(of: bytes.prefix(16)) ?? "application/octet-stream") : type)
+        }
+        throw HubError.notFound("no picture \(id.prefix(40)) in the library (it may have been taken down)")
+    }
+
+    /// A week's recommendations in order, and every week that has some.
+    func recommended(week: String?) async throws -> RecommendedWeek {
+        let week = week ?? LibraryRules.week(of: Date())
+        guard LibraryRules.isWeek(week) else { throw HubError.badRequest("\(week.prefix(20)) is not an ISO week such as 2026-W47") }
+        let items = try await Self.items(client.query("""
+            \(unescaped: Self.columns) WHERE l.kind = 'recommendation' AND l.week = \(week) ORDER BY l.position, l.created_at
+            """, logger: logger))
+        var weeks = [String]()
+        for try await value in try await client.query("""
+            SELECT DISTINCT week FROM library WHERE kind = 'recommendation' ORDER BY week DESC
+            """, logger: logger).decode(String.self) {
+            weeks.append(value)
+        }
+        return RecommendedWeek(week: week, items: items, weeks: weeks)
+    }
+
+    /// Puts a recommendation at `position` (1 first) in its week; the others close up.
+    func move(_ id: String, to position: Int, by who: SignedIn) async throws -> RecommendedWeek {
+        guard who.isManager else { throw HubError.forbidden("only a manager reorders recommendations") }
+        let item = try await item(id)
+        guard item.kind == .recommendation, let week = item.week else { throw HubError.badRequest("\(id) is not a recommendation") }
+        try await client.withTransaction(logger: logger) { connection in
+            var order = [String]()
+            for try await other in try await connection.query("""
+                SELECT id FROM library WHERE kind = 'recommendation' AND week = \(week) ORDER BY position, created_at FOR UPDATE
+                """, logger: logger).decode(String.self) {
+                order.append(other)
+            }
+            order.removeAll { $0 == id }
+            order.insert(id, at: min(max(position, 1), order.count + 1) - 1)
+            try await connection.query("""
+                UPDATE library l SET position = o.n FROM unnest(\(order)::text[]) WITH ORDINALITY AS o(id, n) WHERE l.id = o.id
+                """, logger: logger)
+        }
+        return try await recommended(week: week)
+    }
+
+    /// Takes an entry down: who published it may, and a manager may take down any recommendation.
+    func remove(_ id: String, by who: SignedIn) async throws {
+        let item = try await item(id)
+        guard item.by.lowercased() == who.name.lowercased() || (item.kind == .recommendation && who.isManager) else {
+            throw HubError.forbidden("only who published \(id) can take it down")
+        }
+        try await client.query("DELETE FROM library WHERE id = \(id)", logger: logger)
+        logger.info("took down", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)", "user": "\(who.name)"])
+    }
+
+    /// Entries whose title or tags hold the words (web-search syntax: "quoted phrases",
+    /// -not, or), best first. Words are matched as written and by their English stem.
+    func search(_ words: String, kind: LibraryItem.Kind?, limit: Int) async throws -> [LibraryItem] {
+        let text = String(words.filter { $0 != "\u{0}" }.prefix(500))
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw HubError.badRequest("search for at least one word: ?q=WORDS") }
+        let timeout = Int(searchTimeout.components.seconds * 1000 + searchTimeout.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT set_config('statement_timeout', \(String(timeout)), true)", logger: logger)
+                return try await Self.items(connection.query("""
+                    \(unescaped: Self.columns)
+                    CROSS JOIN (SELECT websearch_to_tsquery('simple', \(text)) || websearch_to_tsquery('english', \(text)) AS q) AS s
+                    WHERE l.words @@ s.q AND (\(kind?.rawValue)::text IS NULL OR l.kind = \(kind?.rawValue))
+                    ORDER BY ts_rank(l.words, s.q) DESC, l.created_at DESC LIMIT \(limit)
+                    """, logger: logger))
+            }
+        } catch let error as PostgresTransactionError where (error.closureError as? PSQLError)?.serverInfo?[.sqlState] == "57014" {
+            throw HubError(.serviceUnavailable, "timeout",
+                           "the search took longer than \(timeout % 1000 == 0 ? String(timeout / 1000) : String(Double(timeout) / 1000)) s and was stopped: try fewer or more particular words")
+        }
+    }
+
+    static let columns = """
+        SELECT l.id, l.kind, l.title, l.tags, encode(l.hash, 'hex'), l.content_type, l.width, l.height, u.name,
+               (extract(epoch FROM l.created_at) * 1000)::bigint, l.week, l.position, l.template, encode(l.base_hash, 'hex')
+        FROM library l JOIN users u ON u.id = l.owner_id
+        """
+
+    static func items(_ rows: PostgresRowSequence) async throws -> [LibraryItem] {
+        var items = [LibraryItem]()
+        for try await row in rows {
+            let (id, kind, title, tags, hash, type, width, height, by, created, week, position, template, base) =
+                try row.decode((String, String, String, [String], String, String, Int, Int, String, Int64, String?, Int?, String?, String?).self)
+            items.append(LibraryItem(id: id, kind: LibraryItem.Kind(rawValue: kind) ?? .share, title: title, tags: tags, hash: hash,
+                                     contentType: type, width: width, height: height, by: by, created: created, week: week,
+                                     position: position, template: template, baseHash: base))
+        }
+        return items
+    }
+
+    /// 16 random bytes as base64url: 22 characters.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let words = (0..<2).map { _ in generator.next() as UInt64 }
+        return words.withUnsafeBytes { Data($0) }.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func isID(_ text: String) -> Bool {
+        text.count == 22 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// What a picture's first bytes say it is, of the types the library keeps.
+    static func contentType(of head: Data) -> String? {
+        let bytes = [UInt8](head.prefix(12))
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.count == 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+}

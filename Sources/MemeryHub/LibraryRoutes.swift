@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MemeryHubProtocol
+
+/// The library's routes: publishing needs a login; reading, browsing and searching do not.
+struct LibraryRoutes: Sendable {
+    let accounts: Accounts
+    let library: Library
+
+    func add(to router: Router<HubContext>) {
+        for (path, kind) in [(HubPaths.recommendations, LibraryItem.Kind.recommendation), (HubPaths.templates, .template), (HubPaths.shares, .share)] {
+            router.post(RouterPath(path)) { request, context -> Response in
+                let who = try await accounts.signedIn(request.headers)
+                let body = try await JSONBody.decode(LibraryPublish.self, from: request, context: context)
+                return JSONBody.response(try await library.publish(body, as: kind, by: who), status: .created)
+            }
+        }
+        router.get(RouterPath(HubPaths.recommendations)) { request, _ -> Response in
+            JSONBody.response(try await library.recommended(week: request.uri.queryParameters.get("week")))
+        }
+        router.put(RouterPath(HubPaths.recommendations + "/:id/position")) { request, context -> Response in
+            let who = try await accounts.signedIn(request.headers)
+            let body = try await JSONBody.decode(RecommendationMove.self, from: request, context: context)
+            return JSONBody.response(try await library.move(context.parameters.get("id") ?? "", to: body.position, by: who))
+        }
+        router.get(RouterPath(HubPaths.search)) { request, _ -> Response in
+            let kind = try request.uri.queryParameters.get("kind").map { text in
+                guard let kind = LibraryItem.Kind(rawValue: String(text)) else {
+                    throw HubError.badRequest("?kind= is recommendation, template or share, not \(text.prefix(40))")
+                }
+                return kind
+            }
+            let limit = try HubRoutes.integer(request, "limit", default: 50, in: 1...200)
+            let words = request.uri.queryParameters.get("q") ?? ""
+            return JSONBody.response(LibraryPage(items: try await library.search(words, kind: kind, limit: Int(limit))))
+        }
+        router.get(RouterPath(HubPaths.library + "/:id")) { _, context -> Response in
+            JSONBody.response(try await library.item(context.parameters.get("id") ?? ""))
+        }
+        router.delete(RouterPath(HubPaths.library + "/:id")) { request, context -> Response in
+            let who = try await accounts.signedIn(request.headers)
+            try await library.remove(context.parameters.get("id") ?? "", by: who)
+            return Response(status: .noContent)
+        }
+        // Pictures answer HEAD too: chat apps ask before they show a link's preview.
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on(RouterPath(HubPaths.library + "/:id/picture"), method: method) { request, context -> Response in
+                try await picture(context.parameters.get("id") ?? "", base: false, request)
+            }
+            router.on(RouterPath(HubPaths.library + "/:id/base"), method: method) { request, context -> Response in
+                try await picture(context.parameters.get("id") ?? "", base: true, request)
+            }
+            // A shared meme's public link: /s/ID.jpg (the extension is for chat apps; any is taken).
+            router.on(RouterPath(HubPaths.shareLinks + "/:file"), method: method) { request, context -> Response in
+                let file = context.parameters.get("file") ?? ""
+                return try await picture(String(file.split(separator: ".", maxSplits: 1).first ?? ""), base: false, request)
+            }
+        }
+    }
+
+    /// Public, cached for five minutes (a link taken down is gone from caches soon after),
+    /// never sniffed as anything but the picture it says it is. The ETag is the picture's
+    /// hash, so a cache asks again cheaply.
+    func picture(_ id: String, base: Bool, _ request: Request) async throws -> Response {
+        let (bytes, type) = try await library.picture(id, base: base)
+        let tag = "\"" + hex(SHA256Digest.of(bytes)) + "\""
+        var headers: HTTPFields = [.cacheControl: "public, max-age=300", .eTag: tag]
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        headers[.init("Access-Control-Allow-Origin")!] = "*"
+        if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        var response = JSONBody.bytes(request.method == .head ? Data() : bytes, type: type, cache: "public, max-age=300")
+        for field in headers { response.headers[field.name] = field.value }
+        if request.method == .head {
+            response.headers[.contentLength] = String(bytes.count)
+            response.headers[HTTPField.Name(HubPaths.checksumHeader)!] = nil
+        }
+        return response
+    }
+}
