@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
-            "Memery", .product(name: "Hummingbird", package: "hummingbird"),
+            "Memery", "MemeryHubClient", "MemeryHubProtocol", .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.

@@ -69,6 +69,12 @@ extension Workspace {
         return try start(name, with: .startFromTemplate(template), blobs: [data])
     }
 
+    /// A name no creation has now, made from a library entry's title.
+    public func freeName(titled title: String) throws -> String {
+        let cleaned = title.replacingOccurrences(of: "/", with: "-").trimmingCharacters(in: .whitespacesAndNewlines)
+        return try uniqueName(from: Gallery.problem(withName: cleaned) == nil ? cleaned : "from the hub")
+    }
+
     /// Why this memery could not use a picture's bytes, or nil when it decodes (in the
     /// isolated decoder, with its limits).
     public func undecodable(_ data: Data, source: String) -> String? {

@@ -53,14 +53,34 @@ public enum HubLibrary {
     /// Starts a creation from a library entry: a template as its canvas, base picture and
     /// text boxes; anything else with its picture as the base image.
     public static func startCreation(_ workspace: Workspace, from connection: HubConnection, id: String, name: String?) async throws -> (creation: Creation, item: LibraryItem) {
+        let start = try await startingPoint(connection, id: id)
+        return (try start.create(in: workspace, name: name), start.item)
+    }
+
+    /// What a creation started from an entry needs, fetched and checked; nothing is stored yet.
+    public static func startingPoint(_ connection: HubConnection, id: String) async throws -> StartingPoint {
         let item = try await item(connection, id: id)
-        let name = try name ?? workspace.freeName(from: item.title)
-        let source = "hub entry \(item.id) (\"\(item.title)\")"
-        if item.kind == .template, let json = item.template {
+        if item.kind == .template, item.template != nil {
             let base = item.baseHash == nil ? nil : try await connection.send(.GET, HubPaths.library + "/" + item.id + "/base")
-            return (try workspace.create(name: name, publishedTemplate: json, baseImageData: base, source: source), item)
+            return StartingPoint(item: item, picture: base)
         }
-        return (try workspace.create(name: name, imageData: try await picture(connection, of: item), sourceName: source), item)
+        return StartingPoint(item: item, picture: try await picture(connection, of: item))
+    }
+
+    public struct StartingPoint: Sendable {
+        public let item: LibraryItem
+        /// The entry's picture, or a template's base picture (nil for a blank template).
+        public let picture: Data?
+
+        /// The creation, named `name` or after the entry's title (made unique).
+        public func create(in workspace: Workspace, name: String?) throws -> Creation {
+            let name = try name ?? workspace.freeName(titled: item.title)
+            let source = "hub entry \(item.id) (\"\(item.title)\")"
+            if item.kind == .template, let json = item.template {
+                return try workspace.create(name: name, publishedTemplate: json, baseImageData: picture, source: source)
+            }
+            return try workspace.create(name: name, imageData: picture ?? Data(), sourceName: source)
+        }
     }
 
     /// Uploads the picture(s), then puts the entry in the library.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 public import Memery
@@ -38,8 +39,11 @@ public enum EditorServer {
         CreationRoutes(workspace: workspace).add(to: router)
         CatalogRoutes(workspace: workspace).add(to: router)
         EventRoutes(feed: feed).add(to: router)
-        router.get("api/**") { request, _ -> Response in
-            throw APIError(.notFound, "no such API: \(request.uri.path) (schemas/openapi.yaml lists them)")
+        HubRoutes(workspace: workspace).add(to: router)
+        for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
+            router.on("api/**", method: method) { request, _ -> Response in
+                throw APIError(.notFound, "no such API: \(request.method) \(request.uri.path) (schemas/openapi.yaml lists them)")
+            }
         }
         return router
     }

@@ -2,12 +2,15 @@
 
 The binary is .build/debug/memery (or $MEMERY_BIN); the server listens on a free loopback
 port (--port 0) and prints its address with the token, which the fixture reads."""
+import contextlib
+import glob
 import json
 import os
 import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -91,3 +94,48 @@ def server():
     code = running.stop()
     shutil.rmtree(folder, ignore_errors=True)
     assert code == 0, f"memery serve exited {code} after Ctrl-C"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def as_postgres(*command):
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run(prefix + list(command), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/tmp")
+
+
+@contextlib.contextmanager
+def running_hub():
+    """A `memery hub` on a throwaway PostgreSQL (initdb and pg_ctl as the unprivileged
+    postgres user, on a free loopback port): (its address, its database's address)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.skip("PostgreSQL's initdb is absent (scripts/bootstrap installs Debian's postgresql)")
+    bin_dir = os.path.dirname(found[-1])
+    folder = tempfile.mkdtemp(prefix="memery-pg-", dir="/tmp")
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    port = free_port()
+    data = os.path.join(folder, "data")
+    as_postgres(f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "memery", "--no-sync", "-E", "UTF8")
+    as_postgres(f"{bin_dir}/pg_ctl", "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
+                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+    process = None
+    try:
+        subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE hub"],
+                       check=True, capture_output=True)
+        database = f"postgres://memery@127.0.0.1:{port}/hub?sslmode=disable"
+        process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error"],
+                                   stdout=subprocess.PIPE, text=True)
+        line = process.stdout.readline()
+        assert "http://" in line, line
+        yield line.split()[-1], database
+    finally:
+        if process:
+            process.kill()
+            process.wait()
+        as_postgres(f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)

@@ -49,6 +49,15 @@ export const api = {
   addToGarage: (file) => call('POST', `/api/garage?filename=${enc(file.name || 'sticker')}`, file),
   garagePictureURL: (name, width) => `/api/garage/${enc(name)}/picture?width=${width}`,
   templates: () => call('GET', '/api/templates'),
+  // The hub the store is logged in to (404-free: `connected: false` when it is not).
+  hub: () => call('GET', '/api/hub'),
+  recommended: (week) => call('GET', '/api/hub/recommended' + (week ? `?week=${enc(week)}` : '')),
+  searchHub: (words) => call('GET', `/api/hub/search?q=${enc(words)}`),
+  useFromHub: (id, name) => call('POST', '/api/hub/use', name ? { id, name } : { id }),
+  share: (name, format, quality) => call('POST', `/api/creations/${enc(name)}/share`, { format, quality }),
+  recommend: (creation, title, tags) => call('POST', '/api/hub/recommendations', { creation, title, tags }),
+  moveRecommendation: (id, position) => call('PUT', `/api/hub/recommendations/${enc(id)}/position`, { position }),
+  takeDown: (id) => call('DELETE', `/api/hub/library/${enc(id)}`),
   // Every change to the store, from this page, another tab or another process.
   changes: (onChange) => {
     const source = new EventSource('/api/events');

@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { Stage } from './canvas.js';
 import { Gallery } from './gallery.js';
 import { History } from './history.js';
+import { Hub } from './hub.js';
 import { Panels } from './panels.js';
 import { say, fail } from './status.js';
 import { Tools } from './tools.js';
@@ -16,6 +17,7 @@ class Editor {
     this.tool = 'select';
     this.showingPast = false;  // the time slider shows an older picture: nothing of it can be selected
     this.gallery = new Gallery((name) => this.open(name));
+    this.hub = new Hub((name) => this.open(name));
     this.stage = new Stage(this);
     this.tools = new Tools(this);
     this.panels = new Panels(this);
@@ -29,6 +31,7 @@ class Editor {
     window.addEventListener('hashchange', () => this.route());
     api.changes((change) => this.changed(change));
     this.panels.load();
+    this.hub.load();
     this.route();
   }
 
@@ -54,12 +57,13 @@ class Editor {
     document.getElementById('gallery-view').hidden = false;
     document.getElementById('editor-view').hidden = true;
     this.gallery.refresh();
+    this.hub.refresh();
   }
 
   async show(name) {
     document.getElementById('gallery-view').hidden = true;
     document.getElementById('editor-view').hidden = false;
-    if (this.name !== name) this.selected = null;
+    if (this.name !== name) { this.selected = null; document.getElementById('share-link').hidden = true; }
     this.name = name;
     await this.reload();
     this.tools.refreshStickers();
@@ -145,7 +149,12 @@ class Editor {
         say('copied the picture');
       } catch (error) { fail(new Error(`could not copy: ${error.message}`)); }
     });
+    document.getElementById('recommend').addEventListener('click', () => this.hub.recommend(this.name));
     document.getElementById('share').addEventListener('click', async () => {
+      if (this.hub.connected) {
+        try { await this.hub.share(this.name, format.value, quality.value); } catch (error) { fail(error); }
+        return;
+      }
       const blob = await (await fetch(api.exportURL(this.name, format.value, quality.value))).blob();
       const file = new File([blob], `${this.name}.${format.value === 'jpeg' ? 'jpg' : format.value}`, { type: blob.type });
       if (navigator.canShare?.({ files: [file] })) {
