@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bench-peers crashtest fuzz tsan bootstrap build clean
+.PHONY: demo test bench bench-hub bench-peers crashtest fuzz tsan bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -14,6 +14,10 @@ test: bootstrap
 bench: bootstrap
 	swift build -c release
 	scripts/bench
+
+# Simulated machines (8, 64, 256) syncing through two hubs on one PostgreSQL, beside pgbench inserting the same rows.
+bench-hub: bootstrap
+	scripts/bench-hub
 
 # Memery beside ImageMagick, Pillow, libvips, SQLite and raw LMDB; the report goes to docs/benchmarks.md.
 bench-peers: bootstrap

@@ -93,6 +93,10 @@ let package = Package(
         .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore", "MemeryFuzzSupport"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
+        // `make bench-hub`: simulated machines pushing and pulling through hubs (scripts/bench-hub).
+        .executableTarget(name: "memery-bench-hub", dependencies: [
+            "MemeryHubProtocol", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
 
         // Paths to test data and generated inputs, shared by the test targets.
         .target(name: "MemeryTestSupport", dependencies: ["MemeryRender"], path: "Tests/MemeryTestSupport"),

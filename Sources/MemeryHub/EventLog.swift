@@ -22,14 +22,19 @@ struct EventLog: Sendable {
         try Self.check(request.events)
         return try await client.withTransaction(logger: logger) { connection in
             // The user's row is the turnstile: one push per user at a time, so positions are
-            // handed out, and become visible, in order.
+            // handed out, and become visible, in order. The same query finds this push's
+            // receipt, if it was sent before.
             var position: Int64 = 0
-            for try await value in try await connection.query("SELECT position FROM users WHERE id = \(who.user) FOR UPDATE", logger: logger).decode(Int64.self) {
-                position = value
+            var receipt: (Int, Int, Int64)?
+            for try await (at, accepted, duplicates, answered) in try await connection.query("""
+                SELECT u.position, r.accepted, r.duplicates, r.position
+                FROM (SELECT position FROM users WHERE id = \(who.user) FOR UPDATE) AS u
+                LEFT JOIN push_receipts r ON r.user_id = \(who.user) AND r.key = \(request.key)
+                """, logger: logger).decode((Int64, Int?, Int?, Int64?).self) {
+                position = at
+                if let accepted, let duplicates, let answered { receipt = (accepted, duplicates, answered) }
             }
-            for try await (accepted, duplicates, at) in try await connection.query("""
-                SELECT accepted, duplicates, position FROM push_receipts WHERE user_id = \(who.user) AND key = \(request.key)
-                """, logger: logger).decode((Int, Int, Int64).self) {
+            if let (accepted, duplicates, at) = receipt {
                 return PushAnswer(accepted: accepted, duplicates: duplicates, position: at, behind: position > request.seen, replayed: true)
             }
             let hashes = Array(Set(request.events.flatMap(\.blobs)))
@@ -48,37 +53,39 @@ struct EventLog: Sendable {
                                    missing: missing)
                 }
             }
-            var stored = Set<UUID>()
-            for try await id in try await connection.query("""
-                SELECT id FROM events WHERE user_id = \(who.user) AND id = ANY(\(request.events.map { $0.id.uuidString })::uuid[])
-                """, logger: logger).decode(UUID.self) {
-                stored.insert(id)
-            }
-            let new = request.events.filter { !stored.contains($0.id) }
-            let first = position + 1
-            if !new.isEmpty {
-                let positions = (0..<Int64(new.count)).map { first + $0 }
-                try await connection.query("""
-                    INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
-                    SELECT \(who.user), p, i::uuid, b::uuid, s::uuid, NULLIF(pa, '')::uuid, t, v, tm, pl,
-                           CASE WHEN bl = '' THEN '{}'::text[] ELSE string_to_array(bl, ',') END, c
-                    FROM unnest(\(positions)::bigint[], \(new.map { $0.id.uuidString })::text[], \(new.map { $0.batch.uuidString })::text[],
-                                \(new.map { $0.stream.uuidString })::text[], \(new.map { $0.parent?.uuidString ?? "" })::text[],
-                                \(new.map(\.type))::text[], \(new.map { Int64($0.schemaVersion) })::bigint[], \(new.map(\.time))::bigint[],
-                                \(new.map(\.payload))::text[], \(new.map { $0.blobs.joined(separator: ",") })::text[],
-                                \(new.map(\.checksum))::text[]) AS u(p, i, b, s, pa, t, v, tm, pl, bl, c)
-                    """, logger: logger)
-                position += Int64(new.count)
-                try await connection.query("UPDATE users SET position = \(position) WHERE id = \(who.user)", logger: logger)
-                try await connection.query("SELECT pg_notify('memery_user_' || \(who.user), \(String(position)))", logger: logger)
-            }
-            let answer = PushAnswer(accepted: new.count, duplicates: request.events.count - new.count, position: position,
-                                    behind: position - Int64(new.count) > request.seen)
+            // The events the hub lacks, numbered after the user's position in the push's
+            // order, inserted in one statement; those it has are left out.
+            let events = request.events
+            let inserted = try await connection.query("""
+                WITH pushed AS (
+                    SELECT * FROM unnest(\(events.map { $0.id.uuidString })::uuid[], \(events.map { $0.batch.uuidString })::text[],
+                                         \(events.map { $0.stream.uuidString })::text[], \(events.map { $0.parent?.uuidString ?? "" })::text[],
+                                         \(events.map(\.type))::text[], \(events.map { Int64($0.schemaVersion) })::bigint[], \(events.map(\.time))::bigint[],
+                                         \(events.map(\.payload))::text[], \(events.map { $0.blobs.joined(separator: ",") })::text[],
+                                         \(events.map(\.checksum))::text[]) WITH ORDINALITY AS u(i, b, s, pa, t, v, tm, pl, bl, c, n)),
+                new AS (
+                    SELECT p.*, row_number() OVER (ORDER BY p.n) AS k FROM pushed p
+                    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = \(who.user) AND e.id = p.i))
+                INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
+                SELECT \(who.user), \(position) + k, i, b::uuid, s::uuid, NULLIF(pa, '')::uuid, t, v, tm, pl,
+                       CASE WHEN bl = '' THEN '{}'::text[] ELSE string_to_array(bl, ',') END, c
+                FROM new
+                RETURNING 1
+                """, logger: logger)
+            var accepted = 0
+            for try await _ in inserted.decode(Int.self) { accepted += 1 }
+            let answer = PushAnswer(accepted: accepted, duplicates: events.count - accepted, position: position + Int64(accepted),
+                                    behind: position > request.seen)
+            // The new position and the push's receipt, in one statement.
             try await connection.query("""
+                WITH moved AS (UPDATE users SET position = \(answer.position) WHERE id = \(who.user) AND \(accepted) > 0)
                 INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
                 VALUES (\(who.user), \(request.key), \(answer.accepted), \(answer.duplicates), \(answer.position))
                 """, logger: logger)
-            try await connection.query("DELETE FROM push_receipts WHERE user_id = \(who.user) AND created_at < now() - interval '7 days'", logger: logger)
+            // Receipts are for retries within days; old ones go now and then, not on every push.
+            if Int.random(in: 0..<100) == 0 {
+                try await connection.query("DELETE FROM push_receipts WHERE user_id = \(who.user) AND created_at < now() - interval '7 days'", logger: logger)
+            }
             return answer
         }
     }
@@ -130,6 +137,8 @@ struct EventLog: Sendable {
         var events = try await decode(try await client.query("""
             SELECT \(unescaped: Self.columns) FROM events WHERE user_id = \(who.user) AND position > \(cursor) ORDER BY position LIMIT \(limit)
             """, logger: logger))
+        // A short page is everything there was (an append becomes visible whole): no more to ask.
+        guard events.count == limit else { return PullAnswer(events: events, cursor: events.last?.position ?? cursor, more: false) }
         if let last = events.last, let end = last.position {
             // An append is never split between pages: the rest of it follows at once.
             var next = end + 1
@@ -157,10 +166,9 @@ struct EventLog: Sendable {
         var events = [HubEvent]()
         for try await (position, id, batch, stream, parent, type, version, time, payload, blobs, checksum)
             in rows.decode((Int64, UUID, UUID, UUID, UUID?, String, Int64, Int64, String, [String], String).self) {
-            var event = HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: type, schemaVersion: Int(version),
-                                 time: time, payload: payload, blobs: blobs, position: position)
-            event.checksum = checksum  // as its writer made it: the reader checks it
-            events.append(event)
+            // As its writer made it: the reader checks it.
+            events.append(HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: type, schemaVersion: Int(version),
+                                   time: time, payload: payload, blobs: blobs, checksum: checksum, position: position))
         }
         return events
     }

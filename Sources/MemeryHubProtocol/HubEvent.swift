@@ -35,6 +35,15 @@ public struct HubEvent: Codable, Sendable, Equatable {
         checksum = Self.checksum(of: self)
     }
 
+    /// An event as it was stored, with the checksum its writer made (a reader checks it;
+    /// nothing is hashed here).
+    public init(id: UUID, batch: UUID, stream: UUID, parent: UUID?, type: String, schemaVersion: Int, time: Int64,
+                payload: String, blobs: [String], checksum: String, position: Int64?) {
+        self.id = id; self.batch = batch; self.stream = stream; self.parent = parent; self.type = type
+        self.schemaVersion = schemaVersion; self.time = time; self.payload = payload; self.blobs = blobs
+        self.checksum = checksum; self.position = position
+    }
+
     /// SHA-256 over every field but the checksum and the position, each length-prefixed so
     /// that no two different events hash alike.
     public static func checksum(of event: HubEvent) -> String {

@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+import Foundation
+import MemeryHubProtocol
+import NIOCore
+import NIOHTTP1
+
+/// `make bench-hub`'s load: simulated machines syncing through hubs, as `memery sync` does
+/// it (scripts/bench-hub starts PostgreSQL, the hubs and pgbench around it).
+///
+///     memery-bench-hub HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]
+///
+/// Machines come in pairs, one account per pair, the two on different hubs: each pushes an
+/// append of EVENTS-PER-PUSH events, then pulls what is new (its partner's work, and its
+/// own coming back), again and again until SECONDS are up. Prints one JSON line: pushes,
+/// events stored, and push and pull latencies (p50, p99) in milliseconds.
+@main
+enum HubLoad {
+    static func main() async throws {
+        let args = Array(CommandLine.arguments.dropFirst())
+        guard args.count >= 3, let machines = Int(args[1]), machines >= 1, let seconds = Double(args[2]) else {
+            FileHandle.standardError.write(Data("usage: memery-bench-hub HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]\n".utf8))
+            exit(2)
+        }
+        let hubs = args[0].split(separator: ",").map(String.init)
+        let perPush = args.count > 3 ? Int(args[3]) ?? 5 : 5
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, machines)
+        configuration.timeout.connect = .seconds(10)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+        // Accounts and sessions first (bcrypt is not what is measured).
+        let run = String(UUID().uuidString.prefix(6)).lowercased()
+        var tokens = [String](repeating: "", count: machines)
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for pair in 0..<(machines + 1) / 2 {
+                group.addTask {
+                    let user = "bench-\(run)-\(pair)", password = "bench password"
+                    _ = try await send(client, .POST, hubs[0] + HubPaths.accounts, SignUpRequest(user: user, password: password))
+                    return (pair, user)
+                }
+            }
+            var users = [Int: String]()
+            for try await (pair, user) in group { users[pair] = user }
+            // One at a time: logins under way count against the address's limit until they succeed.
+            for machine in 0..<machines {
+                let hub = hubs[machine % hubs.count]
+                let data = try await send(client, .POST, hub + HubPaths.sessions,
+                                          LoginRequest(user: users[machine / 2]!, password: "bench password", device: "machine \(machine)"))
+                tokens[machine] = try JSONDecoder().decode(LoginAnswer.self, from: data).token
+            }
+        }
+
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let results = try await withThrowingTaskGroup(of: MachineResult.self) { group in
+            for machine in 0..<machines {
+                let hub = hubs[machine % hubs.count], token = tokens[machine]
+                group.addTask { try await Machine(client: client, hub: hub, token: token, perPush: perPush).run(until: deadline) }
+            }
+            var all = [MachineResult]()
+            for try await result in group { all.append(result) }
+            return all
+        }
+        let pushes = results.flatMap(\.pushMs).sorted(), pulls = results.flatMap(\.pullMs).sorted()
+        let summary: [String: Any] = [
+            "machines": machines, "hubs": hubs.count, "seconds": seconds, "eventsPerPush": perPush,
+            "pushes": pushes.count, "events": pushes.count * perPush,
+            "pushesPerSecond": Double(pushes.count) / seconds, "eventsPerSecond": Double(pushes.count * perPush) / seconds,
+            "pushP50": percentile(pushes, 0.5), "pushP99": percentile(pushes, 0.99),
+            "pulls": pulls.count, "pullP50": percentile(pulls, 0.5), "pullP99": percentile(pulls, 0.99),
+            "pulledEvents": results.map(\.pulled).reduce(0, +), "errors": results.map(\.errors).reduce(0, +),
+        ]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+        try await client.shutdown()
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return (sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 100).rounded() / 100
+    }
+
+    static func send(_ client: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: (some Encodable)? = Optional<Int>.none,
+                     token: String? = nil) async throws -> Data {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw LoadError("\(method) \(url) answered \(response.status.code): \(String(buffer: bytes).prefix(200))")
+        }
+        return Data(bytes.readableBytesView)
+    }
+}
+
+struct LoadError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct MachineResult: Sendable {
+    var pushMs = [Double](), pullMs = [Double]()
+    var pulled = 0, errors = 0
+}
+
+/// One simulated machine: one creation's stream, an append per push, a pull after each.
+struct Machine {
+    let client: HTTPClient
+    let hub: String
+    let token: String
+    let perPush: Int
+
+    func run(until deadline: ContinuousClock.Instant) async throws -> MachineResult {
+        var result = MachineResult()
+        let stream = UUID()
+        var parent: UUID?, cursor: Int64 = 0, seen: Int64 = 0
+        let clock = ContinuousClock()
+        while clock.now < deadline {
+            let batch = UUID()
+            var events = [HubEvent]()
+            for index in 0..<perPush {
+                let id = index == 0 ? batch : UUID()
+                events.append(HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: "TextLayerEdited", schemaVersion: 1,
+                                       time: Int64(Date().timeIntervalSince1970 * 1000),
+                                       payload: #"{"layer":"L1.\#(index)","text":"when the build finally passes on the \#(index)th try","size":48}"#,
+                                       blobs: []))
+            }
+            parent = batch
+            do {
+                let start = clock.now
+                let key = batch.uuidString.lowercased()
+                let data = try await HubLoad.send(client, .POST, hub + HubPaths.events, PushRequest(key: key, seen: seen, events: events), token: token)
+                result.pushMs.append(milliseconds(clock.now - start))
+                seen = try JSONDecoder().decode(PushAnswer.self, from: data).position
+                let pullStart = clock.now
+                let page = try JSONDecoder().decode(PullAnswer.self, from: try await HubLoad.send(
+                    client, .GET, hub + HubPaths.events + "?after=\(cursor)&limit=500", token: token))
+                result.pullMs.append(milliseconds(clock.now - pullStart))
+                result.pulled += page.events.count
+                cursor = page.cursor
+            } catch {
+                result.errors += 1
+                if result.errors == 1 { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+            }
+        }
+        return result
+    }
+
+    func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
