@@ -27,6 +27,9 @@ public struct IncomingResult: Sendable {
     public var renamed: [(from: String, to: String)] = []
     /// Creations purged here because another machine purged them.
     public var purged = 0
+    /// Creations (by name) that got edits beside edits this store has: both lines are kept
+    /// as branches of the history.
+    public var branched: [String] = []
 }
 
 /// The store's side of sync: its log read as events that travel, and events from the hub
@@ -34,11 +37,19 @@ public struct IncomingResult: Sendable {
 extension Workspace {
     /// Whole appends of the log after local sequence `sequence`, up to about `limit` events,
     /// leaving out purged events and the sequences in `skip` (events that came from the hub).
-    public func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false }) throws -> OutgoingPage {
-        var events = [HubEvent]()
+    /// `only`: the appends that touch these streams alone (`memery sync NAME...`).
+    public func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false },
+                         only streams: Set<UUID>? = nil) throws -> OutgoingPage {
+        var events = [HubEvent](), append = [HubEvent]()
         var through = sequence, batchID: UUID?, batch: UInt64 = 0, more = false
+        // An append goes whole, or not at all when it touches none of `streams`.
+        func finish() {
+            if streams.map({ streams in append.contains { streams.contains($0.stream) } }) ?? true { events += append }
+            append = []
+        }
         try store.forEachEvent(from: sequence + 1) { stored in
             if stored.batch != batch {
+                finish()
                 // A page ends between appends only.
                 if events.count >= limit { more = true; return false }
                 batch = stored.batch
@@ -49,11 +60,12 @@ extension Workspace {
             let id = batchID ?? stored.id
             batchID = id
             let payload = String(decoding: stored.payload, as: UTF8.self)
-            events.append(HubEvent(id: stored.id, batch: id, stream: stored.stream, parent: stored.parent, type: stored.type,
+            append.append(HubEvent(id: stored.id, batch: id, stream: stored.stream, parent: stored.parent, type: stored.type,
                                    schemaVersion: stored.schemaVersion, time: stored.timeMilliseconds, payload: payload,
                                    blobs: Self.usesPictures(stored.type) ? Self.pictures(in: stored.payload) : []))
             return true
         }
+        if !more { finish() }
         var page = OutgoingPage(events: events, through: through, more: more)
         page.creations = Set(events.filter { Self.isCreationEvent($0.type) }.map(\.stream))
         return page
@@ -92,6 +104,28 @@ extension Workspace {
 
     /// The bytes of a picture the store holds (checked against its hash), or nil.
     public func picture(_ hash: String) throws -> Data? { try store.blob(hash) }
+
+    /// The streams `memery sync NAME...` carries for these creations: each one's history
+    /// and its gallery entry. Names this store does not know are looked for in `events`
+    /// (a creation another machine made); `unknown` lists those found nowhere.
+    public func syncStreams(named names: [String], seenIn events: [HubEvent] = []) throws -> (streams: Set<UUID>, unknown: [String]) {
+        var streams = Set<UUID>(), unknown = [String]()
+        let gallery = try self.gallery()
+        for name in names {
+            var id = (gallery.entries + gallery.trash).first { $0.name.lowercased() == name.lowercased() }?.id
+            if id == nil {
+                for event in events where event.type == "GalleryEntryAdded" || event.type == "CreationRenamed" {
+                    switch try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8)) {
+                    case .added(let entry) where entry.name.lowercased() == name.lowercased(): id = entry.id
+                    case .renamed(let renamed, let new) where new.lowercased() == name.lowercased(): id = renamed
+                    default: break
+                    }
+                }
+            }
+            if let id { streams.formUnion([id, Self.membershipStream(of: id)]) } else { unknown.append(name) }
+        }
+        return (streams, unknown)
+    }
 
     /// True when the store holds the picture.
     public func hasPicture(_ hash: String) throws -> Bool { try store.blob(hash) != nil }
@@ -162,6 +196,17 @@ extension Workspace {
             for id in named where settled.insert(id).inserted {
                 guard let entry = try loadMembership(id).state.entry else { continue }
                 result.renamed += try settleName(Self.nameClaim(entry.name), wanted: id)
+            }
+            // An edit that came in beside one this store has (the same parent, or a parent
+            // this store had moved on from) makes a branch: say so.
+            for id in result.creations {
+                let imported = Set(report.stored.filter { $0.stream == id }.map(\.id))
+                let history = try loadHistory(id).history
+                let forked = history.nodes.contains { node in
+                    guard imported.contains(node.id), let parent = node.parent else { return false }
+                    return history.nodes[parent].children.contains { !imported.contains(history.nodes[$0].id) }
+                }
+                if forked, let name = try galleryEntry(id: id)?.name { result.branched.append(name) }
             }
             for id in purges where try galleryEntry(id: id) != nil {
                 try store.purge([id, Self.membershipStream(of: id)])

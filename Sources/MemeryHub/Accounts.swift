@@ -43,10 +43,9 @@ struct Accounts: Sendable {
             try await passwords.burn(request.password)
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
         }
-        let userKey = "user:" + request.user.lowercased(), addressKey = "address:" + address
         // The attempt counts before the password is checked, so guesses sent at once are
         // counted together; it is forgotten when the password was right.
-        let attempt = try await limits.begin(userKey: userKey, addressKey: addressKey, user: request.user)
+        let attempt = try await limits.begin(user: request.user, address: address)
         let rows = try await client.query("SELECT id, name, role, password_hash FROM users WHERE name_key = \(request.user.lowercased())", logger: logger)
         var found: (Int64, String, String, String)?
         for try await row in rows.decode((Int64, String, String, String).self) { found = row }
@@ -71,10 +70,13 @@ struct Accounts: Sendable {
         guard let value = headers[.authorization], value.hasPrefix("Bearer ") else { throw HubError.unauthorized }
         let token = String(value.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
+        // `last_seen` is written at most once a minute per session: a busy device's
+        // every request would otherwise lock and rewrite its row.
         let rows = try await client.query("""
-            UPDATE sessions s SET last_seen = now() FROM users u
-            WHERE s.token_hash = \(Data(SHA256Digest.of(token))) AND u.id = s.user_id
-            RETURNING u.id, u.name, u.role, s.id
+            WITH s AS (SELECT id, user_id, last_seen FROM sessions WHERE token_hash = \(Data(SHA256Digest.of(token)))),
+                 touched AS (UPDATE sessions SET last_seen = now()
+                             WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
+            SELECT u.id, u.name, u.role, s.id FROM s JOIN users u ON u.id = s.user_id
             """, logger: logger)
         for try await (user, name, role, session) in rows.decode((Int64, String, String, UUID).self) {
             return SignedIn(user: user, name: name, role: role, session: session)

@@ -50,11 +50,7 @@ public enum HubServer {
             },
             logger: logger)
         app.beforeServerStarts {
-            do {
-                try await Migrations.run(on: client, logger: logger)
-            } catch let error as PSQLError {
-                throw HubStartError("could not use the database at \(settings.database.shown): \(PostgresProblem.describe(error))")
-            }
+            try await migrate(client, settings.database, logger: logger)
         }
         try await app.runService()
     }
@@ -65,6 +61,7 @@ public enum HubServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: ProblemAnswers())
+        router.add(middleware: RequestDeadline())
         router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
             // Healthy means the database answers: a hub without it can do nothing.
             do {
@@ -85,6 +82,21 @@ public enum HubServer {
         return router
     }
 
+    /// The schema brought up to date, or a one-line reason within 10 seconds: the pool
+    /// would otherwise retry a database that is not there for as long as one waits.
+    static func migrate(_ client: PostgresClient, _ database: DatabaseAddress, logger: Logger) async throws {
+        do {
+            try await Deadline.run(.seconds(10), failing: HubStartError("""
+                the database at \(database.shown) did not answer within 10 s: is PostgreSQL running there, \
+                and are the host, port, user and database name right?
+                """)) {
+                try await Migrations.run(on: client, logger: logger)
+            }
+        } catch let error as PSQLError {
+            throw HubStartError("could not use the database at \(database.shown): \(PostgresProblem.describe(error))")
+        }
+    }
+
     /// `memery hub grant-manager USER`: the one way to make a manager.
     public static func grantManager(_ user: String, database: DatabaseAddress) async throws {
         let logger = Logger(label: "memery.hub")
@@ -93,7 +105,7 @@ public enum HubServer {
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             do {
-                try await Migrations.run(on: client, logger: logger)
+                try await migrate(client, database, logger: logger)
                 try await Accounts(client: client, passwords: Passwords(cost: 4), limits: LoginLimits(client: client, logger: logger), logger: logger)
                     .grantManager(user)
             } catch let error as PSQLError {

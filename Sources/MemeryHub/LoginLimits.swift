@@ -6,7 +6,11 @@ import PostgresNIO
 /// How many failed logins an account and an address may have in a window, counted in
 /// PostgreSQL so that the limit holds however many hubs share it.
 struct LoginLimits: Sendable {
-    var perUser = 10
+    /// Failures for one account from one address: a person mistyping, or one guesser.
+    var perUserFromAddress = 10
+    /// For one account from anywhere: high enough that guessing from one address cannot
+    /// lock the owner out, low enough to stop guessing spread over many.
+    var perUser = 100
     var perAddress = 50
     var window: TimeInterval = 15 * 60
     let client: PostgresClient
@@ -18,22 +22,24 @@ struct LoginLimits: Sendable {
     /// Records the attempt, then counts it with the others in the window: one over the
     /// limit is refused (and stays counted). Recording first means guesses sent at the same
     /// moment cannot all slip under the limit.
-    func begin(userKey: String, addressKey: String, user: String) async throws -> Attempt {
+    func begin(user: String, address: String) async throws -> Attempt {
+        let name = user.lowercased()
+        let pairKey = "pair:\(name)@\(address)", userKey = "user:" + name, addressKey = "address:" + address
         var ids = [Int64]()
         for try await id in try await client.query("""
-            INSERT INTO login_failures (key) VALUES (\(userKey)), (\(addressKey)) RETURNING id
+            INSERT INTO login_failures (key) VALUES (\(pairKey)), (\(userKey)), (\(addressKey)) RETURNING id
             """, logger: logger).decode(Int64.self) {
             ids.append(id)
         }
         let rows = try await client.query("""
-            SELECT count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
+            SELECT count(*) FILTER (WHERE key = \(pairKey)), count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
                    coalesce(extract(epoch FROM min(at) + make_interval(secs => \(window)) - now()), 0)::bigint
-            FROM login_failures WHERE key IN (\(userKey), \(addressKey)) AND at > now() - make_interval(secs => \(window))
+            FROM login_failures WHERE key IN (\(pairKey), \(userKey), \(addressKey)) AND at > now() - make_interval(secs => \(window))
             """, logger: logger)
-        for try await (forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64).self) {
+        for try await (fromHere, forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64, Int64).self) {
             let minutes = max(1, (wait + 59) / 60)
             let retry = "try again in \(minutes) minute\(minutes == 1 ? "" : "s")"
-            if forUser > perUser {
+            if fromHere > perUserFromAddress || forUser > perUser {
                 throw HubError(.tooManyRequests, "too-many-attempts", "too many failed logins for \(user.prefix(40)): \(retry)",
                                headers: [.retryAfter: String(max(1, wait))])
             }

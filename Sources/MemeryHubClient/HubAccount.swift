@@ -5,6 +5,18 @@ public import MemeryHubProtocol
 
 /// Signing up, logging in and out, and the account's devices, for a store.
 public enum HubAccount {
+    /// A store belongs to one account: logging it in as another would send its creations
+    /// there at the next sync. Logging in again as the same user on the same hub is fine.
+    public static func refuseSwitching(_ workspace: Workspace, hub: String, user: String) throws {
+        guard let current = try HubLogin.load(workspace) else { return }
+        let address = try HubConnection(hub: hub).hub
+        guard current.hub != address || current.user.lowercased() != user.lowercased() else { return }
+        throw HubClientError("""
+            this store is logged in as \(current.user) on \(current.hub), and its creations sync with that account: \
+            run `memery logout` first to use it as \(user) on \(address) (or give another --store)
+            """, isBadInput: true)
+    }
+
     public static func signUp(hub: String, user: String, password: String) async throws {
         try check(user: user, password: password)
         _ = try await HubConnection(hub: hub).send(.POST, HubPaths.accounts, body: try JSONEncoder().encode(SignUpRequest(user: user, password: password)))
@@ -14,10 +26,14 @@ public enum HubAccount {
     @discardableResult
     public static func logIn(_ workspace: Workspace, hub: String, user: String, password: String, device: String) async throws -> HubLogin {
         if let problem = AccountRules.problem(withUser: user) { throw HubClientError("user \"\(user.prefix(40))\": \(problem)", isBadInput: true) }
+        try refuseSwitching(workspace, hub: hub, user: user)
+        let previous = try HubLogin.load(workspace)
         let connection = try HubConnection(hub: hub)
         let answer = try await connection.json(.POST, HubPaths.sessions, LoginRequest(user: user, password: password, device: device), as: LoginAnswer.self)
         let login = HubLogin(hub: connection.hub, user: answer.user, role: answer.role, session: answer.session, token: answer.token)
         try login.save(workspace)
+        // Logged in again as the same user: the session this store had is not needed any more.
+        if let previous { _ = try? await previous.connection().send(.DELETE, HubPaths.sessions + "/" + previous.session.uuidString.lowercased()) }
         return login
     }
 

@@ -74,6 +74,12 @@ public struct HubConnection: Sendable {
         }
         guard (200..<300).contains(Int(response.status.code)) else {
             let problem = try? JSONDecoder().decode(HubProblem.self, from: data)
+            if response.status.code == 401, token != nil {
+                throw HubClientError("""
+                    the hub at \(hub) no longer knows this device's session (logged out or revoked from another device, \
+                    or the password was changed): run `memery login \(hub) --user NAME` again
+                    """, problem: problem, status: 401)
+            }
             throw HubClientError(problem?.message ?? "the hub answered \(response.status.code) \(response.status.reasonPhrase) to \(method) \(path)",
                                  problem: problem, status: Int(response.status.code))
         }

@@ -14,6 +14,8 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var renamed: [Renamed] = []
     /// Creations another machine purged, purged here too.
     public var purged = 0
+    /// Creations edited here and on another machine: both lines are now branches.
+    public var branched: [String] = []
     /// The hub position this store has pulled through.
     public var position: Int64 = 0
 

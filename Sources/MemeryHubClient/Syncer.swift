@@ -38,24 +38,65 @@ public final class Syncer {
     func push() async throws {
         while true {
             let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
-            if !page.events.isEmpty {
-                try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
-                let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events)
-                let body = try JSONEncoder().encode(request)
-                let data = try await connection.send(.POST, HubPaths.events, body: body)
-                guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
-                    throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
-                }
-                report.eventsUp += answer.replayed ? 0 : answer.accepted
-                report.bytesUp += body.count
-                creationsUp.formUnion(page.creations)
-                report.creationsUp = creationsUp.count
-            }
+            try await send(page)
             state.pushed(through: page.through)
             try state.save(workspace)
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return }
         }
+    }
+
+    /// Pictures first, then the page's events.
+    func send(_ page: OutgoingPage) async throws {
+        guard !page.events.isEmpty else { return }
+        try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
+        let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events)
+        let body = try JSONEncoder().encode(request)
+        let data = try await connection.send(.POST, HubPaths.events, body: body)
+        guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
+            throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
+        }
+        report.eventsUp += answer.replayed ? 0 : answer.accepted
+        report.bytesUp += body.count
+        creationsUp.formUnion(page.creations)
+        report.creationsUp = creationsUp.count
+    }
+
+    /// `memery sync NAME...`: these creations alone, both ways. Where the store's sync got
+    /// stays where it was, so the next whole sync still covers everything else (what this one
+    /// moved is then skipped on either side).
+    public func run(only names: [String]) async throws -> SyncReport {
+        var streams = try workspace.syncStreams(named: names).streams
+        var through = state.pushedThrough
+        while true {
+            let page = try workspace.outgoing(after: through, limit: pageSize, skip: state.cameFromHub, only: streams)
+            try await send(page)
+            if !page.events.isEmpty { progress?(report) }
+            through = page.through
+            if !page.more { break }
+        }
+        var cursor = state.cursor, cursorEvent = state.cursorEvent
+        while true {
+            let answer = try await pullPage(after: cursor, at: cursorEvent)
+            if answer.restart {
+                throw HubClientError("the hub does not have what this store last pulled from it (restored from a backup?): run `memery sync` without names first")
+            }
+            streams.formUnion(try workspace.syncStreams(named: names, seenIn: answer.events).streams)
+            // Whole appends that touch the named creations.
+            let wanted = Set(answer.events.filter { streams.contains($0.stream) }.map(\.batch))
+            try await store(answer.events.filter { wanted.contains($0.batch) })
+            try state.save(workspace)
+            cursor = answer.cursor
+            if let last = answer.events.last { cursorEvent = last.id }
+            if !answer.more { break }
+        }
+        let unknown = try workspace.syncStreams(named: names).unknown
+        if !unknown.isEmpty {
+            throw HubClientError("no creation named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) here or on the hub: `memery list` shows this store's",
+                                 isBadInput: true)
+        }
+        report.position = state.cursor
+        return report
     }
 
     /// The same events give the same key: a push retried after a lost answer is answered as the first was.
@@ -82,12 +123,7 @@ public final class Syncer {
     func pull() async throws -> Bool {
         var madeEvents = false
         while true {
-            let at = state.cursorEvent.map { "&at=" + $0.uuidString.lowercased() } ?? ""
-            let data = try await connection.send(.GET, HubPaths.events + "?after=\(state.cursor)&limit=\(pageSize)" + at)
-            guard let page = try? JSONDecoder().decode(PullAnswer.self, from: data) else {
-                throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
-            }
-            report.bytesDown += data.count
+            let page = try await pullPage(after: state.cursor, at: state.cursorEvent)
             if page.restart {
                 // The hub does not have what this store pulled from it: another hub, or one
                 // restored from a backup. Start over: everything is pushed and pulled again,
@@ -97,39 +133,55 @@ public final class Syncer {
                 try await push()
                 continue
             }
-            if let damaged = page.events.first(where: { !$0.isIntact }) {
-                throw HubClientError("event \(damaged.id.uuidString.lowercased()) from the hub does not match its checksum (damaged on the hub or on the way): nothing from this page was applied")
-            }
-            var pictures = [String: Data]()
-            for hash in Set(page.events.flatMap(\.blobs)).sorted() where try !workspace.hasPicture(hash) {
-                let bytes = try await connection.send(.GET, HubPaths.blobs + "/" + hash)
-                guard hex(SHA256.hash(data: bytes)) == hash else {
-                    throw HubClientError("picture \(hash.prefix(12))… from the hub does not match its hash: nothing from this page was applied")
-                }
-                pictures[hash] = bytes
-                report.picturesDown += 1
-                report.bytesDown += bytes.count
-            }
-            if !page.events.isEmpty {
-                let before = try workspace.lastSequence()
-                let result = try workspace.incoming(page.events) { hash in
-                    guard let bytes = pictures[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
-                    return bytes
-                }
-                state.noteFromHub(result.sequences)
-                report.eventsDown += result.stored
-                creationsDown.formUnion(result.creations)
-                report.creationsDown = creationsDown.count
-                report.renamed += result.renamed.map { SyncReport.Renamed(from: $0.from, to: $0.to) }
-                report.purged += result.purged
-                // Settling made events of this store's own (a rename): they go up next.
-                if try workspace.lastSequence() > before + UInt64(result.stored) { madeEvents = true }
-            }
+            if try await store(page.events) { madeEvents = true }
             state.cursor = page.cursor
             if let last = page.events.last { state.cursorEvent = last.id }
             try state.save(workspace)
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return madeEvents }
         }
+    }
+
+    /// One page after `cursor`, every event checked against its checksum.
+    func pullPage(after cursor: Int64, at event: UUID?) async throws -> PullAnswer {
+        let at = event.map { "&at=" + $0.uuidString.lowercased() } ?? ""
+        let data = try await connection.send(.GET, HubPaths.events + "?after=\(cursor)&limit=\(pageSize)" + at)
+        guard let page = try? JSONDecoder().decode(PullAnswer.self, from: data) else {
+            throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
+        }
+        report.bytesDown += data.count
+        if let damaged = page.events.first(where: { !$0.isIntact }) {
+            throw HubClientError("event \(damaged.id.uuidString.lowercased()) from the hub does not match its checksum (damaged on the hub or on the way): nothing from this page was applied")
+        }
+        return page
+    }
+
+    /// Stores pulled events with the pictures they need, in one transaction; true when
+    /// settling them made events of this store's own (a name's suffix), which go up next.
+    func store(_ events: [HubEvent]) async throws -> Bool {
+        guard !events.isEmpty else { return false }
+        var pictures = [String: Data]()
+        for hash in Set(events.flatMap(\.blobs)).sorted() where try !workspace.hasPicture(hash) {
+            let bytes = try await connection.send(.GET, HubPaths.blobs + "/" + hash)
+            guard hex(SHA256.hash(data: bytes)) == hash else {
+                throw HubClientError("picture \(hash.prefix(12))… from the hub does not match its hash: nothing from this page was applied")
+            }
+            pictures[hash] = bytes
+            report.picturesDown += 1
+            report.bytesDown += bytes.count
+        }
+        let before = try workspace.lastSequence()
+        let result = try workspace.incoming(events) { hash in
+            guard let bytes = pictures[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
+            return bytes
+        }
+        state.noteFromHub(result.sequences)
+        report.eventsDown += result.stored
+        creationsDown.formUnion(result.creations)
+        report.creationsDown = creationsDown.count
+        report.renamed += result.renamed.map { SyncReport.Renamed(from: $0.from, to: $0.to) }
+        report.branched += result.branched.filter { !report.branched.contains($0) }
+        report.purged += result.purged
+        return try workspace.lastSequence() > before + UInt64(result.stored)
     }
 }

@@ -34,7 +34,18 @@ struct AccountShowCommand: ParsableCommand {
     func run() throws {
         let login = try requireLogin(try storeOptions.open())
         nonisolated(unsafe) var answer: AccountAnswer?
-        try Blocking.run { answer = try await HubAccount.account(login) }
+        do {
+            try Blocking.run { answer = try await HubAccount.account(login) }
+        } catch let error as HubClientError where error.status == nil {
+            // The hub does not answer: what this store knows is still worth saying.
+            if json {
+                try printJSON(["user": login.user, "role": login.role, "hub": login.hub, "reachable": false])
+            } else {
+                print("\(login.user)\(login.role == "manager" ? " (manager)" : "") on \(login.hub)")
+            }
+            FileHandle.standardError.write(Data("note: the devices are not listed: \(error.description)\n".utf8))
+            return
+        }
         guard let answer else { return }
         if json {
             try printJSON([
@@ -61,6 +72,7 @@ struct SignUpCommand: ParsableCommand {
 
     func run() throws {
         let workspace = try storeOptions.open()
+        try HubAccount.refuseSwitching(workspace, hub: hub, user: user)
         let password = try PasswordInput.read(prompt: "New password for \(user): ", fromStandardInput: passwordOptions.passwordStdin)
         let (hub, user) = (hub, user)
         try Blocking.run {
@@ -107,7 +119,9 @@ struct LogoutCommand: ParsableCommand {
 }
 
 struct PasswordCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "password", abstract: "Change the account's password (other devices are logged out).")
+    static let configuration = CommandConfiguration(
+        commandName: "password", abstract: "Change the account's password (other devices are logged out).",
+        discussion: "With --password-stdin, the first line of standard input is the current password and the second the new one.")
     @OptionGroup var passwordOptions: PasswordOptions
     @OptionGroup var storeOptions: StoreOptions
 

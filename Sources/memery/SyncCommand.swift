@@ -15,6 +15,10 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Argument(help: ArgumentHelp("Only these creations, both ways (their histories and gallery entries); by default everything.",
+                                 valueName: "name"))
+    var names: [String] = []
+
     @Flag(help: "Print the counts as JSON.")
     var json = false
 
@@ -27,7 +31,8 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
-        let (json, watch) = (json, watch)
+        let (json, watch, names) = (json, watch, names)
+        if watch && !names.isEmpty { throw InputError("--watch syncs everything: give no names with it") }
         let terminal = isatty(STDOUT_FILENO) == 1 && !json
         try Blocking.run {
             repeat {
@@ -39,7 +44,7 @@ struct SyncCommand: ParsableCommand {
                 }
                 let report: SyncReport
                 do {
-                    report = try await syncer.run()
+                    report = try await names.isEmpty ? syncer.run() : syncer.run(only: names)
                 } catch let error as HubClientError where watch && error.status == nil && !error.isBadInput {
                     // No answer (the hub restarting, the network away): a watcher waits and tries again.
                     if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
@@ -53,6 +58,9 @@ struct SyncCommand: ParsableCommand {
                     encoder.outputFormatting = [.sortedKeys]
                     Self.say(String(decoding: try encoder.encode(report), as: UTF8.self))
                 } else {
+                    for name in report.branched {
+                        Self.say("note: \"\(name)\" was edited here and on another machine: both lines are kept as branches, the head on the edit made last (`memery history \(name)`)")
+                    }
                     for renamed in report.renamed {
                         Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
                     }

@@ -57,6 +57,10 @@ struct CheckoutCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
+    @Argument(help: ArgumentHelp("Where to go, without naming the option: an event (v12 or 12) or a time (10m, an ISO-8601 instant).",
+                                 valueName: "event-or-time"))
+    var target: String?
+
     @Option(parsing: .unconditional, help: "The event number, as `memery history` shows it (v12 or 12).")
     var event: String?
 
@@ -64,10 +68,13 @@ struct CheckoutCommand: ParsableCommand {
     var at: String?
 
     func validate() throws {
-        if (event == nil) == (at == nil) { throw ValidationError("give either --event N or --at TIME") }
+        if [target, event, at].compactMap({ $0 }).count != 1 { throw ValidationError("give one of an event (v12), --event N or --at TIME") }
     }
 
     func run() throws {
+        // A bare `v12` or `12` is an event; anything else a time.
+        let isEvent = target.map { text in !text.isEmpty && (text.hasPrefix("v") ? text.dropFirst() : Substring(text)).allSatisfy(\.isNumber) } ?? false
+        let event = isEvent ? target : event, at = isEvent ? at : (target ?? at)
         if let event {
             let digits = event.hasPrefix("v") ? String(event.dropFirst()) : event
             guard let number = UInt64(digits) else { throw InputError("\"\(event)\" is not an event number: use a number from `memery history \(name)`") }

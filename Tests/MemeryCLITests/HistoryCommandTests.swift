@@ -79,6 +79,12 @@ import Testing
         try s.fails(["checkout", "m", "--event", "x1"], containing: "\"x1\" is not an event number")
         try s.fails(["checkout", "m", "--at", "1999-01-01T00:00:00Z"], containing: "the creation did not exist yet at 1999-01-01T00:00:00Z")
         try s.fails(["checkout", "m", "--at", "soonish"], containing: "\"soonish\" is not a time")
+        // Without naming the option: `v4` or `4` is an event, anything else a time.
+        #expect(try s.ok(["checkout", "m", "v4"]).hasPrefix("at v4"))
+        #expect(try s.ok(["checkout", "m", "3"]).hasPrefix("at v3"))
+        #expect(try s.ok(["checkout", "m", "2027-01-01T00:00:00Z"]).hasPrefix("at v3"))
+        try s.fails(["checkout", "m", "soonish"], containing: "\"soonish\" is not a time")
+        #expect(try s.run(["checkout", "m", "v3", "--event", "3"]).status == 2)
         #expect(try s.run(["checkout", "m"]).status == 2)
         #expect(try s.run(["checkout", "m", "--event", "3", "--at", "1m"]).status == 2)
     }

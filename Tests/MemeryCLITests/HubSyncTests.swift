@@ -101,8 +101,11 @@ struct HubSyncTests {
         #expect(try b.run(["text", "meme", "--top", "FROM B"]).status == 0)
 
         _ = try Self.sync(a)
-        _ = try Self.sync(b)
-        _ = try Self.sync(a)
+        let toB = try b.run(["sync"])
+        #expect(toB.stdout.contains("note: \"meme\" was edited here and on another machine: both lines are kept as branches"), "\(toB)")
+        let toA = try Self.sync(a)
+        #expect(toA["branched"] as? [String] == ["meme"], "\(toA)")
+        #expect(try Self.sync(a)["branched"] as? [String] == [], "said once")
 
         let historyA = try Self.history(a, "meme"), historyB = try Self.history(b, "meme")
         #expect(historyA == historyB)
@@ -116,6 +119,38 @@ struct HubSyncTests {
         #expect(try a.run(["checkout", "meme", "--event", "5"]).status == 0)
         #expect(try a.run(["show", "meme"]).stdout.contains("FROM A"))
         #expect(try a.run(["verify"]).status == 0 && b.run(["verify"]).status == 0)
+    }
+
+    @Test func syncingNamedCreationsCarriesThoseAloneAndAWholeSyncTheRest() throws {
+        guard let hub = try Self.hub() else { return }
+        let a = try Self.machine(hub, "nina", signUp: true)
+        let b = try Self.machine(hub, "nina", signUp: false)
+        #expect(try a.run(["new", "one", "--canvas", "60x60"]).status == 0)
+        #expect(try a.run(["new", "two", "--image", Paths.example]).status == 0)
+        _ = try Self.sync(a)
+        // b asks for "two" alone, which it knows only from the hub.
+        let partial = try b.run(["sync", "two", "--json"])
+        #expect(partial.status == 0, "\(partial)")
+        #expect(try Self.list(b) == ["two"])
+        #expect(try Self.exported(b, "two") == Self.exported(a, "two"))
+
+        // a pushes its edit of "one" alone; "two"'s edit waits for a whole sync.
+        #expect(try a.run(["text", "one", "--top", "ONE"]).status == 0)
+        #expect(try a.run(["text", "two", "--top", "TWO"]).status == 0)
+        let up = try a.run(["sync", "one", "--json"])
+        let counts = (try? JSONSerialization.jsonObject(with: Data(up.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(counts["eventsUp"] as? Int == 1 && counts["creationsUp"] as? Int == 1, "\(up)")
+        _ = try Self.sync(b)
+        #expect(try Self.list(b) == ["one", "two"])
+        #expect(try b.run(["show", "one"]).stdout.contains("ONE") && !b.run(["show", "two"]).stdout.contains("TWO"))
+        let rest = try Self.sync(a)
+        #expect(rest["eventsUp"] as? Int == 1, "the rest goes with the whole sync: \(rest)")
+        _ = try Self.sync(b)
+        #expect(try Self.history(a, "two") == Self.history(b, "two"))
+
+        let unknown = try a.run(["sync", "nothing-by-this-name"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no creation named \"nothing-by-this-name\""), "\(unknown)")
+        #expect(try a.run(["sync", "one", "--watch"]).status == 1)
     }
 
     @Test func aNameTakenOnBothMachinesGivesTheLaterCreationASuffix() throws {
@@ -181,6 +216,14 @@ struct HubSyncTests {
     @Test func loginIsLimitedAfterTenFailuresEvenWithTheRightPassword() throws {
         guard let hub = try Self.hub() else { return }
         _ = try Self.machine(hub, "erin", signUp: true)
+        // Someone elsewhere guessed 20 times: that locks out their address, not erin.
+        try Self.cluster?.sql("""
+            INSERT INTO login_failures (key) SELECT k FROM unnest(ARRAY['pair:erin@10.9.8.7', 'user:erin', 'address:10.9.8.7']) AS k,
+            generate_series(1, 20)
+            """, database: hub.database)
+        let owner = try Sandbox()
+        let allowed = try owner.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: Self.password + "\n")
+        #expect(allowed.status == 0, "guesses from another address do not lock the owner out: \(allowed)")
         let other = try Sandbox()
         for _ in 0..<10 {
             let wrong = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: "wrong password\n")
@@ -253,8 +296,19 @@ struct HubSyncTests {
         #expect(!FileManager.default.fileExists(atPath: b.store + "/hub/login.json"))
         #expect(try a.run(["account"]).stdout.split(separator: "\n").count == 2, "b's session is gone")
         #expect(try b.run(["sync"]).stderr.contains("not logged in"))
+        // A store belongs to one account: logging it in as another is refused until logout.
+        let switching = try a.run(["login", hub.address, "--user", "someone-else", "--password-stdin"], input: Self.password + "\n")
+        #expect(switching.status == 1 && switching.stderr.contains("logged in as hana") && switching.stderr.contains("memery logout"), "\(switching)")
+        let c = try Self.machine(hub, "hana", signUp: false)
         #expect(try a.run(["logout", "--all"]).status == 0)
         #expect(try Self.status(hub.address + "/v1/account", token: token) == 401)
+        let revoked = try c.run(["sync"])
+        #expect(revoked.status == 4 && revoked.stderr.contains("the hub at \(hub.address) no longer knows this device's session"), "\(revoked)")
+
+        // Without the hub, `account` still says who and where.
+        hub.kill()
+        let offline = try c.run(["account"])
+        #expect(offline.status == 0 && offline.stdout.contains("hana (manager) on \(hub.address)") && offline.stderr.contains("cannot be reached"), "\(offline)")
     }
 
     @Test func twoHubsOnOneDatabaseServeMachinesThatConverge() throws {
