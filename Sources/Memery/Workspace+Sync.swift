@@ -135,7 +135,9 @@ extension Workspace {
     /// here are skipped. Then settles what two machines may have done at once: a name two
     /// creations took gets a suffix on the later one; a creation another machine purged is
     /// purged here.
-    public func incoming(_ events: [HubEvent], picture: (String) throws -> Data) throws -> IncomingResult {
+    /// `fromHub` says which of the store's own sequences came from the hub before: an edit
+    /// beside one of those is not "edited here".
+    public func incoming(_ events: [HubEvent], fromHub: (UInt64) -> Bool = { _ in false }, picture: (String) throws -> Data) throws -> IncomingResult {
         var result = IncomingResult()
         try writing { _ in
             var appends = [ImportedAppend]()
@@ -201,10 +203,16 @@ extension Workspace {
             // this store had moved on from) makes a branch: say so.
             for id in result.creations {
                 let imported = Set(report.stored.filter { $0.stream == id }.map(\.id))
-                let history = try loadHistory(id).history
+                let (history, stored) = try loadHistory(id)
+                let sequences = Dictionary(stored.map { ($0.id, $0.sequence) }, uniquingKeysWith: { first, _ in first })
+                // A sibling this store wrote itself: not one pulled now or in an earlier sync.
                 let forked = history.nodes.contains { node in
                     guard imported.contains(node.id), let parent = node.parent else { return false }
-                    return history.nodes[parent].children.contains { !imported.contains(history.nodes[$0].id) }
+                    return history.nodes[parent].children.contains { child in
+                        let edit = history.nodes[child].id
+                        guard !imported.contains(edit), let sequence = sequences[edit] else { return false }
+                        return !fromHub(sequence)
+                    }
                 }
                 if forked, let name = try galleryEntry(id: id)?.name { result.branched.append(name) }
             }

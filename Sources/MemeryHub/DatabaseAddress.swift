@@ -4,7 +4,7 @@ import PostgresNIO
 /// Where the hub's PostgreSQL is: a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
 /// address, or the same with `host=/path/to/socket/dir` for a Unix socket.
 public struct DatabaseAddress: Sendable {
-    let configuration: PostgresClient.Configuration
+    var configuration: PostgresClient.Configuration
     /// The address without its password, for messages and logs.
     public let shown: String
 
@@ -31,6 +31,10 @@ public struct DatabaseAddress: Sendable {
             guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database names no host: give postgres://USER:PASSWORD@HOST:PORT/DATABASE") }
             configuration = .init(host: host, port: parts.port ?? 5432, username: user, password: password, database: database, tls: tls)
         }
+        // No statement of the hub's runs longer than 25 s, nor waits over 20 s for a lock:
+        // PostgreSQL stops it, and the request answers 503 within its 30 s (RequestDeadline).
+        // A search sets its own, shorter limit.
+        configuration.options.additionalStartupParameters = [("statement_timeout", "25s"), ("lock_timeout", "20s")]
         var withoutPassword = parts
         if withoutPassword.password != nil { withoutPassword.password = "***" }
         shown = withoutPassword.string ?? "postgres://…"

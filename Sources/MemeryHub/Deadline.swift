@@ -19,15 +19,22 @@ enum Deadline {
     }
 }
 
-/// Each request's answer (but a picture's upload) within `limit`, else 503: a hub whose database stopped answering
-/// says so instead of holding every client. (An event stream's answer is its first line;
-/// the stream itself goes on.)
+/// Each request's answer within `limit` of its body's arrival, else 503: a hub whose
+/// database stopped answering says so instead of holding every client. Waiting for a
+/// connection is cancelled at the limit; a statement under way is stopped by PostgreSQL's
+/// own `statement_timeout` (`DatabaseAddress`). A 503 does not promise that nothing was
+/// stored: what clients send is safe to send again (pushes by key and ids, pictures by
+/// hash). (An event stream's answer is its first line; the stream itself goes on.)
 struct RequestDeadline<Context: RequestContext>: RouterMiddleware {
     var limit: Duration = .seconds(30)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // A picture's upload takes as long as the network does.
-        if request.method == .put { return try await next(request, context) }
+        // The body arrives first, at the network's pace; the clock is for the hub's own work.
+        var arrived = request
+        if arrived.method != .get && arrived.method != .head {
+            _ = try await arrived.collectBody(upTo: context.maxUploadSize)
+        }
+        let request = arrived
         return try await withoutActuallyEscaping(next) { next in
             nonisolated(unsafe) let next = next
             return try await Deadline.run(limit, failing: HubError(.serviceUnavailable, "unavailable",

@@ -5,6 +5,7 @@ import MemeryHubProtocol
 import PostgresNIO
 
 /// Each user's events in the hub's order: pushes that are harmless to repeat, pulls by cursor.
+/// A push costs five statements and its commit; a pull, two or three.
 struct EventLog: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -22,19 +23,16 @@ struct EventLog: Sendable {
         try Self.check(request.events)
         return try await client.withTransaction(logger: logger) { connection in
             // The user's row is the turnstile: one push per user at a time, so positions are
-            // handed out, and become visible, in order. The same query finds this push's
-            // receipt, if it was sent before.
+            // handed out, and become visible, in order. The receipt is read after the lock, in
+            // a statement of its own: one that waited for the lock must see what the push
+            // before it committed.
             var position: Int64 = 0
-            var receipt: (Int, Int, Int64)?
-            for try await (at, accepted, duplicates, answered) in try await connection.query("""
-                SELECT u.position, r.accepted, r.duplicates, r.position
-                FROM (SELECT position FROM users WHERE id = \(who.user) FOR UPDATE) AS u
-                LEFT JOIN push_receipts r ON r.user_id = \(who.user) AND r.key = \(request.key)
-                """, logger: logger).decode((Int64, Int?, Int?, Int64?).self) {
-                position = at
-                if let accepted, let duplicates, let answered { receipt = (accepted, duplicates, answered) }
+            for try await value in try await connection.query("SELECT position FROM users WHERE id = \(who.user) FOR UPDATE", logger: logger).decode(Int64.self) {
+                position = value
             }
-            if let (accepted, duplicates, at) = receipt {
+            for try await (accepted, duplicates, at) in try await connection.query("""
+                SELECT accepted, duplicates, position FROM push_receipts WHERE user_id = \(who.user) AND key = \(request.key)
+                """, logger: logger).decode((Int, Int, Int64).self) {
                 return PushAnswer(accepted: accepted, duplicates: duplicates, position: at, behind: position > request.seen, replayed: true)
             }
             let hashes = Array(Set(request.events.flatMap(\.blobs)))
@@ -81,6 +79,7 @@ struct EventLog: Sendable {
                 WITH moved AS (UPDATE users SET position = \(answer.position) WHERE id = \(who.user) AND \(accepted) > 0)
                 INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
                 VALUES (\(who.user), \(request.key), \(answer.accepted), \(answer.duplicates), \(answer.position))
+                ON CONFLICT (user_id, key) DO NOTHING
                 """, logger: logger)
             // Receipts are for retries within days; old ones go now and then, not on every push.
             if Int.random(in: 0..<100) == 0 {

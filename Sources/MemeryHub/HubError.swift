@@ -42,6 +42,8 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
         } catch let error as PostgresTransactionError where error.closureError is HubError {
             // Refused inside a transaction (rolled back): the refusal is the answer.
             throw error.closureError!
+        } catch let error where Self.isDatabaseTimeout(error) {
+            throw HubError(.serviceUnavailable, "unavailable", "the hub's database took too long (a statement over 25 s, or a lock held over 20 s): try again later")
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .contentTooLarge: throw HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")
@@ -56,6 +58,14 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
             throw HubError(.internalServerError, "internal", "the hub failed to answer (\(type(of: error))); it is logged, try again")
         }
+    }
+}
+
+extension ProblemAnswers {
+    /// PostgreSQL stopped a statement for its `statement_timeout` or `lock_timeout`.
+    static func isDatabaseTimeout(_ error: any Error) -> Bool {
+        let psql = (error as? PSQLError) ?? ((error as? PostgresTransactionError)?.closureError as? PSQLError)
+        return ["57014", "55P03"].contains(psql?.serverInfo?[.sqlState] ?? "")
     }
 }
 

@@ -44,29 +44,37 @@ struct Library: Sendable {
         }
         let id = Self.newID()
         return try await client.withTransaction(logger: logger) { connection in
-            var head: Data?
-            for try await bytes in try await connection.query("""
-                SELECT substring(b.bytes FROM 1 FOR 16) FROM blobs b JOIN blob_grants g ON g.hash = b.hash
-                WHERE g.user_id = \(who.user) AND b.hash = \(Data(hexBytes(request.hash)))
-                """, logger: logger).decode(Data.self) {
-                head = bytes
+            // Pictures this user uploaded, whose first bytes say what they are: the library
+            // serves them to anyone, so nothing else (a page, a program) may pass as one.
+            func uploaded(_ hash: String) async throws -> (head: Data, size: Int)? {
+                for try await (head, size) in try await connection.query("""
+                    SELECT substring(b.bytes FROM 1 FOR 16), b.size FROM blobs b JOIN blob_grants g ON g.hash = b.hash
+                    WHERE g.user_id = \(who.user) AND b.hash = \(Data(hexBytes(hash)))
+                    """, logger: logger).decode((Data, Int).self) {
+                    return (head, size)
+                }
+                return nil
             }
-            guard let head else {
+            guard let picture = try await uploaded(request.hash) else {
                 throw HubError(.conflict, "missing-pictures", "upload the picture first (PUT /v1/blobs/\(request.hash.prefix(12))…)", missing: [request.hash])
             }
-            guard Self.contentType(of: head) == request.contentType else {
+            guard LibraryRules.sniff(picture.head) == request.contentType else {
                 throw HubError.badRequest("the picture is not \(request.contentType) as the request says: the library keeps PNG, JPEG, WebP and GIF")
             }
+            guard picture.size <= LibraryRules.largestPicture else {
+                throw HubError(.contentTooLarge, "too-large", "a library picture weighs at most \(LibraryRules.largestPicture >> 20) MB: export it smaller")
+            }
             if let base {
-                let granted = try await connection.query("""
-                    SELECT 1 FROM blob_grants WHERE user_id = \(who.user) AND hash = \(Data(hexBytes(base)))
-                    """, logger: logger).decode(Int.self).first(where: { _ in true }) != nil
-                guard granted else {
+                guard let basePicture = try await uploaded(base) else {
                     throw HubError(.conflict, "missing-pictures", "upload the template's base picture first", missing: [base])
+                }
+                guard LibraryRules.sniff(basePicture.head) != nil else {
+                    throw HubError.badRequest("the template's base picture is not a picture this hub knows (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF)")
                 }
             }
             var position: Int?
             if let week {
+                try await Self.lockWeek(week, connection, logger)
                 for try await next in try await connection.query("""
                     SELECT coalesce(max(position), 0) + 1 FROM library WHERE kind = 'recommendation' AND week = \(week)
                     """, logger: logger).decode(Int.self) {
@@ -93,17 +101,31 @@ struct Library: Sendable {
         return item
     }
 
-    /// An entry's picture, or a template's base picture, with its content type.
-    func picture(_ id: String, base: Bool = false) async throws -> (bytes: Data, contentType: String) {
+    /// What is known of an entry's picture (or a template's base picture) without reading it.
+    struct PictureInfo: Sendable {
+        var hash: String
+        var contentType: String
+        var size: Int
+    }
+
+    func pictureInfo(_ id: String, base: Bool = false) async throws -> PictureInfo {
         guard Self.isID(id) else { throw HubError.notFound("no picture \(id.prefix(40)) in the library") }
         let rows = try await client.query("""
-            SELECT b.bytes, l.content_type FROM library l JOIN blobs b ON b.hash = \(unescaped: base ? "l.base_hash" : "l.hash")
+            SELECT encode(b.hash, 'hex'), l.content_type, b.size, substring(b.bytes FROM 1 FOR 16)
+            FROM library l JOIN blobs b ON b.hash = \(unescaped: base ? "l.base_hash" : "l.hash")
             WHERE l.id = \(id)
             """, logger: logger)
-        for try await (bytes, type) in rows.decode((Data, String).self) {
-            return (bytes, base ? (Self.contentType(of: bytes.prefix(16)) ?? "application/octet-stream") : type)
+        for try await (hash, type, size, head) in rows.decode((String, String, Int, Data).self) {
+            return PictureInfo(hash: hash, contentType: base ? (LibraryRules.sniff(head) ?? "application/octet-stream") : type, size: size)
         }
         throw HubError.notFound("no picture \(id.prefix(40)) in the library (it may have been taken down)")
+    }
+
+    func bytes(_ hash: String) async throws -> Data {
+        for try await bytes in try await client.query("SELECT bytes FROM blobs WHERE hash = \(Data(hexBytes(hash)))", logger: logger).decode(Data.self) {
+            return bytes
+        }
+        throw HubError.notFound("the picture was taken down meanwhile")
     }
 
     /// A week's recommendations in order, and every week that has some.
@@ -128,6 +150,7 @@ struct Library: Sendable {
         let item = try await item(id)
         guard item.kind == .recommendation, let week = item.week else { throw HubError.badRequest("\(id) is not a recommendation") }
         try await client.withTransaction(logger: logger) { connection in
+            try await Self.lockWeek(week, connection, logger)
             var order = [String]()
             for try await other in try await connection.query("""
                 SELECT id FROM library WHERE kind = 'recommendation' AND week = \(week) ORDER BY position, created_at FOR UPDATE
@@ -175,6 +198,11 @@ struct Library: Sendable {
         }
     }
 
+    /// One change to a week's order at a time (publishing or moving), across hubs.
+    static func lockWeek(_ week: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtext('memery-week:' || \(week)))", logger: logger)
+    }
+
     static let columns = """
         SELECT l.id, l.kind, l.title, l.tags, encode(l.hash, 'hex'), l.content_type, l.width, l.height, u.name,
                (extract(epoch FROM l.created_at) * 1000)::bigint, l.week, l.position, l.template, encode(l.base_hash, 'hex')
@@ -203,15 +231,5 @@ struct Library: Sendable {
 
     static func isID(_ text: String) -> Bool {
         text.count == 22 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-    }
-
-    /// What a picture's first bytes say it is, of the types the library keeps.
-    static func contentType(of head: Data) -> String? {
-        let bytes = [UInt8](head.prefix(12))
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count == 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        return nil
     }
 }

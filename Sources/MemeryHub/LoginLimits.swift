@@ -25,11 +25,12 @@ struct LoginLimits: Sendable {
     func begin(user: String, address: String) async throws -> Attempt {
         let name = user.lowercased()
         let pairKey = "pair:\(name)@\(address)", userKey = "user:" + name, addressKey = "address:" + address
-        var ids = [Int64]()
-        for try await id in try await client.query("""
-            INSERT INTO login_failures (key) VALUES (\(pairKey)), (\(userKey)), (\(addressKey)) RETURNING id
-            """, logger: logger).decode(Int64.self) {
+        var ids = [Int64](), accountRow: Int64?
+        for try await (id, key) in try await client.query("""
+            INSERT INTO login_failures (key) VALUES (\(pairKey)), (\(userKey)), (\(addressKey)) RETURNING id, key
+            """, logger: logger).decode((Int64, String).self) {
             ids.append(id)
+            if key == userKey { accountRow = id }
         }
         let rows = try await client.query("""
             SELECT count(*) FILTER (WHERE key = \(pairKey)), count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
@@ -39,13 +40,16 @@ struct LoginLimits: Sendable {
         for try await (fromHere, forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64, Int64).self) {
             let minutes = max(1, (wait + 59) / 60)
             let retry = "try again in \(minutes) minute\(minutes == 1 ? "" : "s")"
-            if fromHere > perUserFromAddress || forUser > perUser {
-                throw HubError(.tooManyRequests, "too-many-attempts", "too many failed logins for \(user.prefix(40)): \(retry)",
-                               headers: [.retryAfter: String(max(1, wait))])
-            }
-            if forAddress > perAddress {
-                throw HubError(.tooManyRequests, "too-many-attempts", "too many failed logins from this address: \(retry)",
-                               headers: [.retryAfter: String(max(1, wait))])
+            let refusal: String? = forAddress > perAddress ? "too many failed logins from this address: \(retry)"
+                : fromHere > perUserFromAddress || forUser > perUser ? "too many failed logins for \(user.prefix(40)): \(retry)" : nil
+            if let refusal {
+                // A refused attempt never reached a password, so it counts against the
+                // address (which goes on hammering) but not against the account: guesses
+                // from one address cannot add up to the account's own limit.
+                if let accountRow {
+                    try await client.query("DELETE FROM login_failures WHERE id = \(accountRow)", logger: logger)
+                }
+                throw HubError(.tooManyRequests, "too-many-attempts", refusal, headers: [.retryAfter: String(max(1, wait))])
             }
         }
         try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)

@@ -171,7 +171,8 @@ public final class Syncer {
             report.bytesDown += bytes.count
         }
         let before = try workspace.lastSequence()
-        let result = try workspace.incoming(events) { hash in
+        let known = state
+        let result = try workspace.incoming(events, fromHub: { known.cameFromHub($0) }) { hash in
             guard let bytes = pictures[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
             return bytes
         }

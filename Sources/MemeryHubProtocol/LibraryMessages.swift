@@ -100,7 +100,45 @@ public enum LibraryRules {
         if let bad = tags.first(where: { !tagLength.contains($0.count) || $0.contains(where: \.isWhitespace) }) {
             return "a tag is one word of 1 to 40 characters, not \"\(bad.prefix(50))\""
         }
-        if title.contains("\u{0}") || tags.contains(where: { $0.contains("\u{0}") }) { return "a title or tag cannot hold the NUL character" }
+        if ([title] + tags).contains(where: { $0.unicodeScalars.contains(where: isControl) }) {
+            return "a title or tag cannot hold control characters (line breaks, escapes, NUL)"
+        }
+        return nil
+    }
+
+    /// Control and invisible format characters, which a terminal would act on; the joiners
+    /// emoji sequences are made with are text.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control: true
+        case .format: scalar.value != 0x200D && scalar.value != 0x200C
+        default: false
+        }
+    }
+
+    /// A title or tag from a hub, safe to print: control characters shown as U+FFFD.
+    public static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "\u{FFFD}" : $0 }))
+    }
+
+    /// The most a library picture may weigh.
+    public static let largestPicture = 16 << 20
+
+    /// What a picture's first bytes say it is: the four the library shows, and the other
+    /// kinds a template's base picture may be (what the engine reads).
+    public static func sniff(_ head: Data) -> String? {
+        let bytes = [UInt8](head.prefix(16))
+        func at(_ offset: Int, _ text: String) -> Bool {
+            let want = Array(text.utf8)
+            return bytes.count >= offset + want.count && Array(bytes[offset..<offset + want.count]) == want
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if at(0, "GIF8") { return "image/gif" }
+        if at(0, "RIFF"), at(8, "WEBP") { return "image/webp" }
+        if at(0, "BM") { return "image/bmp" }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "image/tiff" }
+        if at(4, "ftypavif") || at(4, "ftypavis") { return "image/avif" }
         return nil
     }
 

@@ -54,6 +54,11 @@ struct HubRoutes {
             let item = try await HubLibrary.item(connection, id: id)
             return (try await HubLibrary.picture(connection, of: item), item.contentType)
         }
+        // Served from this page's own origin: only a picture, of a type its bytes agree with,
+        // whatever the hub says.
+        guard LibraryRules.contentTypes[type] != nil, LibraryRules.sniff(data) == type else {
+            throw APIError(.badGateway, "the hub's picture for \(id) is not the PNG, JPEG, WebP or GIF it claims to be", kind: "hub")
+        }
         return BytesAnswer.response(data, type: type, cache: "private, max-age=300")
     }
 

@@ -23,10 +23,18 @@ func printEncoded(_ value: some Encodable) throws {
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
+/// `recommend remove`, `template unpublish`: an entry taken down by the store's account.
+func takeDown(_ id: String, _ storeOptions: StoreOptions) throws {
+    let login = try requireLogin(try storeOptions.open())
+    try Blocking.run { try await HubLibrary.remove(login, id: id) }
+    print("took down \(HubLibrary.entryID(from: id))")
+}
+
 /// One line for a library entry: id, kind, title, tags, size, by whom.
+/// What the hub sent is printed through `printable`: a hostile title cannot drive the terminal.
 func describeEntry(_ item: LibraryItem) -> String {
     let tags = item.tags.isEmpty ? "" : "  #" + item.tags.joined(separator: " #")
-    return "\(item.id)  \(item.kind.rawValue)  \(item.title)\(tags)  \(item.width)x\(item.height) \(LibraryRules.fileExtension(of: item.contentType))  by \(item.by)"
+    return LibraryRules.printable("\(item.id)  \(item.kind.rawValue)  \(item.title)\(tags)  \(item.width)x\(item.height) \(LibraryRules.fileExtension(of: item.contentType))  by \(item.by)")
 }
 
 // MARK: Recommendations
@@ -74,12 +82,7 @@ struct RecommendRemoveCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id (`memery recommended` lists them).") var id: String
 
-    func run() throws {
-        let login = try requireLogin(try storeOptions.open())
-        let id = id
-        try Blocking.run { try await HubLibrary.remove(login, id: id) }
-        print("took down \(HubLibrary.entryID(from: id))")
-    }
+    func run() throws { try takeDown(id, storeOptions) }
 }
 
 struct RecommendMoveCommand: ParsableCommand {
@@ -130,22 +133,25 @@ struct RecommendedListCommand: ParsableCommand {
             let answer = try await HubLibrary.recommended(connection, week: week)
             var shown = [LibraryItem](), skipped = [Listing.Skipped]()
             for item in answer.items {
-                let bytes = try await HubLibrary.picture(connection, of: item)
-                if let reason = workspace.undecodable(bytes, source: "\"\(item.title)\"") {
-                    skipped.append(.init(id: item.id, title: item.title, reason: reason))
-                } else {
-                    shown.append(item)
+                // A picture taken down meanwhile, or damaged on the way, is skipped like one
+                // this memery cannot decode.
+                let reason: String?
+                do {
+                    reason = workspace.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
+                } catch let error as HubClientError where error.status != nil || error.description.contains("not the one") {
+                    reason = error.description
                 }
+                if let reason { skipped.append(.init(id: item.id, title: item.title, reason: reason)) } else { shown.append(item) }
             }
             listing = Listing(week: answer.week, items: shown, weeks: answer.weeks, skipped: skipped)
         }
         guard let listing else { return }
         for skip in listing.skipped where !json {
-            FileHandle.standardError.write(Data("note: skipped \(skip.id) \"\(skip.title)\": \(skip.reason)\n".utf8))
+            FileHandle.standardError.write(Data((LibraryRules.printable("note: skipped \(skip.id) \"\(skip.title)\": \(skip.reason)") + "\n").utf8))
         }
         if json { try printEncoded(listing); return }
         let others = listing.weeks.filter { $0 != listing.week }
-        print("\(listing.week): \(listing.items.count) recommended" + (others.isEmpty ? "" : " (other weeks: \(others.prefix(8).joined(separator: ", ")))"))
+        print(LibraryRules.printable("\(listing.week): \(listing.items.count) recommended" + (others.isEmpty ? "" : " (other weeks: \(others.prefix(8).joined(separator: ", ")))")))
         for item in listing.items { print("\(item.position ?? 0). \(describeEntry(item))") }
     }
 }
@@ -208,7 +214,8 @@ struct SearchCommand: ParsableCommand {
 
 struct ShareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "share", abstract: "Put a creation's picture on the hub behind a public link, and print the link; --revoke LINK takes it down.")
+        commandName: "share", abstract: "Put a creation's picture on the hub behind a public link, and print the link; --revoke LINK takes it down.",
+        discussion: "A shared meme is public: anyone with the link sees it, and `memery search` finds it by its title (the creation's name unless --title) and tags.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation to share.") var name: String?
     @Option(parsing: .unconditional, help: "png, jpeg, webp or gif; by default JPEG for an opaque picture, PNG otherwise (GIF and WebP keep an animation).")
@@ -277,10 +284,5 @@ struct TemplateUnpublishCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id, as `template publish` printed it.") var id: String
 
-    func run() throws {
-        let login = try requireLogin(try storeOptions.open())
-        let id = id
-        try Blocking.run { try await HubLibrary.remove(login, id: id) }
-        print("took down \(HubLibrary.entryID(from: id))")
-    }
+    func run() throws { try takeDown(id, storeOptions) }
 }

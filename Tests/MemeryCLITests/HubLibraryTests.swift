@@ -70,6 +70,11 @@ struct HubLibraryTests {
         let posted = try PostgresCluster.command("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
                                                                    "--data", body, hub.address + "/v1/recommendations"])
         #expect(posted.contains("\"Broken\""), "\(posted)")
+        // A title that would drive a terminal is refused by the hub.
+        let evil = #"{"title":"Evil\u001b[2J","tags":[],"hash":"\#(hash)","contentType":"image/png","width":10,"height":10}"#
+        let refusedTitle = try PostgresCluster.command("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+                                                                         "--data", evil, hub.address + "/v1/recommendations"])
+        #expect(refusedTitle.contains("control characters"), "\(refusedTitle)")
         let listed = try stranger.run(["recommended", "--hub", hub.address])
         #expect(listed.status == 0 && !listed.stdout.contains("Broken") && listed.stdout.contains("Grumpy cat"), "\(listed)")
         #expect(listed.stderr.contains("note: skipped") && listed.stderr.contains("Broken"), "\(listed)")

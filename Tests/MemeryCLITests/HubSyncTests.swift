@@ -231,6 +231,10 @@ struct HubSyncTests {
         }
         let refused = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: Self.password + "\n")
         #expect(refused.status == 4 && refused.stderr.contains("too many failed logins for erin"), "\(refused)")
+        // Refused attempts reach no password: they do not add up against erin's own limit.
+        for _ in 0..<3 { _ = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: "wrong password\n") }
+        let counted = try Self.cluster?.sql("SELECT count(*) FROM login_failures WHERE key = 'user:erin'", database: hub.database)
+        #expect(counted?.trimmingCharacters(in: .whitespacesAndNewlines) == "30", "20 from elsewhere and 10 wrong passwords: \(counted ?? "")")
         #expect(!FileManager.default.fileExists(atPath: other.store + "/hub/login.json"))
     }
 
