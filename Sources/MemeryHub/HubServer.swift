@@ -65,7 +65,10 @@ public enum HubServer {
         router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
             // Healthy means the database answers: a hub without it can do nothing.
             do {
-                try await client.query("SELECT 1", logger: logger)
+                // A health check answers at once: 3 s without the database is unhealthy.
+                try await Deadline.run(.seconds(3), failing: HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")) {
+                    try await client.query("SELECT 1", logger: logger)
+                }
                 return JSONBody.response(["status": "ok"])
             } catch {
                 throw HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")
