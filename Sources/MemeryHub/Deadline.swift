@@ -4,6 +4,7 @@ import Hummingbird
 /// it takes, and a database that is down must become a message, not a hang.
 enum Deadline {
     /// `work`'s result, or `failure` thrown once `limit` has passed (the work is cancelled).
+    @discardableResult
     static func run<T: Sendable>(_ limit: Duration, failing failure: @autoclosure @escaping @Sendable () -> any Error,
                                  _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in

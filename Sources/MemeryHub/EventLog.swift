@@ -5,7 +5,8 @@ import MemeryHubProtocol
 import PostgresNIO
 
 /// Each user's events in the hub's order: pushes that are harmless to repeat, pulls by cursor.
-/// A push costs five statements and its commit; a pull, two or three.
+/// A push costs one call of `hub_push` (and a grant check when it names pictures); a pull,
+/// two or three statements.
 struct EventLog: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -21,72 +22,41 @@ struct EventLog: Sendable {
             throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
         }
         try Self.check(request.events)
-        return try await client.withTransaction(logger: logger) { connection in
-            // The user's row is the turnstile: one push per user at a time, so positions are
-            // handed out, and become visible, in order. The receipt is read after the lock, in
-            // a statement of its own: one that waited for the lock must see what the push
-            // before it committed.
-            var position: Int64 = 0
-            for try await value in try await connection.query("SELECT position FROM users WHERE id = \(who.user) FOR UPDATE", logger: logger).decode(Int64.self) {
-                position = value
+        // Pictures first: a grant is never taken back while the user exists, so this needs
+        // no lock.
+        let hashes = Array(Set(request.events.flatMap(\.blobs)))
+        if !hashes.isEmpty {
+            var granted = Set<String>()
+            for try await hash in try await client.query("""
+                SELECT encode(hash, 'hex') FROM blob_grants
+                WHERE user_id = \(who.user) AND hash IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h)
+                """, logger: logger).decode(String.self) {
+                granted.insert(hash)
             }
-            for try await (accepted, duplicates, at) in try await connection.query("""
-                SELECT accepted, duplicates, position FROM push_receipts WHERE user_id = \(who.user) AND key = \(request.key)
-                """, logger: logger).decode((Int, Int, Int64).self) {
-                return PushAnswer(accepted: accepted, duplicates: duplicates, position: at, behind: position > request.seen, replayed: true)
+            let missing = hashes.filter { !granted.contains($0) }.sorted()
+            if !missing.isEmpty {
+                throw HubError(.conflict, "missing-pictures",
+                               "\(missing.count) picture\(missing.count == 1 ? "" : "s") the events use must be uploaded first (PUT /v1/blobs/HASH)",
+                               missing: missing)
             }
-            let hashes = Array(Set(request.events.flatMap(\.blobs)))
-            if !hashes.isEmpty {
-                var granted = Set<String>()
-                for try await hash in try await connection.query("""
-                    SELECT encode(hash, 'hex') FROM blob_grants
-                    WHERE user_id = \(who.user) AND hash IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h)
-                    """, logger: logger).decode(String.self) {
-                    granted.insert(hash)
-                }
-                let missing = hashes.filter { !granted.contains($0) }.sorted()
-                if !missing.isEmpty {
-                    throw HubError(.conflict, "missing-pictures",
-                                   "\(missing.count) picture\(missing.count == 1 ? "" : "s") the events use must be uploaded first (PUT /v1/blobs/HASH)",
-                                   missing: missing)
-                }
-            }
-            // The events the hub lacks, numbered after the user's position in the push's
-            // order, inserted in one statement; those it has are left out.
-            let events = request.events
-            let inserted = try await connection.query("""
-                WITH pushed AS (
-                    SELECT * FROM unnest(\(events.map { $0.id.uuidString })::uuid[], \(events.map { $0.batch.uuidString })::text[],
-                                         \(events.map { $0.stream.uuidString })::text[], \(events.map { $0.parent?.uuidString ?? "" })::text[],
-                                         \(events.map(\.type))::text[], \(events.map { Int64($0.schemaVersion) })::bigint[], \(events.map(\.time))::bigint[],
-                                         \(events.map(\.payload))::text[], \(events.map { $0.blobs.joined(separator: ",") })::text[],
-                                         \(events.map(\.checksum))::text[]) WITH ORDINALITY AS u(i, b, s, pa, t, v, tm, pl, bl, c, n)),
-                new AS (
-                    SELECT p.*, row_number() OVER (ORDER BY p.n) AS k FROM pushed p
-                    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = \(who.user) AND e.id = p.i))
-                INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
-                SELECT \(who.user), \(position) + k, i, b::uuid, s::uuid, NULLIF(pa, '')::uuid, t, v, tm, pl,
-                       CASE WHEN bl = '' THEN '{}'::text[] ELSE string_to_array(bl, ',') END, c
-                FROM new
-                RETURNING 1
-                """, logger: logger)
-            var accepted = 0
-            for try await _ in inserted.decode(Int.self) { accepted += 1 }
-            let answer = PushAnswer(accepted: accepted, duplicates: events.count - accepted, position: position + Int64(accepted),
-                                    behind: position > request.seen)
-            // The new position and the push's receipt, in one statement.
-            try await connection.query("""
-                WITH moved AS (UPDATE users SET position = \(answer.position) WHERE id = \(who.user) AND \(accepted) > 0)
-                INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
-                VALUES (\(who.user), \(request.key), \(answer.accepted), \(answer.duplicates), \(answer.position))
-                ON CONFLICT (user_id, key) DO NOTHING
-                """, logger: logger)
-            // Receipts are for retries within days; old ones go now and then, not on every push.
-            if Int.random(in: 0..<100) == 0 {
-                try await connection.query("DELETE FROM push_receipts WHERE user_id = \(who.user) AND created_at < now() - interval '7 days'", logger: logger)
-            }
-            return answer
         }
+        // The rest is one call of `hub_push` (schema step 3), one transaction.
+        let events = request.events
+        let rows = try await client.query("""
+            SELECT o_accepted, o_duplicates, o_position, o_before, o_replayed FROM hub_push(
+                \(who.user), \(request.key), \(events.map(\.id))::uuid[], \(events.map(\.batch))::uuid[], \(events.map(\.stream))::uuid[],
+                \(events.map { $0.parent?.uuidString ?? "" })::text[], \(events.map(\.type))::text[], \(events.map { Int32($0.schemaVersion) })::integer[],
+                \(events.map(\.time))::bigint[], \(events.map(\.payload))::text[], \(events.map { $0.blobs.joined(separator: ",") })::text[],
+                \(events.map(\.checksum))::text[])
+            """, logger: logger)
+        for try await (accepted, duplicates, position, before, replayed) in rows.decode((Int, Int, Int64, Int64, Bool).self) {
+            // Receipts are for retries within days; old ones go now and then, not on every push.
+            if !replayed, Int.random(in: 0..<100) == 0 {
+                try await client.query("DELETE FROM push_receipts WHERE user_id = \(who.user) AND created_at < now() - interval '7 days'", logger: logger)
+            }
+            return PushAnswer(accepted: accepted, duplicates: duplicates, position: position, behind: before > request.seen, replayed: replayed)
+        }
+        throw HubError(.internalServerError, "internal", "the push stored nothing and said nothing; it is logged, try again")
     }
 
     /// Refuses a push that is not whole, intact appends: each event as its writer hashed it,

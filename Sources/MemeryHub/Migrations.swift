@@ -115,6 +115,54 @@ enum Migrations {
             "CREATE INDEX library_weeks ON library (week, position) WHERE kind = 'recommendation'",
             "CREATE INDEX library_hashes ON library (hash)",
         ]),
+        (3, [
+            // A push in one call: the user's row locked (pushes of one user take turns, so
+            // positions are handed out and become visible in order), the receipt of an
+            // earlier send of the same push answered again, else the events the hub lacks
+            // numbered after the user's position and inserted, the position moved and the
+            // receipt kept. One round trip instead of six. Each statement of a function
+            // sees what committed before it began, so the receipt is read after the lock.
+            """
+            CREATE FUNCTION hub_push(p_user bigint, p_key text, p_ids uuid[], p_batches uuid[], p_streams uuid[], p_parents text[],
+                                     p_types text[], p_versions integer[], p_times bigint[], p_payloads text[], p_blobs text[],
+                                     p_checksums text[])
+            RETURNS TABLE (o_accepted integer, o_duplicates integer, o_position bigint, o_before bigint, o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_before bigint;
+                v_accepted integer;
+                v_receipt record;
+            BEGIN
+                SELECT u.position INTO v_before FROM users u WHERE u.id = p_user FOR UPDATE;
+                SELECT r.accepted, r.duplicates, r.position INTO v_receipt FROM push_receipts r WHERE r.user_id = p_user AND r.key = p_key;
+                IF FOUND THEN
+                    RETURN QUERY SELECT v_receipt.accepted, v_receipt.duplicates, v_receipt.position, v_before, true;
+                    RETURN;
+                END IF;
+                WITH pushed AS (
+                    SELECT * FROM unnest(p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads, p_blobs, p_checksums)
+                        WITH ORDINALITY AS x(i, b, s, pa, t, v, tm, pl, bl, c, n)),
+                fresh AS (
+                    SELECT x.*, row_number() OVER (ORDER BY x.n) AS k FROM pushed x
+                    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = p_user AND e.id = x.i)),
+                stored AS (
+                    INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
+                    SELECT p_user, v_before + f.k, f.i, f.b, f.s, NULLIF(f.pa, '')::uuid, f.t, f.v, f.tm, f.pl,
+                           CASE WHEN f.bl = '' THEN '{}'::text[] ELSE string_to_array(f.bl, ',') END, f.c
+                    FROM fresh f
+                    RETURNING 1)
+                SELECT count(*) INTO v_accepted FROM stored;
+                IF v_accepted > 0 THEN
+                    UPDATE users SET position = v_before + v_accepted WHERE id = p_user;
+                END IF;
+                INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
+                VALUES (p_user, p_key, v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted)
+                ON CONFLICT (user_id, key) DO NOTHING;
+                RETURN QUERY SELECT v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted, v_before, false;
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

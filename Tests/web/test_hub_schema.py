@@ -36,3 +36,40 @@ def test_generated_requests_get_documented_answers(hub):
          "--workers", "1", "--max-time", "60"],
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
+def hub_event(stream, batch, event_id, parent=None, payload='{"text":"hi"}', time_ms=1_700_000_000_000):
+    """An event as a store sends it, with the checksum HubEvent.checksum makes."""
+    import hashlib
+    import struct
+    fields = [event_id, batch, stream, parent or "", "TextLayerEdited", "1", str(time_ms), payload, ""]
+    digest = hashlib.sha256()
+    for field in fields:
+        data = field.encode()
+        digest.update(struct.pack(">Q", len(data)) + data)
+    return {"id": event_id, "batch": batch, "stream": stream, "parent": parent, "type": "TextLayerEdited", "schemaVersion": 1,
+            "time": time_ms, "payload": payload, "blobs": [], "checksum": digest.hexdigest()}
+
+
+def test_the_same_push_sent_twice_at_once_is_stored_once_and_answered_twice(hub):
+    import concurrent.futures
+    import uuid
+    assert post(hub + "/v1/accounts", {"user": "twice", "password": "long enough"})[0] == 201
+    token = post(hub + "/v1/sessions", {"user": "twice", "password": "long enough", "device": "test"})[1]["token"]
+    stream = str(uuid.uuid4())
+    for round in range(5):
+        batch = str(uuid.uuid4())
+        events = [hub_event(stream, batch, batch)] + [hub_event(stream, batch, str(uuid.uuid4())) for _ in range(3)]
+        body = json.dumps({"key": f"push-{batch}", "seen": 0, "events": events}).encode()
+
+        def send():
+            request = urllib.request.Request(hub + "/v1/events", data=body, method="POST",
+                                             headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, json.loads(answer.read())
+
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda _: send(), range(4)))
+        assert all(status == 200 for status, _ in answers), answers
+        assert sorted(a["replayed"] for _, a in answers) == [False, True, True, True], answers
+        assert {a["position"] for _, a in answers} == {4 * (round + 1)}, answers
