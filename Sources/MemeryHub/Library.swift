@@ -19,8 +19,13 @@ struct Library: Sendable {
         if kind == .recommendation, !who.isManager {
             throw HubError.forbidden("only a manager publishes recommendations (`memery hub grant-manager` makes one)")
         }
-        let tags = request.tags.map { $0.trimmingCharacters(in: .whitespaces) }
-        let title = request.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Kept composed (NFC), as searches are made; a tag once, whatever its case.
+        var tags = [String]()
+        for tag in request.tags.map({ $0.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping })
+        where !tags.contains(where: { $0.lowercased() == tag.lowercased() }) {
+            tags.append(tag)
+        }
+        let title = request.title.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         if let problem = LibraryRules.problem(withTitle: title, tags: tags) { throw HubError.badRequest(problem) }
         guard LibraryRules.contentTypes[request.contentType] != nil else {
             throw HubError.badRequest("the library keeps \(LibraryRules.contentTypes.keys.sorted().joined(separator: ", ")), not \(request.contentType.prefix(60))")
@@ -169,8 +174,9 @@ struct Library: Sendable {
     /// Takes an entry down: who published it may, and a manager may take down any recommendation.
     func remove(_ id: String, by who: SignedIn) async throws {
         let item = try await item(id)
-        guard item.by.lowercased() == who.name.lowercased() || (item.kind == .recommendation && who.isManager) else {
-            throw HubError.forbidden("only who published \(id) can take it down")
+        // A manager moderates the whole public library.
+        guard item.by.lowercased() == who.name.lowercased() || who.isManager else {
+            throw HubError.forbidden("only who published \(id), or a manager, can take it down")
         }
         try await client.query("DELETE FROM library WHERE id = \(id)", logger: logger)
         logger.info("took down", metadata: ["kind": "\(item.kind.rawValue)", "id": "\(id)", "user": "\(who.name)"])
@@ -179,7 +185,12 @@ struct Library: Sendable {
     /// Entries whose title or tags hold the words (web-search syntax: "quoted phrases",
     /// -not, or), best first. Words are matched as written and by their English stem.
     func search(_ words: String, kind: LibraryItem.Kind?, limit: Int) async throws -> [LibraryItem] {
-        let text = String(words.filter { $0 != "\u{0}" }.prefix(500))
+        // Composed (NFC) as titles are kept, so "café" typed either way is one word.
+        let text = String(words.filter { $0 != "\u{0}" }.prefix(500)).precomposedStringWithCanonicalMapping
+        // Words full-text search cannot split (emoji, a run of CJK) are also looked for as
+        // they stand, inside titles and tags.
+        let pattern = "%" + text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw HubError.badRequest("search for at least one word: ?q=WORDS") }
         let timeout = Int(searchTimeout.components.seconds * 1000 + searchTimeout.components.attoseconds / 1_000_000_000_000_000)
         do {
@@ -188,7 +199,7 @@ struct Library: Sendable {
                 return try await Self.items(connection.query("""
                     \(unescaped: Self.columns)
                     CROSS JOIN (SELECT websearch_to_tsquery('simple', \(text)) || websearch_to_tsquery('english', \(text)) AS q) AS s
-                    WHERE l.words @@ s.q AND (\(kind?.rawValue)::text IS NULL OR l.kind = \(kind?.rawValue))
+                    WHERE (l.words @@ s.q OR l.title ILIKE \(pattern) OR array_to_string(l.tags, ' ') ILIKE \(pattern)) AND (\(kind?.rawValue)::text IS NULL OR l.kind = \(kind?.rawValue))
                     ORDER BY ts_rank(l.words, s.q) DESC, l.created_at DESC LIMIT \(limit)
                     """, logger: logger))
             }

@@ -32,7 +32,7 @@ public enum HubLibrary {
         // '+' means a space to the hub's query parser; URLComponents leaves it as it is.
         let query = (parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         var searching = connection
-        searching.timeout = .seconds(30)  // the hub stops a search at 20 s and says so
+        searching.timeout = .seconds(45)  // the hub answers within 30 s (a search stops at 20 s) and says why
         return try await searching.json(.GET, HubPaths.search + "?" + query, as: LibraryPage.self).items
     }
 
@@ -109,8 +109,19 @@ public enum HubLibrary {
     }
 
     /// Takes an entry down (a share's link stops working).
-    public static func remove(_ login: HubLogin, id: String) async throws {
-        _ = try await login.connection().send(.DELETE, HubPaths.library + "/" + entryID(from: id))
+    /// `kind`: what the command takes down; an entry of another kind is refused, not removed.
+    public static func remove(_ login: HubLogin, id: String, kind: LibraryItem.Kind) async throws {
+        let connection = try login.connection()
+        let item = try await item(connection, id: id)
+        guard item.kind == kind else {
+            let command = switch item.kind {
+            case .recommendation: "memery recommend remove"
+            case .template: "memery template unpublish"
+            case .share: "memery share --revoke"
+            }
+            throw HubClientError("\(item.id) is a \(item.kind.rawValue), not a \(kind.rawValue): `\(command) \(item.id)` takes it down", isBadInput: true)
+        }
+        _ = try await connection.send(.DELETE, HubPaths.library + "/" + item.id)
     }
 
     public static func move(_ login: HubLogin, id: String, to position: Int) async throws -> RecommendedWeek {

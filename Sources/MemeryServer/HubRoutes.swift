@@ -114,7 +114,9 @@ struct HubRoutes {
     @Sendable func takeDown(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let login = try requireLogin()
-        try await hub { try await HubLibrary.remove(login, id: id) }
+        let kind = try LibraryItem.Kind(rawValue: request.uri.queryParameters["kind"].map(String.init) ?? "recommendation")
+            .orThrow(APIError(.badRequest, "?kind= is recommendation, template or share"))
+        try await hub { try await HubLibrary.remove(login, id: id, kind: kind) }
         return Response(status: .noContent)
     }
 
@@ -152,5 +154,12 @@ struct HubRoutes {
         if let week = item.week { shape["week"] = week }
         if let position = item.position { shape["position"] = position }
         return shape
+    }
+}
+
+extension Optional {
+    func orThrow(_ error: @autoclosure () -> any Error) throws -> Wrapped {
+        guard let self else { throw error() }
+        return self
     }
 }

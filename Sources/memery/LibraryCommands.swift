@@ -24,9 +24,9 @@ func printEncoded(_ value: some Encodable) throws {
 }
 
 /// `recommend remove`, `template unpublish`: an entry taken down by the store's account.
-func takeDown(_ id: String, _ storeOptions: StoreOptions) throws {
+func takeDown(_ id: String, _ kind: LibraryItem.Kind, _ storeOptions: StoreOptions) throws {
     let login = try requireLogin(try storeOptions.open())
-    try Blocking.run { try await HubLibrary.remove(login, id: id) }
+    try Blocking.run { try await HubLibrary.remove(login, id: id, kind: kind) }
     print("took down \(HubLibrary.entryID(from: id))")
 }
 
@@ -67,7 +67,11 @@ struct RecommendAddCommand: ParsableCommand {
             if let converted { FileHandle.standardError.write(Data("note: \(source) is \(converted.uppercased()); it goes up as PNG\n".utf8)) }
             picture = read
         } else {
-            picture = try workspace.libraryPicture(of: source, format: nil)
+            do {
+                picture = try workspace.libraryPicture(of: source, format: nil)
+            } catch DomainError.noSuchCreation(_) {
+                throw InputError("no file or creation named \"\(source)\"")
+            }
         }
         let (title, tags, week) = (title, entry.tag, week)
         nonisolated(unsafe) var item: LibraryItem?
@@ -78,11 +82,12 @@ struct RecommendAddCommand: ParsableCommand {
 }
 
 struct RecommendRemoveCommand: ParsableCommand {
+    static let kind = LibraryItem.Kind.recommendation
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a recommendation down.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id (`memery recommended` lists them).") var id: String
 
-    func run() throws { try takeDown(id, storeOptions) }
+    func run() throws { try takeDown(id, Self.kind, storeOptions) }
 }
 
 struct RecommendMoveCommand: ParsableCommand {
@@ -198,6 +203,9 @@ struct SearchCommand: ParsableCommand {
             guard let kind = LibraryItem.Kind(rawValue: text) else { throw InputError("--kind is recommendation, template or share, not \(text)") }
             return kind
         }
+        if let option = words.first(where: { $0.hasPrefix("--") }) {
+            throw InputError("unknown option \(option) (a word to leave out takes one dash: -word)")
+        }
         let text = words.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError("search for at least one word") }
         let connection = try HubLibrary.reader(try storeOptions.open(), hub: hubOptions.hub)
@@ -234,7 +242,7 @@ struct ShareCommand: ParsableCommand {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         if let revoke {
-            try Blocking.run { try await HubLibrary.remove(login, id: revoke) }
+            try Blocking.run { try await HubLibrary.remove(login, id: revoke, kind: .share) }
             print("took down \(HubLibrary.entryID(from: revoke)): the link no longer works (caches may keep it up to 5 minutes)")
             return
         }
@@ -280,9 +288,10 @@ struct TemplatePublishCommand: ParsableCommand {
 }
 
 struct TemplateUnpublishCommand: ParsableCommand {
+    static let kind = LibraryItem.Kind.template
     static let configuration = CommandConfiguration(commandName: "unpublish", abstract: "Take a template you published out of the hub's library.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id, as `template publish` printed it.") var id: String
 
-    func run() throws { try takeDown(id, storeOptions) }
+    func run() throws { try takeDown(id, Self.kind, storeOptions) }
 }

@@ -35,6 +35,7 @@ struct SyncCommand: ParsableCommand {
         if watch && !names.isEmpty { throw InputError("--watch syncs everything: give no names with it") }
         let terminal = isatty(STDOUT_FILENO) == 1 && !json
         try Blocking.run {
+            var lastFailure: String?, retryWait = 5
             repeat {
                 let syncer = try Syncer(workspace: workspace, login: login)
                 if terminal {
@@ -47,11 +48,19 @@ struct SyncCommand: ParsableCommand {
                     report = try await names.isEmpty ? syncer.run() : syncer.run(only: names)
                 } catch let error as HubClientError where watch && error.status == nil && !error.isBadInput {
                     // No answer (the hub restarting, the network away): a watcher waits and tries again.
+                    // Said once, not every try; the waits grow to a minute.
                     if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-                    FileHandle.standardError.write(Data("error: \(error.description); trying again in 5 s\n".utf8))
-                    try await Task.sleep(for: .seconds(5))
+                    if error.description != lastFailure {
+                        FileHandle.standardError.write(Data("error: \(error.description); trying again until it answers\n".utf8))
+                        lastFailure = error.description
+                    }
+                    try await Task.sleep(for: .seconds(retryWait))
+                    retryWait = min(retryWait * 2, 60)
                     continue
                 }
+                if lastFailure != nil { FileHandle.standardError.write(Data("the hub answers again\n".utf8)) }
+                lastFailure = nil
+                retryWait = 5
                 if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
                 if json {
                     let encoder = JSONEncoder()

@@ -121,6 +121,23 @@ struct HubLibraryTests {
         #expect(try search(["zebra"]).isEmpty)
         #expect(try reader.run(["search", "cat", "--kind", "template", "--hub", hub.address]).stdout.contains("nothing in the library matches"))
         #expect(try reader.run(["search", "cat"]).status == 1, "no hub named and none logged in: bad input")
+        let misspelt = try reader.run(["search", "cat", "--kidn", "template", "--hub", hub.address])
+        #expect(misspelt.status == 1 && misspelt.stderr.contains("unknown option --kidn"), "\(misspelt)")
+
+        // Words full-text search cannot split are found inside titles and tags; accents either way.
+        #expect(try boss.run(["share", "frame", "--title", "日本の猫 😺 cafe\u{301}", "--tag", "猫"]).status == 0)
+        for words in [["😺"], ["日本"], ["café"], ["cafe\u{301}"]] {
+            #expect(try search(words).map { $0["title"] as? String } == ["日本の猫 😺 café"], "\(words)")
+        }
+
+        // A command takes down its own kind only; a manager may take down anyone's entry.
+        let share = try search(["green"]).first?["id"] as? String ?? ""
+        let wrongKind = try boss.run(["template", "unpublish", share])
+        #expect(wrongKind.status == 1 && wrongKind.stderr.contains("is a share, not a template"), "\(wrongKind)")
+        let ann = try Hub.machine(hub, "ann", signUp: true)
+        #expect(try ann.run(["new", "mine", "--canvas", "40x40"]).status == 0)
+        let annLink = try ann.run(["share", "mine"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try boss.run(["share", "--revoke", annLink]).status == 0, "a manager moderates the library")
 
         // A published template starts a creation with its base picture and its text boxes.
         let made = try reader.run(["new", "mine", "--from-hub", template["id"] as? String ?? "", "--hub", hub.address])
