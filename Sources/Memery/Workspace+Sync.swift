@@ -186,6 +186,12 @@ extension Workspace {
                 appends.append(ImportedAppend(writes: writes, time: time, blobs: blobs, blobRefs: refs, owner: owner,
                                               claimIfFree: claims, release: release.filter { !claims.contains($0) }))
             }
+            // Only a creation this store already had can get a branch beside its own edits:
+            // a first sync of thousands of creations loads no history for the note.
+            var known = Set<UUID>()
+            for stream in Set(events.filter { Self.isCreationEvent($0.type) }.map(\.stream)) where try store.version(of: stream) > 0 {
+                known.insert(stream)
+            }
             let report = try store.importAppends(appends)
             result.stored = report.stored.count
             result.skipped = report.skipped
@@ -201,7 +207,7 @@ extension Workspace {
             }
             // An edit that came in beside one this store has (the same parent, or a parent
             // this store had moved on from) makes a branch: say so.
-            for id in result.creations {
+            for id in result.creations where known.contains(id) {
                 let imported = Set(report.stored.filter { $0.stream == id }.map(\.id))
                 let (history, stored) = try loadHistory(id)
                 let sequences = Dictionary(stored.map { ($0.id, $0.sequence) }, uniquingKeysWith: { first, _ in first })
