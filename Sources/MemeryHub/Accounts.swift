@@ -66,19 +66,16 @@ struct Accounts: Sendable {
     }
 
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
-    func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
+    /// The hash of the bearer token the request carries, as sessions are kept; 401 without one.
+    static func session(_ headers: HTTPFields) throws -> Data {
         guard let value = headers[.authorization], value.hasPrefix("Bearer ") else { throw HubError.unauthorized }
         let token = String(value.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
-        // `last_seen` is written at most once a minute per session: a busy device's
-        // every request would otherwise lock and rewrite its row.
-        let rows = try await client.query("""
-            WITH s AS (SELECT id, user_id, last_seen FROM sessions WHERE token_hash = \(Data(SHA256Digest.of(token)))),
-                 touched AS (UPDATE sessions SET last_seen = now()
-                             WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
-            SELECT u.id, u.name, u.role, s.id FROM s JOIN users u ON u.id = s.user_id
-            """, logger: logger)
-        for try await (user, name, role, session) in rows.decode((Int64, String, String, UUID).self) {
+        return Data(SHA256Digest.of(token))
+    }
+
+    func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
+        for try await (user, name, role, session) in try await client.execute(SessionOfToken(tokenHash: try Self.session(headers)), logger: logger) {
             return SignedIn(user: user, name: name, role: role, session: session)
         }
         throw HubError.unauthorized
@@ -94,9 +91,7 @@ struct Accounts: Sendable {
             devices.append(DeviceSession(id: id, device: device, created: created, lastSeen: seen, current: id == who.session))
         }
         var position: Int64 = 0
-        for try await value in try await client.query("SELECT position FROM users WHERE id = \(who.user)", logger: logger).decode(Int64.self) {
-            position = value
-        }
+        for try await value in try await client.execute(NewestPosition(user: who.user), logger: logger) { position = value }
         return AccountAnswer(user: who.name, role: who.role, devices: devices, position: position)
     }
 

@@ -5,8 +5,9 @@ import MemeryHubProtocol
 import PostgresNIO
 
 /// Each user's events in the hub's order: pushes that are harmless to repeat, pulls by cursor.
-/// A push costs one call of `hub_push` (and a grant check when it names pictures); a pull,
-/// two or three statements.
+/// Each checks its own session: a push is one statement (a call of `hub_push_as`), a pull
+/// one (three when its page is full), because every round trip to the database cost the
+/// hub about as much as the work done there (make bench-hub, docs/hub.md).
 struct EventLog: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -14,7 +15,8 @@ struct EventLog: Sendable {
     static let pageLimit = 2_000
     static let pushLimit = 10_000
 
-    func push(_ request: PushRequest, by who: SignedIn) async throws -> PushAnswer {
+    /// A push by the holder of the session `tokenHash` names.
+    func push(_ request: PushRequest, session tokenHash: Data) async throws -> PushAnswer {
         guard request.events.count <= Self.pushLimit else {
             throw HubError.badRequest("a push holds at most \(Self.pushLimit) events, this one \(request.events.count): send them in parts")
         }
@@ -22,41 +24,22 @@ struct EventLog: Sendable {
             throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
         }
         try Self.check(request.events)
-        // Pictures first: a grant is never taken back while the user exists, so this needs
-        // no lock.
-        let hashes = Array(Set(request.events.flatMap(\.blobs)))
-        if !hashes.isEmpty {
-            var granted = Set<String>()
-            for try await hash in try await client.query("""
-                SELECT encode(hash, 'hex') FROM blob_grants
-                WHERE user_id = \(who.user) AND hash IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h)
-                """, logger: logger).decode(String.self) {
-                granted.insert(hash)
-            }
-            let missing = hashes.filter { !granted.contains($0) }.sorted()
-            if !missing.isEmpty {
+        // The session, the pictures' grants and the push: one call of `hub_push_as`, one
+        // transaction (schema step 4).
+        for try await row in try await client.execute(PushEvents(tokenHash: tokenHash, key: request.key, events: request.events), logger: logger) {
+            if let missing = row.missing {
                 throw HubError(.conflict, "missing-pictures",
                                "\(missing.count) picture\(missing.count == 1 ? "" : "s") the events use must be uploaded first (PUT /v1/blobs/HASH)",
                                missing: missing)
             }
-        }
-        // The rest is one call of `hub_push` (schema step 3), one transaction.
-        let events = request.events
-        let rows = try await client.query("""
-            SELECT o_accepted, o_duplicates, o_position, o_before, o_replayed FROM hub_push(
-                \(who.user), \(request.key), \(events.map(\.id))::uuid[], \(events.map(\.batch))::uuid[], \(events.map(\.stream))::uuid[],
-                \(events.map { $0.parent?.uuidString ?? "" })::text[], \(events.map(\.type))::text[], \(events.map { Int32($0.schemaVersion) })::integer[],
-                \(events.map(\.time))::bigint[], \(events.map(\.payload))::text[], \(events.map { $0.blobs.joined(separator: ",") })::text[],
-                \(events.map(\.checksum))::text[])
-            """, logger: logger)
-        for try await (accepted, duplicates, position, before, replayed) in rows.decode((Int, Int, Int64, Int64, Bool).self) {
             // Receipts are for retries within days; old ones go now and then, not on every push.
-            if !replayed, Int.random(in: 0..<100) == 0 {
-                try await client.query("DELETE FROM push_receipts WHERE user_id = \(who.user) AND created_at < now() - interval '7 days'", logger: logger)
+            if !row.replayed, Int.random(in: 0..<100) == 0 {
+                try await client.query("DELETE FROM push_receipts WHERE user_id = \(row.user) AND created_at < now() - interval '7 days'", logger: logger)
             }
-            return PushAnswer(accepted: accepted, duplicates: duplicates, position: position, behind: before > request.seen, replayed: replayed)
+            return PushAnswer(accepted: row.accepted, duplicates: row.duplicates, position: row.position, behind: row.before > request.seen,
+                              replayed: row.replayed)
         }
-        throw HubError(.internalServerError, "internal", "the push stored nothing and said nothing; it is logged, try again")
+        throw HubError.unauthorized
     }
 
     /// Refuses a push that is not whole, intact appends: each event as its writer hashed it,
@@ -92,30 +75,26 @@ struct EventLog: Sendable {
     }
 
 
-    func pull(after cursor: Int64, at expected: UUID?, limit: Int, by who: SignedIn) async throws -> PullAnswer {
+    /// A page of the events of the holder of the session `tokenHash` names, after `cursor`;
+    /// `expected` is the event the machine last pulled, at the cursor.
+    func pull(after cursor: Int64, at expected: UUID?, limit: Int, session tokenHash: Data) async throws -> PullAnswer {
         let limit = min(max(limit, 1), Self.pageLimit)
-        if let expected, cursor > 0 {
-            var found: UUID?
-            for try await id in try await client.query("""
-                SELECT id FROM events WHERE user_id = \(who.user) AND position = \(cursor)
-                """, logger: logger).decode(UUID.self) {
-                found = id
-            }
-            if found != expected { return PullAnswer(events: [], cursor: cursor, more: false, restart: true) }
+        var user: Int64?, atCursor: UUID?
+        var events = [HubEvent]()
+        for try await row in try await client.execute(PullPage(tokenHash: tokenHash, cursor: cursor, limit: Int64(limit)), logger: logger) {
+            user = row.user
+            atCursor = row.atCursor
+            if let event = row.event { events.append(event) }
         }
-        var events = try await decode(try await client.query("""
-            SELECT \(unescaped: Self.columns) FROM events WHERE user_id = \(who.user) AND position > \(cursor) ORDER BY position LIMIT \(limit)
-            """, logger: logger))
+        guard let user else { throw HubError.unauthorized }
+        if let expected, cursor > 0, atCursor != expected { return PullAnswer(events: [], cursor: cursor, more: false, restart: true) }
         // A short page is everything there was (an append becomes visible whole): no more to ask.
         guard events.count == limit else { return PullAnswer(events: events, cursor: events.last?.position ?? cursor, more: false) }
         if let last = events.last, let end = last.position {
             // An append is never split between pages: the rest of it follows at once.
             var next = end + 1
-            for event in try await decode(try await client.query("""
-                SELECT \(unescaped: Self.columns) FROM events
-                WHERE user_id = \(who.user) AND batch = \(last.batch) AND position > \(end) AND position <= \(end + Int64(Self.pushLimit))
-                ORDER BY position
-                """, logger: logger)) {
+            for try await event in try await client.execute(
+                RestOfAppend(user: user, batch: last.batch, after: end, through: end + Int64(Self.pushLimit)), logger: logger) {
                 guard event.position == next else { break }
                 events.append(event)
                 next += 1
@@ -123,22 +102,7 @@ struct EventLog: Sendable {
         }
         let end = events.last?.position ?? cursor
         var newest: Int64 = 0
-        for try await value in try await client.query("SELECT position FROM users WHERE id = \(who.user)", logger: logger).decode(Int64.self) {
-            newest = value
-        }
+        for try await value in try await client.execute(NewestPosition(user: user), logger: logger) { newest = value }
         return PullAnswer(events: events, cursor: end, more: newest > end)
-    }
-
-    private static let columns = "position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum"
-
-    private func decode(_ rows: PostgresRowSequence) async throws -> [HubEvent] {
-        var events = [HubEvent]()
-        for try await (position, id, batch, stream, parent, type, version, time, payload, blobs, checksum)
-            in rows.decode((Int64, UUID, UUID, UUID, UUID?, String, Int64, Int64, String, [String], String).self) {
-            // As its writer made it: the reader checks it.
-            events.append(HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: type, schemaVersion: Int(version),
-                                   time: time, payload: payload, blobs: blobs, checksum: checksum, position: position))
-        }
-        return events
     }
 }

@@ -52,17 +52,18 @@ struct HubRoutes: Sendable {
             return Response(status: .noContent)
         }
 
+        // A sync's two requests check their session in the same statement as their work.
         router.post(RouterPath(HubPaths.events)) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+            let session = try Accounts.session(request.headers)
             let push = try await JSONBody.decode(PushRequest.self, from: request, context: context)
-            return JSONBody.response(try await events.push(push, by: who))
+            return JSONBody.response(try await events.push(push, session: session))
         }
         router.get(RouterPath(HubPaths.events)) { request, _ -> Response in
-            let who = try await accounts.signedIn(request.headers)
+            let session = try Accounts.session(request.headers)
             let after = try Self.integer(request, "after", default: 0, in: 0...Int64.max)
             let limit = try Self.integer(request, "limit", default: 500, in: 1...Int64(EventLog.pageLimit))
             let at = request.uri.queryParameters.get("at").flatMap(UUID.init(uuidString:))
-            return JSONBody.response(try await events.pull(after: after, at: at, limit: Int(limit), by: who))
+            return JSONBody.response(try await events.pull(after: after, at: at, limit: Int(limit), session: session))
         }
 
         router.post(RouterPath(HubPaths.blobs + "/missing")) { request, context -> Response in

@@ -163,6 +163,53 @@ enum Migrations {
             $$
             """,
         ]),
+        (4, [
+            // One plan for every push: planning the function's statements anew for each
+            // call's values (PostgreSQL's default for the first calls, and whenever the
+            // values look unusual) was a third of a push's cost in the database, and no
+            // value changes which plan is right (make bench-hub, docs/hub.md).
+            "ALTER FUNCTION hub_push SET plan_cache_mode = force_generic_plan",
+            // A push with its session and picture checks, in the same one call: each round
+            // trip cost the hub about as much as the push itself. No row: no such session.
+            // A row with `o_missing`: pictures the user has not uploaded, nothing stored.
+            // (hub_push stays for hubs of step 3 serving the same database meanwhile.)
+            """
+            CREATE FUNCTION hub_push_as(p_token_hash bytea, p_key text, p_ids uuid[], p_batches uuid[], p_streams uuid[], p_parents text[],
+                                        p_types text[], p_versions integer[], p_times bigint[], p_payloads text[], p_blobs text[],
+                                        p_checksums text[])
+            RETURNS TABLE (o_user bigint, o_missing text[], o_accepted integer, o_duplicates integer, o_position bigint, o_before bigint,
+                           o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_user bigint;
+                v_session uuid;
+                v_seen timestamptz;
+                v_missing text[];
+            BEGIN
+                SELECT s.user_id, s.id, s.last_seen INTO v_user, v_session, v_seen FROM sessions s WHERE s.token_hash = p_token_hash;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                -- Written at most once a minute: a busy device would otherwise rewrite its row on every request.
+                IF v_seen < now() - interval '1 minute' THEN
+                    UPDATE sessions SET last_seen = now() WHERE id = v_session;
+                END IF;
+                -- A grant is never taken back while the user exists, so this needs no lock.
+                SELECT array_agg(DISTINCT h ORDER BY h) INTO v_missing
+                FROM unnest(p_blobs) AS x(b), unnest(string_to_array(x.b, ',')) AS h
+                WHERE x.b <> '' AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.user_id = v_user AND g.hash = decode(h, 'hex'));
+                IF v_missing IS NOT NULL THEN
+                    RETURN QUERY SELECT v_user, v_missing, 0, 0, 0::bigint, 0::bigint, false;
+                    RETURN;
+                END IF;
+                RETURN QUERY SELECT v_user, NULL::text[], p.o_accepted, p.o_duplicates, p.o_position, p.o_before, p.o_replayed
+                    FROM hub_push(v_user, p_key, p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads,
+                                  p_blobs, p_checksums) AS p;
+            END
+            $$
+            """,
+            "ALTER FUNCTION hub_push_as SET plan_cache_mode = force_generic_plan",
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

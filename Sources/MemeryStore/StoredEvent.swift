@@ -46,5 +46,5 @@ public struct StoredEvent: Sendable, Equatable {
     public var checksum: [UInt8]
 
     public var time: Date { Date(timeIntervalSince1970: Double(timeMilliseconds) / 1000) }
-    public var checksumHex: String { checksum.map { String(format: "%02x", $0) }.joined() }
+    public var checksumHex: String { BlobHash.hex(checksum) }
 }

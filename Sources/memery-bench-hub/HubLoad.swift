@@ -96,6 +96,15 @@ enum HubLoad {
     }
 }
 
+/// What a machine needs of a pulled page to go on: its cursor and the events' ids (the
+/// next pull names the last, as `memery sync` does). The events themselves are not built: the load shares the hubs' cores, and a real
+/// machine's checking and applying is done on its own.
+struct PageSummary: Decodable {
+    struct EventID: Decodable { var id: UUID }
+    var events: [EventID]
+    var cursor: Int64
+}
+
 struct LoadError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -106,7 +115,8 @@ struct MachineResult: Sendable {
     var pulled = 0, errors = 0
 }
 
-/// One simulated machine: one creation's stream, an append per push, a pull after each.
+/// One simulated machine: one creation's stream, an append per push, a pull after each
+/// (naming the last event pulled, as `memery sync` does).
 struct Machine {
     let client: HTTPClient
     let hub: String
@@ -116,7 +126,7 @@ struct Machine {
     func run(until deadline: ContinuousClock.Instant) async throws -> MachineResult {
         var result = MachineResult()
         let stream = UUID()
-        var parent: UUID?, cursor: Int64 = 0, seen: Int64 = 0
+        var parent: UUID?, cursor: Int64 = 0, seen: Int64 = 0, last: UUID?
         let clock = ContinuousClock()
         while clock.now < deadline {
             let batch = UUID()
@@ -136,11 +146,13 @@ struct Machine {
                 result.pushMs.append(milliseconds(clock.now - start))
                 seen = try JSONDecoder().decode(PushAnswer.self, from: data).position
                 let pullStart = clock.now
-                let page = try JSONDecoder().decode(PullAnswer.self, from: try await HubLoad.send(
-                    client, .GET, hub + HubPaths.events + "?after=\(cursor)&limit=500", token: token))
+                let page = try JSONDecoder().decode(PageSummary.self, from: try await HubLoad.send(
+                    client, .GET, hub + HubPaths.events + "?after=\(cursor)&limit=500" + (last.map { "&at=\($0.uuidString.lowercased())" } ?? ""),
+                    token: token))
                 result.pullMs.append(milliseconds(clock.now - pullStart))
                 result.pulled += page.events.count
                 cursor = page.cursor
+                last = page.events.last?.id ?? last
             } catch {
                 result.errors += 1
                 if result.errors == 1 { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }

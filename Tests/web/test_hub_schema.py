@@ -10,7 +10,9 @@ import pytest
 from conftest import ROOT, running_hub
 
 
-@pytest.fixture(scope="module")
+# A hub of its own for each test: the generated requests include failed logins from this
+# address, and its login limit would then refuse the next test's login (429).
+@pytest.fixture
 def hub():
     with running_hub() as (address, _database):
         yield address
