@@ -43,6 +43,8 @@ let package = Package(
 
         // JPEG written straight from Cairo's pixels with libjpeg-turbo (C: libjpeg reports errors by longjmp).
         .target(name: "MemeryJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Guard pages around the pixels a third-party filter gets, and a fault handler that says where it went.
+        .target(name: "MemeryGuardPages"),
 
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         .target(name: "MemeryStore", dependencies: [
@@ -51,7 +53,7 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.

@@ -1,6 +1,7 @@
 /// What can go wrong with filters, each naming the filter and what to do.
 public enum FilterError: Error, Equatable, CustomStringConvertible {
-    case unknownFilter(String)
+    /// `skipped`: the plugins found but not loaded, and why (the filter may be in one).
+    case unknownFilter(String, skipped: [String] = [])
     /// A built-in filter was asked for, but the built-in library did not load.
     case builtinsMissing(filter: String, problem: String)
     case unknownParam(filter: String, param: String, known: [String])
@@ -8,18 +9,20 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
     case outOfRange(filter: String, param: String, value: Double, min: Double, max: Double)
     case failed(filter: String, status: Int32, message: String)
     /// The creation uses filters no installed plugin provides.
-    case missing([String])
+    case missing([String], skipped: [String] = [])
     case crashed(filter: String, signal: Int32)
     case timedOut(filter: String, seconds: Double)
     case garbled(filter: String, detail: String)
+    /// It went outside the pixels it was given: a guard page or a canary caught it.
+    case overran(filter: String, detail: String)
     case isolationFailed(filter: String, reason: String)
     case migrationFailed(filter: String, from: Int, reason: String)
     case newerParams(filter: String, stored: Int, installed: Int)
 
     public var description: String {
         switch self {
-        case .unknownFilter(let id):
-            return "no filter \"\(id)\" is installed"
+        case let .unknownFilter(id, skipped):
+            return "no filter \"\(id)\" is installed" + Self.note(skipped)
         case let .builtinsMissing(filter, problem):
             return "\(filter) is a built-in filter, but \(problem); build them with "
                 + "`swift build -c release --product memery-builtins` (`make demo` does) and try again"
@@ -40,15 +43,25 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
             return "filter \(filter) ran past the \(Int(seconds)) s limit and was stopped; the creation is unchanged"
         case let .garbled(filter, detail):
             return "filter \(filter) failed: \(detail); the creation is unchanged"
+        case let .overran(filter, detail):
+            return "filter \(filter) \(detail); the creation is unchanged"
         case let .isolationFailed(filter, reason):
             return "filter \(filter) could not be run isolated: \(reason)"
         case let .migrationFailed(filter, from, reason):
             return "the stored parameters of \(filter) could not be brought up from version \(from): \(reason)"
         case let .newerParams(filter, stored, installed):
             return "\(filter)'s parameters were saved by version \(stored) of its plugin, but version \(installed) is installed: install the newer plugin"
-        case .missing(let ids):
+        case let .missing(ids, skipped):
             return "this creation uses filters that are not installed: \(ids.joined(separator: ", ")); install their plugins, or export with --skip-missing-filters"
+                + Self.note(skipped)
         }
+    }
+
+    /// Plugins that sit in a plugin folder but were skipped: a filter said to be missing may
+    /// be in one of them, and the reason is what the user needs.
+    static func note(_ skipped: [String]) -> String {
+        guard !skipped.isEmpty else { return "" }
+        return "\nnote: " + skipped.joined(separator: "\nnote: ")
     }
 }
 

@@ -80,11 +80,11 @@ public final class FilterHost: @unchecked Sendable {
 
     /// The error for a filter no plugin provides: a built-in one says what is missing.
     public func notInstalled(_ id: String) -> FilterError {
-        missing([id], otherwise: .unknownFilter(id))
+        missing([id], otherwise: .unknownFilter(id, skipped: warnings))
     }
 
     /// The error for filters a creation uses that no plugin provides.
-    public func missing(_ ids: [String]) -> FilterError { missing(ids, otherwise: .missing(ids)) }
+    public func missing(_ ids: [String]) -> FilterError { missing(ids, otherwise: .missing(ids, skipped: warnings)) }
 
     private func missing(_ ids: [String], otherwise: FilterError) -> FilterError {
         if let builtinProblem, let builtin = ids.first(where: { $0.hasPrefix("org.memery.") }) {
@@ -290,7 +290,7 @@ public final class FilterHost: @unchecked Sendable {
             let values = try runningLock(id).withLock {
                 try ParamMigration.migrate(implementation, entry: entry, filter: id, params: params, from: version, to: descriptor.paramVersion)
             }
-            migrated = ParamMigration.filterValues(values, descriptor: descriptor, old: params)
+            migrated = try ParamMigration.filterValues(values, descriptor: descriptor, old: params, from: version)
         } else if descriptor.origin == .frei0r {
             migrated = params  // frei0r has no parameter versions
         } else {
@@ -341,14 +341,15 @@ public final class FilterHost: @unchecked Sendable {
         let stride = stride ?? width * 4
         var cValues = descriptor.params.map { cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
         var message = [CChar](repeating: 0, count: 512)
-        var host = cHost
         let format = straight ? MEMERY_PIXEL_RGBA8 : MEMERY_PIXEL_BGRA8_PREMULTIPLIED
         var inImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
                                    format: format.rawValue, stride: stride, pixels: input.assumingMemoryBound(to: UInt8.self))
         var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
                                     format: format.rawValue, stride: stride, pixels: output.assumingMemoryBound(to: UInt8.self))
-        let status = cValues.withUnsafeMutableBufferPointer { valueBuffer in
-            implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
+        let status = PluginLog.withHost(for: descriptor.id) { host in
+            cValues.withUnsafeMutableBufferPointer { valueBuffer in
+                implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
+            }
         }
         message[message.count - 1] = 0
         return (Int32(bitPattern: status.rawValue), String(message: message))
@@ -365,16 +366,5 @@ public final class FilterHost: @unchecked Sendable {
         case .choice(let c): v.choice = UInt32(param.choices.firstIndex(of: c) ?? 0)
         }
         return v
-    }
-
-    /// What plugins see of the host: a log to standard error and a progress that never cancels.
-    static var cHost: memery_host {
-        memery_host(struct_size: UInt32(MemoryLayout<memery_host>.size), abi_major: UInt16(MEMERY_FILTER_ABI_MAJOR),
-                    abi_minor: UInt16(MEMERY_FILTER_ABI_MINOR), host_data: nil,
-                    log: { _, level, text in
-                        guard level >= MEMERY_LOG_WARNING.rawValue, let text else { return }
-                        FileHandle.standardError.write(Data("plugin: \(String(cString: text))\n".utf8))
-                    },
-                    progress: { _, _ in true })
     }
 }

@@ -96,11 +96,13 @@ public struct HelperProcess {
                 kill(process.processIdentifier, SIGKILL)
                 finished.wait()
                 readers.wait()
+                _ = PluginLog.relay(String(decoding: lock.withLock { self.errors }, as: UTF8.self))
                 return .timedOut
             }
             readers.wait()
             let (output, errors) = lock.withLock { (self.output, self.errors) }
-            let said = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // A plugin's log lines are the user's to read, not part of why the helper failed.
+            let said = PluginLog.relay(String(decoding: errors, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
             if process.terminationReason == .uncaughtSignal { return .signalled(process.terminationStatus, errors: said) }
             return .exited(status: process.terminationStatus, output: output, errors: said)
         }

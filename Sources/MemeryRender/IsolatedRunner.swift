@@ -20,6 +20,8 @@ struct IsolatedRunner {
     struct DescribeReply: Codable {
         var filters: [Described]
         var warnings: [String]
+        /// Whether the plugin offers MEMERY_EXT_MIGRATE (`plugin check` asks).
+        var migrates: Bool? = nil
     }
 
     struct RunRequest: Codable {
@@ -42,7 +44,9 @@ struct IsolatedRunner {
 
     struct MigrateReply: Codable {
         var params: [String: FilterValue]?
+        /// Why a step failed (the plugin's words), and from which version.
         var error: String?
+        var failedFrom: Int?
     }
 
     /// Migrates stored parameters in the helper.
@@ -53,7 +57,7 @@ struct IsolatedRunner {
             throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
         }
         guard let migrated = reply.params else {
-            throw FilterError.migrationFailed(filter: descriptor.id, from: from, reason: reply.error ?? "no reason given")
+            throw FilterError.migrationFailed(filter: descriptor.id, from: reply.failedFrom ?? from, reason: reply.error ?? "no reason given")
         }
         return migrated
     }
@@ -61,24 +65,32 @@ struct IsolatedRunner {
     struct RunReply: Codable {
         var status: Int32
         var message: String
+        /// Where the filter wrote outside its pixels without faulting (a row's padding).
+        var overrun: String?
     }
 
     /// Reads a plugin's declarations in the helper.
     func describe(_ path: String, origin: FilterDescriptor.Origin) throws -> ([(FilterDescriptor, UInt32)], [String]) {
+        let (filters, warnings, _) = try describeWithExtensions(path, origin: origin)
+        return (filters, warnings)
+    }
+
+    /// The same, and whether the plugin offers MEMERY_EXT_MIGRATE.
+    func describeWithExtensions(_ path: String, origin: FilterDescriptor.Origin) throws -> ([(FilterDescriptor, UInt32)], [String], Bool) {
         let reply: DescribeReply
         do {
             let output = try spawn(["describe", path, origin.rawValue], input: Data(), subject: path)
             reply = try JSONDecoder().decode(DescribeReply.self, from: output)
         } catch FilterError.crashed(_, let signal) {
-            return ([], ["skipped plugin \(path): it crashed while being read (signal \(signal))"])
+            return ([], ["skipped plugin \(path): it crashed while being read (signal \(signal))"], false)
         } catch FilterError.timedOut(_, let seconds) {
-            return ([], ["skipped plugin \(path): it did not answer within \(Int(seconds)) s"])
+            return ([], ["skipped plugin \(path): it did not answer within \(Int(seconds)) s"], false)
         } catch let error as FilterError {
-            return ([], ["skipped plugin \(path): \(error)"])
+            return ([], ["skipped plugin \(path): \(error)"], false)
         } catch {
-            return ([], ["skipped plugin \(path): its helper answered with something unreadable"])
+            return ([], ["skipped plugin \(path): its helper answered with something unreadable"], false)
         }
-        return (reply.filters.map { ($0.descriptor, $0.pixelFormats) }, reply.warnings)
+        return (reply.filters.map { ($0.descriptor, $0.pixelFormats) }, reply.warnings, reply.migrates ?? false)
     }
 
     /// Runs a filter in the helper on `input`, writing `output`; returns its status and message.
@@ -101,6 +113,7 @@ struct IsolatedRunner {
         guard let reply = try? JSONDecoder().decode(RunReply.self, from: data) else {
             throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
         }
+        if let overrun = reply.overrun { throw FilterError.overran(filter: descriptor.id, detail: overrun) }
         output.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: memory + size, byteCount: size) }
         guard (0...5).contains(reply.status) else {
             throw FilterError.garbled(filter: descriptor.id, detail: "it returned an unknown status \(reply.status)")
@@ -118,7 +131,8 @@ struct IsolatedRunner {
         switch try process.run(["__plugin-worker"] + arguments, input: input) {
         case .timedOut:
             throw FilterError.timedOut(filter: subject, seconds: timeout)
-        case .signalled(let signal, _):
+        case let .signalled(signal, said):
+            if let overrun = GuardedPixels.overrun(in: said) { throw FilterError.overran(filter: subject, detail: overrun + " and was stopped") }
             throw FilterError.crashed(filter: subject, signal: signal)
         case let .exited(status, output, said):
             guard status == 0 else {

@@ -70,8 +70,20 @@ enum ParamMigration {
         return v
     }
 
-    /// Migrated values read back by the current declaration's kinds; ids it lacks are dropped.
-    static func filterValues(_ values: [String: memery_value], descriptor: FilterDescriptor, old: [String: FilterValue]) -> [String: FilterValue] {
+    /// Migrated values read back by the current declaration's kinds. An id the declaration
+    /// lacks is refused, not dropped: a migrate step that returned OK without renaming or
+    /// removing a parameter would otherwise change the picture without a word (the old
+    /// value lost, the new parameter at its default).
+    static func filterValues(_ values: [String: memery_value], descriptor: FilterDescriptor, old: [String: FilterValue],
+                             from: Int) throws -> [String: FilterValue] {
+        let declared = Set(descriptor.params.map(\.id))
+        let leftover = values.keys.filter { !declared.contains($0) }.sorted()
+        if !leftover.isEmpty {
+            throw FilterError.migrationFailed(filter: descriptor.id, from: from, reason: """
+                after its migrate steps the parameters still hold \(leftover.joined(separator: ", ")), which version \(descriptor.paramVersion) \
+                does not declare: each step must rename or remove what it changes (a plugin bug; the creation is unchanged)
+                """)
+        }
         var result = [String: FilterValue]()
         for param in descriptor.params {
             guard let v = values[param.id] else { continue }

@@ -41,7 +41,7 @@ public struct PluginCheck {
     public func run(_ path: String) -> [Result] {
         var results = [Result]()
         let runner = IsolatedRunner(helper: helper, timeout: timeout)
-        let (filters, warnings) = (try? runner.describe(path, origin: .user)) ?? ([], ["the helper could not be started"])
+        let (filters, warnings, migrates) = (try? runner.describeWithExtensions(path, origin: .user)) ?? ([], ["the helper could not be started"], false)
         let loaded = !filters.isEmpty || warnings.allSatisfy { $0.contains("skipped in ") }
         results.append(Result(passed: loaded, check: "loads in isolation", reason: loaded ? "" : warnings.first ?? "no filters"))
         for warning in warnings where loaded { results.append(Result(passed: false, check: "declarations", reason: warning)) }
@@ -51,6 +51,13 @@ public struct PluginCheck {
         for (descriptor, _) in filters {
             results.append(Result(passed: true, check: "\(descriptor.id) declaration",
                                   reason: "\(descriptor.params.count) parameter(s), version \(descriptor.paramVersion)"))
+            if descriptor.paramVersion > 1 && !migrates {
+                // Every creation saved with an older version would fail to export.
+                results.append(Result(passed: false, check: "\(descriptor.id) migration", reason: """
+                    its parameters are at version \(descriptor.paramVersion), but the plugin offers no \(MEMERY_EXT_MIGRATE) extension: \
+                    creations saved with versions 1 to \(descriptor.paramVersion - 1) could not be exported (docs/plugins.md, Changing parameters later)
+                    """))
+            }
             for (index, (width, height)) in Self.sizes.enumerated() {
                 let check = "\(descriptor.id) on \(width)x\(height)"
                 let request = RunRequest(library: path, filter: descriptor.id, width: width, height: height, seed: UInt64(index + 1))
@@ -76,6 +83,7 @@ public struct PluginCheck {
         case .crashed(_, let signal): return "crashed (signal \(signal))"
         case .timedOut(_, let seconds): return "ran past the \(Int(seconds)) s limit"
         case .garbled(_, let detail): return detail
+        case .overran(_, let detail): return "it " + detail
         default: return error.description
         }
     }
@@ -90,39 +98,38 @@ public struct PluginCheck {
         var values = [String: FilterValue]()
         for param in descriptor.params { values[param.id] = randomValue(param, width: request.width, height: request.height, rng: &rng) }
         let straight = implementation.pointee.pixel_formats & FilterHost.formatBit(MEMERY_PIXEL_RGBA8) != 0
-        let stride = request.width * 4 + padding
-        let size = stride * request.height
-        var input = (0..<size).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-        if !straight {  // premultiplied: colour never above alpha
-            for y in 0..<request.height {
+        // Guarded as in the helper that runs filters for real: the check and the host agree.
+        GuardedPixels.installFaultHandler()
+        let input = try GuardedPixels(width: request.width, height: request.height, padding: padding, label: "its input", filter: request.filter, canary: 0x5A)
+        for y in 0..<request.height {
+            for x in 0..<request.width * 4 { input.pixels[y * input.stride + x] = UInt8(truncatingIfNeeded: rng.next()) }
+            if !straight {  // premultiplied: colour never above alpha
                 for x in 0..<request.width {
-                    let i = y * stride + x * 4
-                    for c in 0..<3 { input[i + c] = min(input[i + c], input[i + 3]) }
+                    let i = y * input.stride + x * 4
+                    for c in 0..<3 { input.pixels[i + c] = min(input.pixels[i + c], input.pixels[i + 3]) }
                 }
             }
         }
-        func once() -> (Int32, String, [UInt8]) {
-            var output = [UInt8](repeating: 0xA5, count: size)  // the canary fills the padding
-            var inCopy = input
-            let (status, message) = inCopy.withUnsafeMutableBytes { inBytes in
-                output.withUnsafeMutableBytes { outBytes in
-                    FilterHost.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!,
-                                   output: outBytes.baseAddress!, width: request.width, height: request.height,
-                                   straight: straight, stride: stride)
-                }
-            }
-            return (status, message, output)
+        input.seal()
+        input.watch(slot: 0)
+        func once() throws -> (Int32, String, [UInt8], String?) {
+            let output = try GuardedPixels(width: request.width, height: request.height, padding: padding, label: "its output", filter: request.filter)
+            output.watch(slot: 1)
+            let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: values, input: UnsafeMutableRawPointer(input.pixels),
+                                                   output: UnsafeMutableRawPointer(output.pixels), width: request.width, height: request.height,
+                                                   straight: straight, stride: output.stride)
+            var pixels = [UInt8](repeating: 0, count: request.width * request.height * 4)
+            pixels.withUnsafeMutableBytes { output.copy(to: $0.baseAddress!) }
+            return (status, message, pixels, output.strayWrite())
         }
-        let (status, message, first) = once()
+        let (status, message, first, stray) = try once()
         let settings = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
         guard status == Int32(MEMERY_OK.rawValue) else {
             return RunReply(ok: false, reason: "status \(status) with \(settings): \(message.isEmpty ? "no message" : message)")
         }
-        for y in 0..<request.height where first[(y * stride + request.width * 4)..<((y + 1) * stride)].contains(where: { $0 != 0xA5 }) {
-            return RunReply(ok: false, reason: "it wrote past the end of row \(y), into the stride padding")
-        }
+        if let stray { return RunReply(ok: false, reason: "it \(stray)") }
         if descriptor.deterministic {
-            let (_, _, second) = once()
+            let (_, _, second, _) = try once()
             guard second == first else { return RunReply(ok: false, reason: "it declares determinism but two runs gave different pixels") }
         }
         return RunReply(ok: true, reason: settings.isEmpty ? "" : settings)

@@ -41,14 +41,21 @@ final class PluginLibrary: @unchecked Sendable {
         do {
             try check(entry.pointee)
             if let initialize = entry.pointee.`init` {
-                var host = FilterHost.cHost
-                guard initialize(&host) else { throw Refusal(path: path, reason: "its init refused to load") }
+                let source = entry.pointee.plugin_id.map { String(cString: $0) } ?? path
+                guard PluginLog.withHost(for: source, { initialize(&$0) }) else { throw Refusal(path: path, reason: "its init refused to load") }
             }
         } catch {
             dlclose(handle)
             throw error
         }
         readFilters(origin: origin)
+    }
+
+    /// Whether the plugin offers MEMERY_EXT_MIGRATE, which every filter that raised its
+    /// `param_version` needs.
+    var offersMigration: Bool {
+        guard let lookup = entry.pointee.extension else { return false }
+        return MEMERY_EXT_MIGRATE.withCString { lookup($0) } != nil
     }
 
     private func check(_ entry: memery_filter_entry) throws {

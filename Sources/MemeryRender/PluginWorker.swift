@@ -9,6 +9,7 @@ import Glibc
 /// plugin, answers one request, and exits. Whatever the plugin does happens here.
 public enum PluginWorker {
     public static func main(_ arguments: [String]) -> Int32 {
+        PluginLog.relaying = true
         do {
             switch arguments.first {
             case "describe" where arguments.count == 3:
@@ -25,7 +26,11 @@ public enum PluginWorker {
                 do {
                     let values = try ParamMigration.migrate(implementation, entry: library.entry, filter: request.filter, params: request.params,
                                                             from: request.from, to: descriptor.paramVersion)
-                    reply.params = ParamMigration.filterValues(values, descriptor: descriptor, old: request.params)
+                    reply.params = try ParamMigration.filterValues(values, descriptor: descriptor, old: request.params, from: request.from)
+                } catch FilterError.migrationFailed(_, let from, let reason) {
+                    // The host words it: the reason alone, not the whole sentence again.
+                    reply.error = reason
+                    reply.failedFrom = from
                 } catch {
                     reply.error = "\(error)"
                 }
@@ -50,6 +55,7 @@ public enum PluginWorker {
             let library = try PluginLibrary(path: path, origin: origin)
             reply.filters = library.filters.map { .init(descriptor: $0.descriptor, pixelFormats: $0.filter.pointee.pixel_formats) }
             reply.warnings = library.refusedFilters.map { "skipped in \(path): \($0)" }
+            reply.migrates = library.offersMigration
         } catch {
             reply.warnings = [String(describing: error)]
         }
@@ -88,10 +94,21 @@ public enum PluginWorker {
         guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
         }
-        let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: request.params, input: memory,
-                                               output: memory + size, width: request.width, height: request.height, straight: request.straight)
-        munmap(memory, size * 2)
-        close(fd)
-        FileHandle.standardOutput.write(try JSONEncoder().encode(IsolatedRunner.RunReply(status: status, message: message)))
+        defer { munmap(memory, size * 2); close(fd) }
+        // The filter gets guarded copies with padded rows, as in `plugin check`: running past
+        // either end faults and is named, writing a row's padding is refused.
+        GuardedPixels.installFaultHandler()
+        let input = try GuardedPixels(width: request.width, height: request.height, padding: PluginCheck.padding, label: "its input", filter: request.filter, canary: 0x5A)
+        let output = try GuardedPixels(width: request.width, height: request.height, padding: PluginCheck.padding, label: "its output", filter: request.filter)
+        input.fill(from: memory)
+        input.seal()
+        input.watch(slot: 0)
+        output.watch(slot: 1)
+        let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: request.params, input: UnsafeMutableRawPointer(input.pixels),
+                                               output: UnsafeMutableRawPointer(output.pixels), width: request.width, height: request.height,
+                                               straight: request.straight, stride: input.stride)
+        var reply = IsolatedRunner.RunReply(status: status, message: message)
+        if let stray = output.strayWrite() { reply.overrun = stray } else { output.copy(to: memory + size) }
+        FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
     }
 }

@@ -14,11 +14,15 @@ struct PluginCheckCommand: ParsableCommand {
         discussion: "Prints pass or fail for each check with the reason; exits 1 when any check fails.")
 
     @Argument(help: "The plugin's shared library.") var file: String
+    @Option(name: .customLong("since"), help: ArgumentHelp(
+        "An earlier build of the same plugin: parameters it stored are brought up through this build's migrate steps and checked.",
+        valueName: "OLD.so")) var older: String?
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: file) else { throw InputError("no file \(file)") }
+        if let older, !FileManager.default.fileExists(atPath: older) { throw InputError("no file \(older) (--since)") }
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
-        let results = PluginTools.check(pluginAt: path)
+        let results = PluginTools.check(pluginAt: path, since: older.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         for result in results {
             print("\(result.passed ? "pass" : "FAIL")  \(result.check)\(result.reason.isEmpty ? "" : ": \(result.reason)")")
         }

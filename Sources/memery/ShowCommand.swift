@@ -41,8 +41,10 @@ struct ShowCommand: ParsableCommand {
             print("filters: \(creation.filters.count), in the order they apply")
             for (index, applied) in creation.filters.enumerated() {
                 let missing = !FilterCatalog.isInstalled(applied.filter) ? "  (not installed)" : ""
-                let params = applied.params.keys.sorted().map { "\($0)=\(applied.params[$0]!)" }.joined(separator: " ")
-                print("  \(index + 1)  \(applied.label)  \(applied.filter) on \(applied.target)  \(params)\(missing)")
+                // As the installed plugin reads them: the names `filter set` takes.
+                let (current, note) = FilterCatalog.currentParams(of: applied)
+                let params = current.keys.sorted().map { "\($0)=\(current[$0]!)" }.joined(separator: " ")
+                print("  \(index + 1)  \(applied.label)  \(applied.filter) on \(applied.target)  \(params)\(missing)\(note.map { "  (\($0))" } ?? "")")
             }
         }
     }

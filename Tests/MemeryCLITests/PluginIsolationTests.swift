@@ -60,15 +60,63 @@ import Testing
             ("org.example.bad8", "error: filter org.example.bad8 crashed (signal 6); the creation is unchanged"),
             ("org.example.bad9", "error: filter org.example.bad9 failed: it returned an unknown status 99; the creation is unchanged"),
         ]
-        for (id, message) in cases {
-            let outcome = try s.run(["filter", "apply", "m", id], environment: env)
-            #expect(outcome.status == 1 && !outcome.signaled, "\(id): \(outcome)")
-            #expect(outcome.stderr == message + "\n", "\(id): \(outcome.stderr)")
-        }
+        try expectRefusals(cases, of: "m", in: s, environment: env)
+        // A filter of a plugin that was skipped is not just "not installed": the reason follows.
+        let skipped = try s.run(["filter", "apply", "m", "org.example.bad10"], environment: env)
+        #expect(skipped.status == 1)
+        #expect(skipped.stderr.contains("""
+            no filter "org.example.bad10" is installed
+            note: skipped plugin \(env["MEMERY_PLUGIN_PATH"]!)/broken10.so: it crashed while being read (signal 11)
+            """), "\(skipped.stderr)")
         #expect(try s.counts() == before, "nothing was stored")
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
         // The caller goes on: a good filter still works in the same store.
         #expect(try s.run(["filter", "apply", "m", "org.example.posterize"], environment: env).status == 0)
+    }
+
+    /// `filter apply CREATION ID` of each case fails with exit 1 and exactly that message.
+    func expectRefusals(_ cases: [(String, String)], of creation: String, in s: Sandbox, environment env: [String: String]) throws {
+        for (id, message) in cases {
+            let outcome = try s.run(["filter", "apply", creation, id], environment: env)
+            #expect(outcome.status == 1 && !outcome.signaled, "\(id): \(outcome)")
+            #expect(outcome.stderr == message + "\n", "\(id): \(outcome.stderr)")
+        }
+    }
+
+    @Test func aFilterThatRunsPastItsPixelsIsStoppedAndNamedOnEverySize() throws {
+        let s = try Sandbox()
+        let env = ["MEMERY_PLUGIN_PATH": try plugins([11, 14, 15], in: s)]
+        try s.ok(["new", "m", "--image", Paths.example])
+        let before = try s.counts()
+        let cases = [
+            ("org.example.overrun", "error: filter org.example.overrun went 1 byte past the end of its output (300 rows of 1816 bytes) and was stopped; the creation is unchanged"),
+            ("org.example.scribbler", "error: filter org.example.scribbler wrote into its input, which is read-only (row 0) and was stopped; the creation is unchanged"),
+            ("org.example.sloppy", "error: filter org.example.sloppy wrote past the end of row 0 of its output, into the stride padding; the creation is unchanged"),
+        ]
+        try expectRefusals(cases, of: "m", in: s, environment: env)
+        #expect(try s.counts() == before, "nothing was stored")
+    }
+
+    @Test func whatAPluginLogsIsShownNamedByItsFilter() throws {
+        let s = try Sandbox()
+        let env = ["MEMERY_PLUGIN_PATH": try plugins([13], in: s)]
+        try s.ok(["new", "m", "--image", Paths.example])
+        // It runs in the helper process: its lines come back through the host.
+        let apply = try s.run(["filter", "apply", "m", "org.example.chatty"], environment: env)
+        #expect(apply.status == 0, "\(apply)")
+        #expect(apply.stderr.contains("org.example.chatty: warning: 3 rows looked odd and were left alone\n"), "\(apply.stderr)")
+        #expect(apply.stderr.contains("org.example.chatty: error: not really an error\n"), "\(apply.stderr)")
+        #expect(!apply.stderr.contains("debug:") && !apply.stderr.contains("info:"), "warnings and errors only by default: \(apply.stderr)")
+        #expect(!apply.stderr.contains("\u{1}"), "the relay's marker is not shown")
+        var everything = env
+        everything["MEMERY_PLUGIN_LOG"] = "debug"
+        let export = try s.run(["export", "m", "-o", s.path("m.png")], environment: everything)
+        #expect(export.status == 0, "\(export)")
+        #expect(export.stderr.contains("org.example.chatty: debug: starting on "), "\(export.stderr)")
+        #expect(export.stderr.contains("org.example.chatty: info: halfway there\n"), "\(export.stderr)")
+        var quiet = env
+        quiet["MEMERY_PLUGIN_LOG"] = "off"
+        #expect(try s.run(["export", "m", "-o", s.path("m2.png")], environment: quiet).stderr.isEmpty)
     }
 
     @Test func everyPluginCanBeIsolatedAndGivesTheSamePixels() throws {
@@ -99,7 +147,10 @@ import Testing
     @Test(arguments: [
         (6, "FAIL  org.example.bad6 on 7x3: crashed (signal 11)"),
         (7, "FAIL  org.example.bad7 on 1x1: ran past the 2 s limit"),
-        (11, "FAIL  org.example.sloppy on 7x3: it wrote past the end of row 0, into the stride padding"),
+        (11, "FAIL  org.example.sloppy on 7x3: it wrote past the end of row 0 of its output, into the stride padding"),
+        (14, "FAIL  org.example.overrun on 1x1: it went 1 byte past the end of its output (1 row of 16 bytes) and was stopped"),
+        (14, "FAIL  org.example.overrun on 7x3: it went 1 byte past the end of its output (3 rows of 40 bytes) and was stopped"),
+        (15, "FAIL  org.example.scribbler on 7x3: it wrote into its input, which is read-only (row 0) and was stopped"),
         (12, "FAIL  org.example.sloppy on 7x3: it declares determinism but two runs gave different pixels"),
         (2, "FAIL  loads in isolation"),
     ])
@@ -120,14 +171,66 @@ import Testing
 }
 
 @Suite(.serialized) struct ParamMigrationTests {
-    func install(version: Int, in dir: String) throws {
+    func install(version: Int, in dir: String, defines: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-O1", "-I", PluginIsolationTests.include, "-DVERSION=\(version)",
+        process.arguments = ["cc", "-shared", "-fPIC", "-O1", "-I", PluginIsolationTests.include, "-DVERSION=\(version)"] + defines + [
                              "-o", dir + "/versioned.so", PluginIsolationTests.sources.appendingPathComponent("versioned.c").path]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
+    }
+
+    @Test func pluginCheckFailsARaisedVersionWithoutAMigration() throws {
+        let s = try Sandbox()
+        let dir = s.path("plugins")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try install(version: 2, in: dir, defines: ["-DNO_MIGRATE"])
+        let outcome = try Sandbox.run(["plugin", "check", dir + "/versioned.so"])
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stdout.contains("""
+            FAIL  org.example.tint migration: its parameters are at version 2, but the plugin offers no memery.migrate/1 extension
+            """), "\(outcome.stdout)")
+        try install(version: 2, in: dir)
+        let fixed = try Sandbox.run(["plugin", "check", dir + "/versioned.so"])
+        #expect(fixed.status == 0 && !fixed.stdout.contains("migration"), "\(fixed)")
+    }
+
+    @Test func pluginCheckSinceAnOlderBuildMigratesWhatItStored() throws {
+        let s = try Sandbox()
+        let (old, new) = (s.path("old"), s.path("new"))
+        for dir in [old, new] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        try install(version: 1, in: old)
+        try install(version: 2, in: new)
+        let good = try Sandbox.run(["plugin", "check", new + "/versioned.so", "--since", old + "/versioned.so"])
+        #expect(good.status == 0, "\(good)")
+        #expect(good.stdout.contains("pass  org.example.tint since version 1 to 2: strength=0.5 became amount=50"), "\(good.stdout)")
+        try install(version: 2, in: new, defines: ["-DFORGETFUL"])
+        let bad = try Sandbox.run(["plugin", "check", new + "/versioned.so", "--since", old + "/versioned.so"])
+        #expect(bad.status == 1, "\(bad)")
+        #expect(bad.stdout.contains("FAIL  org.example.tint since version 1 to 2: with strength=0.5: "), "\(bad.stdout)")
+        #expect(bad.stdout.contains("still hold strength, which version 2 does not declare"), "\(bad.stdout)")
+    }
+
+    @Test func aMigrationThatRenamesNothingIsRefusedNamingTheLeftover() throws {
+        let s = try Sandbox()
+        let dir = s.path("plugins")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let env = ["MEMERY_PLUGIN_PATH": dir]
+        try install(version: 1, in: dir)
+        try s.ok(["new", "m", "--image", Paths.example])
+        #expect(try s.run(["filter", "apply", "m", "org.example.tint", "strength=0.3"], environment: env).status == 0)
+        try install(version: 2, in: dir, defines: ["-DFORGETFUL"])
+        let before = try s.counts()
+        let exported = try s.run(["export", "m", "-o", s.path("v2.png")], environment: env)
+        #expect(exported.status != 0, "a different picture with exit 0 is what this prevents: \(exported)")
+        #expect(exported.stderr.contains("""
+            the stored parameters of org.example.tint could not be brought up from version 1: after its migrate steps the parameters \
+            still hold strength, which version 2 does not declare
+            """), "\(exported.stderr)")
+        #expect(exported.stderr.components(separatedBy: "could not be brought up").count == 2, "the prefix once: \(exported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.path("v2.png")))
+        #expect(try s.counts() == before)
     }
 
     @Test func storedParametersAreMigratedWhenThePluginIsNewer() throws {
@@ -141,7 +244,9 @@ import Testing
         #expect(try s.run(["export", "m", "-o", s.path("v1.png")], environment: env).status == 0)
 
         try install(version: 2, in: dir)
-        #expect(try s.run(["show", "m"], environment: env).stdout.contains("org.example.tint on base  strength=0.3"), "stored as written")
+        let shown = try s.run(["show", "m"], environment: env).stdout
+        #expect(shown.contains("org.example.tint on base  amount=30"), "as version 2 reads them, the names filter set takes: \(shown)")
+        #expect(shown.contains("(stored for version 1, shown as version 2 reads them)"), "\(shown)")
         let exported = try s.run(["export", "m", "-o", s.path("v2.png")], environment: env)
         #expect(exported.status == 0, "\(exported)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("v2.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("v1.png"))),

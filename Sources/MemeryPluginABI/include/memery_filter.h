@@ -78,6 +78,11 @@ typedef struct memery_image {
     size_t stride;           /* bytes from one row to the next; >= 4 * width, maybe more */
     uint8_t *pixels;         /* height * stride bytes */
 } memery_image;
+/* Only a row's first 4 * width bytes are the filter's: the bytes after them, up to the
+   stride (the padding), are the host's and must not be written. The input must not be
+   written at all. Third-party filters get pixels fenced by pages they may not touch, with
+   padded rows: a write past either end, into the padding or into the input stops the filter
+   with a message that names it, in `memery plugin check` and in real use alike. */
 
 /* ------------------------------------------------------------------------------------ */
 /* Parameters                                                                            */

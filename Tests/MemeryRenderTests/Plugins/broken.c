@@ -61,6 +61,41 @@ static memery_status sloppy(const memery_filter *f, const memery_host *h, const 
 }
 static const memery_filter filter = { sizeof(memery_filter), "org.example.sloppy", "Sloppy", 0, 1, MEMERY_FILTER_DETERMINISTIC,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, sloppy };
+#elif BROKEN == 13
+#include <string.h>
+/* Not broken: chatty. Logs a line at each level (one of them two lines long) and copies its input. */
+static memery_status chatty(const memery_filter *f, const memery_host *h, const memery_image *in,
+                            const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)v; (void)m; (void)n;
+    char line[100];
+    snprintf(line, sizeof line, "starting on %ux%u", in->width, in->height);
+    h->log(h, MEMERY_LOG_DEBUG, line);
+    h->log(h, MEMERY_LOG_INFO, "halfway there");
+    h->log(h, MEMERY_LOG_WARNING, "3 rows looked odd\nand were left alone");
+    h->log(h, MEMERY_LOG_ERROR, "not really an error");
+    for (uint32_t y = 0; y < in->height; y++)   /* rows only: the padding is the host's */
+        memcpy(out->pixels + y * out->stride, in->pixels + y * in->stride, (size_t)in->width * 4);
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.chatty", "Chatty", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, chatty };
+#elif BROKEN == 14 || BROKEN == 15
+/* 14: writes one row past the end of its output (the overrun that used to pass on small
+   pictures). 15: writes into its input, which the ABI gives as const. */
+static memery_status overrun(const memery_filter *f, const memery_host *h, const memery_image *in,
+                             const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)v; (void)m; (void)n;
+    for (uint32_t y = 0; y < in->height; y++)
+        for (uint32_t x = 0; x < in->width * 4; x++) out->pixels[y * out->stride + x] = in->pixels[y * in->stride + x];
+#if BROKEN == 14
+    for (uint32_t x = 0; x < in->width * 4; x++) out->pixels[in->height * out->stride + x] = 0;
+#else
+    ((uint8_t *)in->pixels)[0] = 0;
+#endif
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), BROKEN == 14 ? "org.example.overrun" : "org.example.scribbler", "Overrun", 0, 1, 0,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, overrun };
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };

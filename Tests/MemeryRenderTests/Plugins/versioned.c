@@ -1,5 +1,7 @@
 /* One filter at two parameter versions (VERSION=1 or 2), for the migration test.
-   v1: "strength" in [0, 1]. v2: "amount" in percent, [0, 100]; migrate turns one into the other. */
+   v1: "strength" in [0, 1]. v2: "amount" in percent, [0, 100]; migrate turns one into the other
+   (with FORGETFUL defined it returns OK and renames nothing; with NO_MIGRATE, v2 offers no
+   migrate extension at all). */
 #include <stdio.h>
 #include "memery_filter.h"
 
@@ -36,6 +38,9 @@ static const memery_filter filter = {
 static memery_status migrate(const char *id, uint32_t from, const memery_param_store *store, char *m, size_t n) {
     (void)id;
     if (from != 1) { snprintf(m, n, "no step from version %u", from); return MEMERY_ERROR_UNSUPPORTED; }
+#ifdef FORGETFUL
+    (void)store; return MEMERY_OK;   /* the careless author's bug: OK, and nothing renamed */
+#endif
     memery_value strength;
     if (store->get(store, "strength", &strength)) {
         memery_value amount = strength;
@@ -51,7 +56,7 @@ static const memery_migrate_extension migrate_extension = { sizeof(memery_migrat
 static uint32_t count(void) { return 1; }
 static const memery_filter *at(uint32_t i) { return i == 0 ? &filter : 0; }
 static const void *extension(const char *id) {
-#if VERSION == 2
+#if VERSION == 2 && !defined(NO_MIGRATE)
     for (const char *a = id, *b = MEMERY_EXT_MIGRATE; ; a++, b++) { if (*a != *b) return 0; if (!*a) return &migrate_extension; }
 #else
     (void)id; (void)migrate_extension; return 0;
