@@ -4,7 +4,7 @@ public struct FilterDescriptor: Sendable, Equatable, Codable {
 
     public struct Param: Sendable, Equatable, Codable {
         public enum Kind: String, Sendable, Codable { case number, integer, boolean, color, point, choice }
-        public enum Unit: String, Sendable, Codable { case none, pixels, fraction }
+        public enum Unit: String, Sendable, Codable { case none, pixels, fraction, degrees }
         public var id: String
         public var name: String
         public var description: String?

@@ -337,7 +337,7 @@ public final class FilterHost: @unchecked Sendable {
     /// process() is called, for the host, the helper and `plugin check` alike.
     static func run(_ implementation: UnsafePointer<memery_filter>, descriptor: FilterDescriptor, values: [String: FilterValue],
                     input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, width: Int, height: Int, straight: Bool,
-                    stride: Int? = nil) -> (Int32, String) {
+                    stride: Int? = nil, call: PluginCall? = nil) -> (Int32, String) {
         let stride = stride ?? width * 4
         var cValues = descriptor.params.map { cValue(values[$0.id] ?? $0.defaultValue, param: $0) }
         var message = [CChar](repeating: 0, count: 512)
@@ -346,7 +346,7 @@ public final class FilterHost: @unchecked Sendable {
                                    format: format.rawValue, stride: stride, pixels: input.assumingMemoryBound(to: UInt8.self))
         var outImage = memery_image(struct_size: UInt32(MemoryLayout<memery_image>.size), width: UInt32(width), height: UInt32(height),
                                     format: format.rawValue, stride: stride, pixels: output.assumingMemoryBound(to: UInt8.self))
-        let status = PluginLog.withHost(for: descriptor.id) { host in
+        let status = (call ?? PluginCall(source: descriptor.id)).withHost { host in
             cValues.withUnsafeMutableBufferPointer { valueBuffer in
                 implementation.pointee.process(implementation, &host, &inImage, &outImage, valueBuffer.baseAddress, &message, message.count)
             }

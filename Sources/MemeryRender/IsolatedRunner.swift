@@ -1,5 +1,6 @@
 import Foundation
 import MemeryCore
+import MemeryPluginABI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +34,9 @@ struct IsolatedRunner {
         var height: Int
         var straight: Bool
         var sharedMemory: String
+        /// Seconds after which the filter's progress() answers false, a little before the
+        /// helper is killed at the limit.
+        var stopAfter: Double? = nil
     }
 
     struct MigrateRequest: Codable {
@@ -67,6 +71,8 @@ struct IsolatedRunner {
         var message: String
         /// Where the filter wrote outside its pixels without faulting (a row's padding).
         var overrun: String?
+        /// Whether its progress() had answered false (the limit was near).
+        var stopped: Bool?
     }
 
     /// Reads a plugin's declarations in the helper.
@@ -108,12 +114,16 @@ struct IsolatedRunner {
         defer { munmap(memory, size * 2) }
         input.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
         let request = RunRequest(origin: descriptor.origin, library: descriptor.library, filter: descriptor.id, params: values, width: width, height: height,
-                                 straight: straight, sharedMemory: name)
+                                 straight: straight, sharedMemory: name, stopAfter: timeout - min(1, timeout * 0.2))
         let data = try spawn(["run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
         guard let reply = try? JSONDecoder().decode(RunReply.self, from: data) else {
             throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
         }
         if let overrun = reply.overrun { throw FilterError.overran(filter: descriptor.id, detail: overrun) }
+        // Told to stop as the limit neared, it did: the same outcome as being killed there.
+        if reply.stopped == true, reply.status == Int32(MEMERY_ERROR_CANCELLED.rawValue) {
+            throw FilterError.timedOut(filter: descriptor.id, seconds: timeout)
+        }
         output.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: memory + size, byteCount: size) }
         guard (0...5).contains(reply.status) else {
             throw FilterError.garbled(filter: descriptor.id, detail: "it returned an unknown status \(reply.status)")

@@ -23,11 +23,16 @@ public struct PluginCheck {
         var width: Int
         var height: Int
         var seed: UInt64
+        /// Also cancel a run part-way (done on the largest size).
+        var cancel: Bool = false
     }
 
     struct RunReply: Codable {
         var ok: Bool
         var reason: String
+        /// The run cancelled part-way (on the largest size): whether it stopped as asked, and how.
+        var cancelOK: Bool? = nil
+        var cancelReason: String? = nil
     }
 
     public let helper: String
@@ -60,7 +65,8 @@ public struct PluginCheck {
             }
             for (index, (width, height)) in Self.sizes.enumerated() {
                 let check = "\(descriptor.id) on \(width)x\(height)"
-                let request = RunRequest(library: path, filter: descriptor.id, width: width, height: height, seed: UInt64(index + 1))
+                let request = RunRequest(library: path, filter: descriptor.id, width: width, height: height, seed: UInt64(index + 1),
+                                         cancel: index == Self.sizes.count - 1)
                 do {
                     let output = try runner.spawn(["check-run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
                     guard let reply = try? JSONDecoder().decode(RunReply.self, from: output) else {
@@ -68,6 +74,9 @@ public struct PluginCheck {
                         continue
                     }
                     results.append(Result(passed: reply.ok, check: check, reason: reply.reason))
+                    if let cancelOK = reply.cancelOK {
+                        results.append(Result(passed: cancelOK, check: "\(descriptor.id) cancelled part-way on \(width)x\(height)", reason: reply.cancelReason ?? ""))
+                    }
                 } catch let error as FilterError {
                     results.append(Result(passed: false, check: check, reason: Self.short(error)))
                 } catch {
@@ -132,7 +141,33 @@ public struct PluginCheck {
             let (_, _, second, _) = try once()
             guard second == first else { return RunReply(ok: false, reason: "it declares determinism but two runs gave different pixels") }
         }
-        return RunReply(ok: true, reason: settings.isEmpty ? "" : settings)
+        var reply = RunReply(ok: true, reason: settings.isEmpty ? "" : settings)
+        if request.cancel { (reply.cancelOK, reply.cancelReason) = try cancelled(implementation, descriptor, values, input, straight, request) }
+        return reply
+    }
+
+    /// Runs the filter once more, with progress() answering false from its second call on,
+    /// as the host does near its time limit: it must stop and say MEMERY_ERROR_CANCELLED.
+    private static func cancelled(_ implementation: UnsafePointer<memery_filter>, _ descriptor: FilterDescriptor, _ values: [String: FilterValue],
+                                  _ input: GuardedPixels, _ straight: Bool, _ request: RunRequest) throws -> (Bool, String) {
+        let output = try GuardedPixels(width: request.width, height: request.height, padding: padding, label: "its output", filter: request.filter)
+        output.watch(slot: 1)
+        let call = PluginCall(source: request.filter)
+        call.stopAtCall = 2
+        let start = ContinuousClock.now
+        let (status, _) = FilterHost.run(implementation, descriptor: descriptor, values: values, input: UnsafeMutableRawPointer(input.pixels),
+                                         output: UnsafeMutableRawPointer(output.pixels), width: request.width, height: request.height,
+                                         straight: straight, stride: output.stride, call: call)
+        let took = ContinuousClock.now - start
+        let milliseconds = Int(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000)
+        if !call.stopped {
+            return (true, "it calls progress() \(call.progressCalls == 0 ? "never" : "only once"), so it cannot be stopped part-way: the host waits for it, up to its time limit")
+        }
+        guard status == Int32(MEMERY_ERROR_CANCELLED.rawValue) else {
+            return (false, "progress() answered false at its second call, but it went on and returned status \(status), not MEMERY_ERROR_CANCELLED (\(MEMERY_ERROR_CANCELLED.rawValue))")
+        }
+        let extra = call.progressCalls - 2
+        return (true, "stopped \(milliseconds) ms after it began, \(extra) progress call\(extra == 1 ? "" : "s") after being told")
     }
 
     static func randomValue(_ param: FilterDescriptor.Param, width: Int, height: Int, rng: inout SplitMix) -> FilterValue {

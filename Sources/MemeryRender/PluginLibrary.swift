@@ -42,7 +42,7 @@ final class PluginLibrary: @unchecked Sendable {
             try check(entry.pointee)
             if let initialize = entry.pointee.`init` {
                 let source = entry.pointee.plugin_id.map { String(cString: $0) } ?? path
-                guard PluginLog.withHost(for: source, { initialize(&$0) }) else { throw Refusal(path: path, reason: "its init refused to load") }
+                guard PluginCall(source: source).withHost({ initialize(&$0) }) else { throw Refusal(path: path, reason: "its init refused to load") }
             }
         } catch {
             dlclose(handle)
@@ -70,6 +70,17 @@ final class PluginLibrary: @unchecked Sendable {
         }
     }
 
+    /// Units ABI 1.0 lacks, from MEMERY_EXT_UNITS, for parameters declared MEMERY_UNIT_NONE.
+    private func applyUnitsExtension(to descriptor: inout FilterDescriptor) {
+        guard let lookup = entry.pointee.extension, let raw = MEMERY_EXT_UNITS.withCString({ lookup($0) }) else { return }
+        let ext = raw.assumingMemoryBound(to: memery_units_extension.self)
+        guard ext.pointee.struct_size >= MemoryLayout<memery_units_extension>.size, let unit = ext.pointee.unit else { return }
+        for index in descriptor.params.indices where descriptor.params[index].unit == .none {
+            let answer = descriptor.id.withCString { filter in descriptor.params[index].id.withCString { unit(filter, $0) } }
+            if answer == MEMERY_UNIT_DEGREES.rawValue { descriptor.params[index].unit = .degrees }
+        }
+    }
+
     private func readFilters(origin: FilterDescriptor.Origin) {
         guard let count = entry.pointee.filter_count?(), let filterAt = entry.pointee.filter_at else { return }
         for index in 0..<min(count, 10_000) {
@@ -78,7 +89,9 @@ final class PluginLibrary: @unchecked Sendable {
                 continue
             }
             do {
-                filters.append((try Self.describe(filter.pointee, origin: origin, library: path), filter))
+                var descriptor = try Self.describe(filter.pointee, origin: origin, library: path)
+                applyUnitsExtension(to: &descriptor)
+                filters.append((descriptor, filter))
             } catch let reason as Refusal {
                 refusedFilters.append("filter \(index): \(reason.reason)")
             } catch {
@@ -124,6 +137,7 @@ final class PluginLibrary: @unchecked Sendable {
         ]
         let units: [UInt32: FilterDescriptor.Param.Unit] = [
             MEMERY_UNIT_NONE.rawValue: .none, MEMERY_UNIT_PIXELS.rawValue: .pixels, MEMERY_UNIT_FRACTION.rawValue: .fraction,
+            MEMERY_UNIT_DEGREES.rawValue: .degrees,
         ]
         guard let kind = kinds[p.type] else { throw refuse("filter \(filter) parameter \(id) has unknown type \(p.type)") }
         guard let unit = units[p.unit] else { throw refuse("filter \(filter) parameter \(id) has unknown unit \(p.unit)") }

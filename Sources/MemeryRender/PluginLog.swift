@@ -42,7 +42,7 @@ public enum PluginLog {
         return "\(source): \(levelName(level)): \(flat)"
     }
 
-    /// Called for each `host->log` (host_data names the source).
+    /// Called for each `host->log` (the `PluginCall` names the source).
     static func write(source: String, level: UInt32, text: String) {
         guard level >= threshold else { return }
         let line = line(source: source, level: level, text: text)
@@ -61,21 +61,5 @@ public enum PluginLog {
             }
         }
         return rest.joined(separator: "\n")
-    }
-
-    /// `body` with a host whose log names `source`; the host lives only for the call.
-    static func withHost<T>(for source: String, _ body: (inout memery_host) throws -> T) rethrows -> T {
-        let name = strdup(source)
-        defer { free(name) }
-        var host = memery_host(
-            struct_size: UInt32(MemoryLayout<memery_host>.size), abi_major: UInt16(MEMERY_FILTER_ABI_MAJOR),
-            abi_minor: UInt16(MEMERY_FILTER_ABI_MINOR), host_data: UnsafeMutableRawPointer(name),
-            log: { host, level, text in
-                guard let text else { return }
-                let source = host?.pointee.host_data.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "plugin"
-                PluginLog.write(source: source, level: level, text: String(cString: text))
-            },
-            progress: { _, _ in true })
-        return try body(&host)
     }
 }

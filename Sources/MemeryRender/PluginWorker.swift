@@ -104,10 +104,12 @@ public enum PluginWorker {
         input.seal()
         input.watch(slot: 0)
         output.watch(slot: 1)
+        let call = PluginCall(source: request.filter)
+        call.deadline = request.stopAfter.map { .now + .milliseconds(Int64($0 * 1000)) }
         let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: request.params, input: UnsafeMutableRawPointer(input.pixels),
                                                output: UnsafeMutableRawPointer(output.pixels), width: request.width, height: request.height,
-                                               straight: request.straight, stride: input.stride)
-        var reply = IsolatedRunner.RunReply(status: status, message: message)
+                                               straight: request.straight, stride: input.stride, call: call)
+        var reply = IsolatedRunner.RunReply(status: status, message: message, stopped: call.stopped)
         if let stray = output.strayWrite() { reply.overrun = stray } else { output.copy(to: memory + size) }
         FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
     }

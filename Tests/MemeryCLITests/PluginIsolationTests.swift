@@ -97,6 +97,29 @@ import Testing
         #expect(try s.counts() == before, "nothing was stored")
     }
 
+    @Test func anglesAreInDegreesAndAPluginBuiltForABI10StillLoads() throws {
+        let s = try Sandbox()
+        let info = try s.run(["filter", "info", "org.example.angles"], useStore: false, environment: ["MEMERY_PLUGIN_PATH": try plugins([17], in: s)])
+        #expect(info.stdout.contains("  turn=0  number -180…180 degrees\n"), "declared in degrees: \(info.stdout)")
+        #expect(info.stdout.contains("  hue=90  number 0…360 degrees\n"), "declared none, degrees by the units extension: \(info.stdout)")
+        #expect(info.stdout.contains("  gain=1  number 0…2\n"), "a plain number stays one: \(info.stdout)")
+        // A plugin built from ABI 1.0's header (kept in Tests) loads and runs in this host.
+        let old = s.path("abi-1.0")
+        try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-shared", "-fPIC", "-O1", "-I", Self.sources.appendingPathComponent("abi-1.0").path, "-o", old + "/posterize.so",
+                        Self.sources.appendingPathComponent("posterize.c").path, "-lm"]
+        try cc.run()
+        cc.waitUntilExit()
+        try #require(cc.terminationStatus == 0)
+        let env = ["MEMERY_PLUGIN_PATH": old]
+        try s.ok(["new", "m", "--image", Paths.example])
+        let apply = try s.run(["filter", "apply", "m", "org.example.posterize", "levels=3"], environment: env)
+        #expect(apply.status == 0, "\(apply)")
+        #expect(try Sandbox.run(["plugin", "check", old + "/posterize.so"]).status == 0)
+    }
+
     @Test func whatAPluginLogsIsShownNamedByItsFilter() throws {
         let s = try Sandbox()
         let env = ["MEMERY_PLUGIN_PATH": try plugins([13], in: s)]
@@ -141,7 +164,8 @@ import Testing
         let outcome = try check(dir + "/posterize.so", in: s)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("pass  org.example.posterize on 1001x667"))
-        #expect(outcome.stdout.hasSuffix("all 6 checks passed\n"))
+        #expect(outcome.stdout.contains("pass  org.example.posterize cancelled part-way on 1001x667: it calls progress() never"), "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix("all 7 checks passed\n"), "\(outcome.stdout)")
     }
 
     @Test(arguments: [
@@ -152,6 +176,7 @@ import Testing
         (14, "FAIL  org.example.overrun on 7x3: it went 1 byte past the end of its output (3 rows of 40 bytes) and was stopped"),
         (15, "FAIL  org.example.scribbler on 7x3: it wrote into its input, which is read-only (row 0) and was stopped"),
         (12, "FAIL  org.example.sloppy on 7x3: it declares determinism but two runs gave different pixels"),
+        (16, "FAIL  org.example.deaf cancelled part-way on 1001x667: progress() answered false at its second call, but it went on and returned status 0"),
         (2, "FAIL  loads in isolation"),
     ])
     func aBrokenPluginFailsTheRightCheck(_ broken: Int, _ line: String) throws {
@@ -166,7 +191,9 @@ import Testing
         let builtins = URL(fileURLWithPath: Paths.memery).deletingLastPathComponent().appendingPathComponent("libmemery-builtins.so").path
         let outcome = try Sandbox.run(["plugin", "check", builtins])
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.stdout.hasSuffix("all 42 checks passed\n"))
+        #expect(outcome.stdout.hasSuffix("all 52 checks passed\n"), "\(outcome.stdout)")
+        // Each built-in stops when told, part-way through a picture.
+        #expect(outcome.stdout.contains("pass  org.memery.sepia cancelled part-way on 1001x667: stopped "), "\(outcome.stdout)")
     }
 }
 

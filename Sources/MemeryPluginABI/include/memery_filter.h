@@ -1,5 +1,6 @@
 /*
- * memery_filter.h — the Memery filter plugin ABI, version 1.0.
+ * memery_filter.h — the Memery filter plugin ABI, version 1.1 (1.0 plus the units extension;
+ * a plugin built against either loads in a host of either).
  *
  * This header is all a plugin author needs. A plugin is a shared library that exports one
  * function, MEMERY_FILTER_ENTRY_SYMBOL ("memery_plugin_entry"), returning a pointer to a
@@ -33,7 +34,7 @@ extern "C" {
 #endif
 
 #define MEMERY_FILTER_ABI_MAJOR 1
-#define MEMERY_FILTER_ABI_MINOR 0
+#define MEMERY_FILTER_ABI_MINOR 1
 
 /* The one symbol a plugin exports. */
 #define MEMERY_FILTER_ENTRY_SYMBOL "memery_plugin_entry"
@@ -102,7 +103,11 @@ typedef enum memery_param_unit {
        a 10-pixel blur looks the same in the preview and in the full picture. */
     MEMERY_UNIT_PIXELS = 1,
     /* A fraction of the image's shorter side (0.5 = half of it): resolution-free. */
-    MEMERY_UNIT_FRACTION = 2
+    MEMERY_UNIT_FRACTION = 2,
+    /* Degrees of angle (ABI 1.1). A 1.0 host refuses a filter that declares it here: to
+       load in 1.0 hosts too, declare MEMERY_UNIT_NONE and answer MEMERY_UNIT_DEGREES from
+       the MEMERY_EXT_UNITS extension, which a 1.0 host never asks. */
+    MEMERY_UNIT_DEGREES = 3
 } memery_param_unit;
 
 typedef struct memery_value {
@@ -223,6 +228,18 @@ typedef struct memery_migrate_extension {
     memery_status (*migrate)(const char *filter_id, uint32_t from_version, const memery_param_store *params,
                              char *message, size_t message_size);
 } memery_migrate_extension;
+
+/* ------------------------------------------------------------------------------------ */
+/* Extension: units beyond ABI 1.0's (ABI 1.1)                                            */
+
+#define MEMERY_EXT_UNITS "memery.units/1"
+
+typedef struct memery_units_extension {
+    uint32_t struct_size;
+    /* The unit of a parameter the filter declares as MEMERY_UNIT_NONE: MEMERY_UNIT_DEGREES,
+       or MEMERY_UNIT_NONE to keep it. Asked once per parameter when the plugin loads. */
+    uint32_t (*unit)(const char *filter_id, const char *param_id);
+} memery_units_extension;
 
 #ifdef __cplusplus
 }

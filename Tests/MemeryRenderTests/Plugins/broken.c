@@ -96,6 +96,43 @@ static memery_status overrun(const memery_filter *f, const memery_host *h, const
 }
 static const memery_filter filter = { sizeof(memery_filter), BROKEN == 14 ? "org.example.overrun" : "org.example.scribbler", "Overrun", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, overrun };
+#elif BROKEN == 16
+/* Reports progress on every row but pays no attention to the answer. */
+static memery_status deaf(const memery_filter *f, const memery_host *h, const memery_image *in,
+                          const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)v; (void)m; (void)n;
+    for (uint32_t y = 0; y < in->height; y++) {
+        for (uint32_t x = 0; x < in->width * 4; x++) out->pixels[y * out->stride + x] = in->pixels[y * in->stride + x];
+        (void)h->progress(h, (double)(y + 1) / in->height);
+    }
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.deaf", "Deaf", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, deaf };
+#elif BROKEN == 17
+#include <string.h>
+/* Not broken: two angles, one declared in degrees (ABI 1.1), one declared as a plain number
+   that the units extension calls degrees (the way that also loads in a 1.0 host). */
+static const memery_param angles[] = {
+    { sizeof(memery_param), "turn", "Turn", 0, MEMERY_PARAM_NUMBER, MEMERY_UNIT_DEGREES, -180, 180, { .number = 0 }, 0, 0 },
+    { sizeof(memery_param), "hue", "Hue", 0, MEMERY_PARAM_NUMBER, MEMERY_UNIT_NONE, 0, 360, { .number = 90 }, 0, 0 },
+    { sizeof(memery_param), "gain", "Gain", 0, MEMERY_PARAM_NUMBER, MEMERY_UNIT_NONE, 0, 2, { .number = 1 }, 0, 0 },
+};
+static memery_status copy(const memery_filter *f, const memery_host *h, const memery_image *in,
+                          const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)h; (void)v; (void)m; (void)n;
+    for (uint32_t y = 0; y < in->height; y++) memcpy(out->pixels + y * out->stride, in->pixels + y * in->stride, (size_t)in->width * 4);
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.angles", "Angles", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 3, angles, copy };
+static uint32_t unit_of(const char *filter_id, const char *param_id) {
+    (void)filter_id;
+    return strcmp(param_id, "hue") == 0 ? MEMERY_UNIT_DEGREES : MEMERY_UNIT_NONE;
+}
+static const memery_units_extension units = { sizeof(memery_units_extension), unit_of };
+static const void *extension(const char *id) { return strcmp(id, MEMERY_EXT_UNITS) == 0 ? &units : 0; }
+#define EXTENSION extension
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
@@ -111,7 +148,10 @@ static const memery_filter_entry entry = {
 #else
     MEMERY_FILTER_ABI_MAJOR, MEMERY_FILTER_ABI_MINOR,
 #endif
-    "org.example.broken", "Broken", "1.0", 0, 0, count, at, 0,
+#ifndef EXTENSION
+#define EXTENSION 0
+#endif
+    "org.example.broken", "Broken", "1.0", 0, 0, count, at, EXTENSION,
 };
 
 #if BROKEN == 1
