@@ -28,7 +28,6 @@ public final class FilterHost: @unchecked Sendable {
     private var userDirectories: [String] = []
     private var userPluginsLoaded = false
     private var frei0rLoaded = false
-    private var frei0rPlugins: [String: Frei0rPlugin] = [:]
     private let lock = NSRecursiveLock()
     /// Plugins or filters that were skipped, each with the file and the reason.
     public var warnings: [String] { lock.withLock { skipped } }
@@ -172,15 +171,35 @@ public final class FilterHost: @unchecked Sendable {
         for directory in userDirectories { loadIsolated(directory: directory) }
     }
 
-    /// Debian's frei0r-plugins, as frei0r.<name>. They run in-process, as the built-ins do.
+    /// Debian's frei0r-plugins, as frei0r.<name>. They are read and run in the helper process,
+    /// as third-party plugins are: only Memery's own built-ins run in this one. All are read
+    /// by one helper; if one of them brings it down, each file is read by a helper of its own
+    /// and the one that fails is skipped with the reason.
     private func loadFrei0r() {
         lock.lock(); defer { lock.unlock() }
         guard !frei0rLoaded else { return }
         frei0rLoaded = true
-        for plugin in Frei0rPlugin.all() where !loaded.contains(where: { $0.id == plugin.descriptor.id }) {
-            var descriptor = plugin.descriptor
-            descriptor.isolated = Self.isolateAll
-            frei0rPlugins[descriptor.id] = plugin
+        let runner = IsolatedRunner(helper: helperPath, timeout: timeout)
+        var described: [FilterDescriptor]
+        do {
+            described = try runner.describeFrei0r()
+        } catch FilterError.isolationFailed(_, let reason) {
+            skipped.append("frei0r filters could not be read: \(reason)")
+            return
+        } catch {
+            described = []
+            for file in Frei0rPlugin.files() {
+                do {
+                    described += try runner.describeFrei0r([file])
+                } catch let error as FilterError {
+                    skipped.append("skipped frei0r plugin \(file): \(PluginCheck.short(error))")
+                } catch {
+                    skipped.append("skipped frei0r plugin \(file): \(error)")
+                }
+            }
+        }
+        for var descriptor in described where !loaded.contains(where: { $0.id == descriptor.id }) {
+            descriptor.isolated = true
             formats[descriptor.id] = Self.formatBit(MEMERY_PIXEL_RGBA8)
             loaded.append(descriptor)
         }
@@ -306,17 +325,13 @@ public final class FilterHost: @unchecked Sendable {
     public func apply(_ id: String, params: [String: FilterValue], to raster: Raster) throws -> Raster {
         guard let descriptor = filter(id) else { throw missing([id]) }
         let values = try checked(params, for: descriptor)
-        let (pixelFormats, frei0r, implementation) = lock.withLock { (formats[id], frei0rPlugins[id], implementations[id]) }
+        let (pixelFormats, implementation) = lock.withLock { (formats[id], implementations[id]) }
         let straight = pixelFormats.map { $0 & Self.formatBit(MEMERY_PIXEL_RGBA8) != 0 } ?? true
         var input = straight ? PixelConversion.straightRGBA(raster) : PixelConversion.premultipliedBGRA(raster)
         var output = [UInt8](repeating: 0, count: input.count)
         let width = raster.width, height = raster.height
         let (status, message): (Int32, String)
-        // frei0r promises nothing past 2048 pixels a side: bigger frames run in the helper.
-        if let plugin = frei0r, !descriptor.isolated, width <= 2048, height <= 2048 {
-            plugin.run(values: values, pixels: &input, width: width, height: height)
-            (status, message, output) = (0, "", input)
-        } else if let implementation, !descriptor.isolated, frei0r == nil {
+        if let implementation, !descriptor.isolated {
             (status, message) = runningLock(id).withLock { input.withUnsafeMutableBytes { inBytes in
                 output.withUnsafeMutableBytes { outBytes in
                     Self.run(implementation, descriptor: descriptor, values: values, input: inBytes.baseAddress!, output: outBytes.baseAddress!,

@@ -9,6 +9,9 @@ import Glibc
 /// frames of whole multiples of 8 pixels, 16-byte aligned, in the plugin's colour model
 /// (BGRA8888, RGBA8888 or PACKED32); doubles and positions in [0, 1].
 ///
+/// Loaded and run only in the helper process (`PluginWorker`): frei0r's code is not ours,
+/// and no plugin may crash memery.
+///
 /// `@unchecked Sendable`, earned: nothing changes after init, and each run constructs its own
 /// instance, which frei0r allows to run beside other instances.
 final class Frei0rPlugin: @unchecked Sendable {
@@ -125,15 +128,19 @@ final class Frei0rPlugin: @unchecked Sendable {
         return result
     }
 
-    /// Every frei0r filter installed, first of each id.
-    static func all() -> [Frei0rPlugin] {
+    /// Every frei0r library installed, in the order their ids take precedence.
+    static func files() -> [String] {
+        directories.flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().filter { $0.hasSuffix(".so") }.map { directory + "/" + $0 }
+        }
+    }
+
+    /// Every frei0r filter in `paths` (all installed by default), first of each id.
+    static func all(_ paths: [String] = files()) -> [Frei0rPlugin] {
         var found = [Frei0rPlugin](), seen = Set<String>()
-        for directory in directories {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for name in names.sorted() where name.hasSuffix(".so") {
-                guard let plugin = Frei0rPlugin(path: directory + "/" + name), seen.insert(plugin.descriptor.id).inserted else { continue }
-                found.append(plugin)
-            }
+        for path in paths {
+            guard let plugin = Frei0rPlugin(path: path), seen.insert(plugin.descriptor.id).inserted else { continue }
+            found.append(plugin)
         }
         return found
     }
@@ -183,5 +190,22 @@ final class Frei0rPlugin: @unchecked Sendable {
                 pixels[target + 3] = result[source + 3]
             }
         }
+    }
+}
+
+/// `memery-bench frei0r`'s peer: a frei0r filter loaded into and run in this process, as
+/// memery did before frei0r moved to the helper. Nothing else may use it.
+public final class Frei0rInProcessForBench {
+    private let plugin: Frei0rPlugin
+
+    public init(_ id: String) throws {
+        guard let plugin = Frei0rPlugin.all().first(where: { $0.descriptor.id == id }) else { throw FilterError.unknownFilter(id) }
+        self.plugin = plugin
+    }
+
+    public func apply(params: [String: FilterValue], to raster: Raster) throws -> Raster {
+        var pixels = PixelConversion.straightRGBA(raster)
+        plugin.run(values: params, pixels: &pixels, width: raster.width, height: raster.height)
+        return try PixelConversion.raster(straightRGBA: pixels, width: raster.width, height: raster.height)
     }
 }

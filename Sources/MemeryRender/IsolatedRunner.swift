@@ -99,6 +99,15 @@ struct IsolatedRunner {
         return (reply.filters.map { ($0.descriptor, $0.pixelFormats) }, reply.warnings, reply.migrates ?? false)
     }
 
+    /// Reads frei0r's filters in the helper: all installed ones, or those of `files`.
+    func describeFrei0r(_ files: [String] = []) throws -> [FilterDescriptor] {
+        let output = try spawn(["describe-frei0r"] + files, input: Data(), subject: files.first ?? "frei0r")
+        guard let reply = try? JSONDecoder().decode(DescribeReply.self, from: output) else {
+            throw FilterError.garbled(filter: files.first ?? "frei0r", detail: "its reply was not understood")
+        }
+        return reply.filters.map(\.descriptor)
+    }
+
     /// Runs a filter in the helper on `input`, writing `output`; returns its status and message.
     func run(descriptor: FilterDescriptor, values: [String: FilterValue], input: inout [UInt8], output: inout [UInt8],
              width: Int, height: Int, straight: Bool) throws -> (Int32, String) {

@@ -12,6 +12,12 @@ public enum PluginWorker {
         PluginLog.relaying = true
         do {
             switch arguments.first {
+            case "describe-frei0r":
+                // Every installed frei0r filter at once, or those of the files named.
+                let plugins = arguments.count > 1 ? Frei0rPlugin.all(Array(arguments.dropFirst())) : Frei0rPlugin.all()
+                let reply = IsolatedRunner.DescribeReply(filters: plugins.map { .init(descriptor: $0.descriptor, pixelFormats: FilterHost.formatBit(MEMERY_PIXEL_RGBA8)) },
+                                                         warnings: [])
+                FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
             case "describe" where arguments.count == 3:
                 try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
             case "run" where arguments.count == 1:

@@ -24,4 +24,19 @@ enum FilterBench {
         print(String(format: "  memory copy of the same %d bytes: median %.4f s (min %.4f, max %.4f), %.0f MP/s (the ceiling)",
                      bytes, copy.median, copy.min, copy.max, megapixels / copy.median))
     }
+
+    /// A frei0r filter through the helper process (as memery runs it) beside the same filter
+    /// in this process (as it ran before): what isolation costs.
+    static func frei0r(_ path: String, runs: Int) throws {
+        let (image, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: path)), source: path)
+        for (id, settings) in [("frei0r.invert0r", [String]()), ("frei0r.iir-blur", ["amount=0.6"])] {
+            let params = try FilterHost.shared.parse(settings, for: id)
+            let helper = try Timings(runs: runs) { _ = try FilterHost.shared.apply(id, params: params, to: image) }
+            let loaded = try Frei0rInProcessForBench(id)
+            let here = try Timings(runs: runs) { _ = try loaded.apply(params: params, to: image) }
+            print(String(format: "  %@ %@ (%dx%d): helper median %.3f s (min %.3f), in this process median %.3f s (min %.3f), ratio %.2f",
+                         id, settings.joined(separator: " "), image.width, image.height, helper.median, helper.min, here.median, here.min,
+                         helper.median / here.median))
+        }
+    }
 }

@@ -27,8 +27,18 @@ struct Frei0rTests {
         #expect(theirs.width == 451 && theirs.height == 300)
     }
 
-    /// Past frei0r's 2048-pixel bound a frame runs in the helper process instead.
-    @Test func framesPastTwoThousandPixelsRunIsolated() throws {
+    /// frei0r's code is not Memery's: it is read and run in the helper process, never
+    /// loaded into this one, whatever the frame's size.
+    @Test func frei0rRunsInTheHelperAndIsNeverLoadedHere() throws {
+        let image = try decode(TestData.example("chelsea.png")).0
+        _ = try host.apply("frei0r.iir-blur", params: [:], to: image)
+        #expect(host.filter("frei0r.iir-blur")?.isolated == true)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains("/frei0r-1/"), "a frei0r library is mapped into the test process")
+    }
+
+    /// Past frei0r's 2048-pixel bound too.
+    @Test func framesPastTwoThousandPixelsRun() throws {
         let wide = try Raster(width: 2100, height: 9)
         wide.withMutablePixels { p, stride in
             for y in 0..<9 { for x in 0..<2100 { UnsafeMutableRawPointer(p + y * stride + x * 4).storeBytes(of: UInt32(0xff00_0000 | x * 97 & 0xffffff), as: UInt32.self) } }
