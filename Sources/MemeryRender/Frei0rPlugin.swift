@@ -32,6 +32,9 @@ final class Frei0rPlugin: @unchecked Sendable {
     private typealias SetParam = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void
     private typealias Update = @convention(c) (UnsafeMutableRawPointer?, Double, UnsafePointer<UInt32>?, UnsafeMutablePointer<UInt32>?) -> Void
 
+    /// The frame defaults are read from: 720p video.
+    static let referenceFrame: (width: UInt32, height: UInt32) = (1280, 720)
+
     static let directories = ["/usr/lib/frei0r-1", "/usr/local/lib/frei0r-1", "/usr/lib/x86_64-linux-gnu/frei0r-1"]
         + [ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.frei0r-1/lib" }].compactMap { $0 }
 
@@ -70,8 +73,11 @@ final class Frei0rPlugin: @unchecked Sendable {
         self.handle = handle
         self.colorModel = info.colorModel
         self.construct = construct; self.destruct = destruct; self.setParam = setParam; self.update = update
-        // Defaults are read from an instance, as frei0r keeps them there.
-        let instance = construct(8, 8)
+        // Defaults are read from an instance, as frei0r keeps them there, and some depend on
+        // the frame's size (pixeliz0r's block of 8 pixels is 1.0 of an 8-pixel frame, which
+        // flattens a photo to four blocks): read them from a frame of a size frei0r's own
+        // hosts use, as MLT does, so that each default shows what the filter does.
+        let instance = construct(Self.referenceFrame.width, Self.referenceFrame.height)
         defer { destruct(instance) }
         var params = [FilterDescriptor.Param](), indexes = [Int32]()
         for index in 0..<max(0, min(info.numParams, 256)) {

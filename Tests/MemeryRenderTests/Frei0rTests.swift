@@ -57,3 +57,36 @@ struct Frei0rTests {
         #expect(PixelDifference(blurred, image).mean > 1)
     }
 }
+
+extension Frei0rTests {
+    /// Distinct colours (5 bits a channel): a photo has thousands, a flattened one a handful.
+    static func colours(_ raster: Raster) -> Int {
+        var seen = Set<UInt32>()
+        for y in Swift.stride(from: 0, to: raster.height, by: 2) {
+            for x in Swift.stride(from: 0, to: raster.width, by: 2) {
+                let p = raster.pixel(x: x, y: y)
+                seen.insert(UInt32(p.r >> 3) << 10 | UInt32(p.g >> 3) << 5 | UInt32(p.b >> 3))
+            }
+        }
+        return seen.count
+    }
+
+    /// frei0r keeps defaults in an instance, and some depend on its frame size: read from an
+    /// 8-pixel frame, pixeliz0r's block was the whole frame and a photo became four blocks.
+    @Test func pixeliz0rsDefaultPixelisesWithoutFlattening() throws {
+        let image = try decode(TestData.example("chelsea.png")).0
+        let out = try host.apply("frei0r.pixeliz0r", params: [:], to: image)
+        #expect(PixelDifference(out, image).mean > 1, "it does something")
+        #expect(Self.colours(out) > Self.colours(image) / 2, "blocks of a few pixels keep the picture: \(Self.colours(out)) colours")
+    }
+
+    /// Every frei0r filter runs at its defaults on a photo, in the helper, without failing.
+    @Test func everyFrei0rFilterRunsAtItsDefaults() throws {
+        let image = try decode(TestData.example("chelsea.png")).0
+        var failures = [String]()
+        for filter in host.filters where filter.origin == .frei0r {
+            do { _ = try host.apply(filter.id, params: [:], to: image) } catch { failures.append("\(filter.id): \(error)") }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+}
