@@ -39,7 +39,7 @@ let package = Package(
         // The plugin C ABI: memery_filter.h is the only file plugin authors need.
         .target(name: "MemeryPluginABI"),
         .target(name: "MemeryBuiltinFilters", dependencies: ["MemeryPluginABI"], path: "Plugins/builtins",
-                linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
+                linkerSettings: [.linkedLibrary("m")]),
 
         // JPEG written straight from Cairo's pixels with libjpeg-turbo (C: libjpeg reports errors by longjmp).
         .target(name: "MemeryJPEG", linkerSettings: [.linkedLibrary("jpeg")]),

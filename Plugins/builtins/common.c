@@ -1,65 +1,52 @@
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "builtins.h"
 
-/* ---- Threads ---- */
+/* ---- The host's threads ---- */
 
-uint32_t builtin_thread_count(uint32_t tasks) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *forced = getenv("MEMERY_THREADS");
-    if (forced && atoi(forced) > 0) n = atoi(forced);
+static const memery_thread_pool *host_pool(const memery_host *host) {
+    if (!host || !MEMERY_HOST_HAS(host, extension)) return NULL;
+    const memery_thread_pool *pool = host->extension(host, MEMERY_HOST_EXT_THREAD_POOL);
+    return pool && pool->struct_size >= sizeof(memery_thread_pool) && pool->run && pool->workers ? pool : NULL;
+}
+
+uint32_t builtin_worker_count(const memery_host *host, uint32_t tasks) {
+    const memery_thread_pool *pool = host_pool(host);
+    uint32_t n = pool ? pool->workers(host) : 1;
     if (n < 1) n = 1;
-    if (n > 64) n = 64;
-    return tasks < (uint32_t)n ? (tasks ? tasks : 1) : (uint32_t)n;
+    if (n > BUILTIN_MAX_WORKERS) n = BUILTIN_MAX_WORKERS;
+    return tasks < n ? (tasks ? tasks : 1) : n;
 }
 
 typedef struct {
     builtin_task_fn fn;
     void *context;
-    uint32_t count;
-    uint32_t next;      /* the next task to take, shared */
-    uint32_t done;
-    int cancelled;
-} task_queue;
+    uint32_t first;     /* the round's first task */
+} round_job;
 
-static void take_tasks(task_queue *queue, uint32_t worker, const memery_host *host) {
-    for (;;) {
-        if (__atomic_load_n(&queue->cancelled, __ATOMIC_RELAXED)) return;
-        uint32_t index = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
-        if (index >= queue->count) return;
-        queue->fn(queue->context, index, worker);
-        uint32_t done = __atomic_add_fetch(&queue->done, 1, __ATOMIC_RELAXED);
-        /* Only the calling thread talks to the host, which need not be thread-safe. */
-        if (host && host->progress && !host->progress(host, (double)done / queue->count))
-            __atomic_store_n(&queue->cancelled, 1, __ATOMIC_RELAXED);
-    }
-}
-
-typedef struct { task_queue *queue; uint32_t worker; } worker_start;
-
-static void *worker_main(void *argument) {
-    worker_start *start = argument;
-    take_tasks(start->queue, start->worker, NULL);
-    return NULL;
+static void run_round_task(void *context, uint32_t index, uint32_t worker) {
+    round_job *round = context;
+    round->fn(round->context, round->first + index, worker);
 }
 
 memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint32_t workers, builtin_task_fn fn, void *context) {
-    task_queue queue = { fn, context, count, 0, 0, 0 };
-    pthread_t threads[64];
-    worker_start starts[64];
-    uint32_t started = 0;
-    for (uint32_t w = 1; w < workers && w < 64; w++) {
-        starts[w] = (worker_start){ &queue, w };
-        if (pthread_create(&threads[started], NULL, worker_main, &starts[w]) != 0) break;  /* fewer threads: still correct */
-        started++;
+    const memery_thread_pool *pool = host_pool(host);
+    /* In rounds of a few tasks a worker, reporting progress (and hearing a cancel) between
+       them from this thread: tasks may not call the host. The pool numbers its workers below
+       the smaller of its size and the round's count, so a pool larger than our scratch gets
+       rounds no bigger than it. */
+    uint32_t per_round = pool && pool->workers(host) > workers ? workers : workers * 4;
+    for (uint32_t first = 0; first < count; first += per_round) {
+        uint32_t n = count - first < per_round ? count - first : per_round;
+        round_job round = { fn, context, first };
+        if (!pool || workers < 2 || !pool->run(host, n, run_round_task, &round))
+            for (uint32_t i = 0; i < n; i++) fn(context, first + i, 0);
+        if (host && host->progress && !host->progress(host, (double)(first + n) / count)) return MEMERY_ERROR_CANCELLED;
     }
-    take_tasks(&queue, 0, host);
-    for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
-    return queue.cancelled ? MEMERY_ERROR_CANCELLED : MEMERY_OK;
+    return MEMERY_OK;
 }
 
 /* ---- Per-pixel colour filters, in bands of rows ---- */
@@ -68,7 +55,7 @@ memery_status builtin_map_pixels(const memery_host *host, const memery_image *in
                                  const memery_value *values, builtin_task_fn band) {
     builtin_map_job job = { input, output, values };
     uint32_t bands = (input->height + BUILTIN_BAND_ROWS - 1) / BUILTIN_BAND_ROWS;
-    return builtin_parallel_for(host, bands, builtin_thread_count(bands), band, &job);
+    return builtin_parallel_for(host, bands, builtin_worker_count(host, bands), band, &job);
 }
 
 /* ---- Blur ----
@@ -176,7 +163,7 @@ memery_status builtin_blur(const memery_host *host, const memery_image *input, c
        sigma = radius / 2, so the blur reaches about `radius` pixels. */
     double sigma = radius / 2.0;
     blur_job job = { input, output, (int)lround((sqrt(4.0 * sigma * sigma + 1.0) - 1.0) / 2.0), {0}, {0}, 0 };
-    uint32_t strips = (w + STRIP - 1) / STRIP, workers = builtin_thread_count(strips);
+    uint32_t strips = (w + STRIP - 1) / STRIP, workers = builtin_worker_count(host, strips);
     uint32_t widest = w < STRIP ? w : STRIP;
     size_t longest = (size_t)widest + 6 * (size_t)job.box;
     job.row_floats = (longest < w ? longest : w) * 4;

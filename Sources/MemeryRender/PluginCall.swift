@@ -40,7 +40,51 @@ final class PluginCall {
             progress: { host, fraction in
                 guard let data = host?.pointee.host_data else { return true }
                 return Unmanaged<PluginCall>.fromOpaque(data).takeUnretainedValue().progress(fraction)
+            },
+            extension: { _, id in
+                guard let id, String(cString: id) == MEMERY_HOST_EXT_THREAD_POOL else { return nil }
+                return UnsafeRawPointer(PluginThreadPool.table)
             })
         return try body(&host)
+    }
+}
+
+/// MEMERY_HOST_EXT_THREAD_POOL: the host's threads lent to a filter, so that the built-ins
+/// (and any plugin) start none of their own. Dispatch's pool is shared by every render under
+/// way, so concurrent renders in `memery serve` share the cores instead of each starting a
+/// thread per core; MEMERY_THREADS caps one call's workers, as it does the host's own passes.
+enum PluginThreadPool {
+    /// Written once, then only read (by plugins, through the host).
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<memery_thread_pool> = {
+        let table = UnsafeMutablePointer<memery_thread_pool>.allocate(capacity: 1)
+        table.initialize(to: memery_thread_pool(
+            struct_size: UInt32(MemoryLayout<memery_thread_pool>.size),
+            workers: { _ in UInt32(RowBands.threads) },
+            run: { _, count, task, context in
+                guard let task else { return false }
+                PluginThreadPool.run(count: Int(count), task: task, context: context)
+                return true
+            }))
+        return table
+    }()
+
+    /// Worker w runs tasks w, w + workers, w + 2 × workers… (the tasks of one call are alike).
+    static func run(count: Int, task: memery_task, context: UnsafeMutableRawPointer?) {
+        let workers = min(RowBands.threads, count)
+        guard workers > 1 else {
+            for index in 0..<count { task(context, UInt32(index), 0) }
+            return
+        }
+        let shared = SendableTask(task: task, context: context)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: count, by: workers) { shared.task(shared.context, UInt32(index), UInt32(worker)) }
+        }
+    }
+
+    /// The plugin's task and context, crossing to Dispatch's threads: the plugin promised
+    /// its tasks may run at once.
+    private struct SendableTask: @unchecked Sendable {
+        let task: memery_task
+        let context: UnsafeMutableRawPointer?
     }
 }

@@ -120,6 +120,27 @@ import Testing
         #expect(try Sandbox.run(["plugin", "check", old + "/posterize.so"]).status == 0)
     }
 
+    @Test func aPluginRunsOnTheHostsThreadPoolAndTheBuiltInsStartNoThreads() throws {
+        let s = try Sandbox()
+        let env = ["MEMERY_PLUGIN_PATH": try plugins([18], in: s), "MEMERY_THREADS": "3"]
+        try s.ok(["new", "m", "--image", Paths.example])
+        let apply = try s.run(["filter", "apply", "m", "org.example.pooled"], environment: env)
+        #expect(apply.status == 0, "\(apply)")
+        #expect(apply.stderr.contains("org.example.pooled: warning: pool: 3 workers, 300 of 300 rows, highest worker 2"), "\(apply.stderr)")
+        // The built-in library imports no way to start a thread: it borrows the host's.
+        let library = URL(fileURLWithPath: Paths.memery).deletingLastPathComponent().appendingPathComponent("libmemery-builtins.so").path
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        nm.arguments = ["nm", "-D", "--undefined-only", library]
+        let pipe = Pipe()
+        nm.standardOutput = pipe
+        try nm.run()
+        let symbols = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        #expect(nm.terminationStatus == 0 && symbols.contains("memcpy") || symbols.contains("malloc"), "nm read the library: \(symbols)")
+        #expect(!symbols.contains("pthread_create"), "\(symbols)")
+    }
+
     @Test func whatAPluginLogsIsShownNamedByItsFilter() throws {
         let s = try Sandbox()
         let env = ["MEMERY_PLUGIN_PATH": try plugins([13], in: s)]

@@ -30,15 +30,17 @@ static inline uint8_t *pixel_at(const memery_image *image, uint32_t x, uint32_t 
     return image->pixels + (size_t)y * image->stride + (size_t)x * 4;
 }
 
-/* Runs fn(context, index, worker) for every index below count, on `workers` threads
-   (the caller's among them; worker numbers from 0). Only the calling thread reports
-   progress to the host; when the host cancels, no new task starts. */
+/* Runs fn(context, index, worker) for every index below count on the host's thread pool
+   (MEMERY_HOST_EXT_THREAD_POOL), worker numbers below `workers`; without a pool, in a plain
+   loop on the calling thread. The built-ins start no threads of their own. Progress is
+   reported between rounds of tasks; when the host cancels, no new round starts. */
 typedef void (*builtin_task_fn)(void *context, uint32_t index, uint32_t worker);
 memery_status builtin_parallel_for(const memery_host *host, uint32_t count, uint32_t workers, builtin_task_fn fn, void *context);
 
-/* How many threads to use for `tasks` tasks: the online cores ($MEMERY_THREADS overrides),
-   never more than the tasks, at most 64. */
-uint32_t builtin_thread_count(uint32_t tasks);
+/* How many workers to size per-worker scratch for: the host pool's, never more than the
+   tasks, at most BUILTIN_MAX_WORKERS; 1 without a pool. */
+#define BUILTIN_MAX_WORKERS 64
+uint32_t builtin_worker_count(const memery_host *host, uint32_t tasks);
 
 /* Per-pixel colour filters: `fn` sets out's colour from in's; alpha is copied. */
 typedef void (*builtin_color_fn)(const uint8_t *in, uint8_t *out, const memery_value *values);

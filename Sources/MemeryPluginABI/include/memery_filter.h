@@ -1,6 +1,7 @@
 /*
- * memery_filter.h — the Memery filter plugin ABI, version 1.1 (1.0 plus the units extension;
- * a plugin built against either loads in a host of either).
+ * memery_filter.h — the Memery filter plugin ABI, version 1.1 (1.0 plus the units extension,
+ * the host thread pool and memery_host.extension; a plugin built against either loads in a
+ * host of either).
  *
  * This header is all a plugin author needs. A plugin is a shared library that exports one
  * function, MEMERY_FILTER_ENTRY_SYMBOL ("memery_plugin_entry"), returning a pointer to a
@@ -153,7 +154,14 @@ typedef struct memery_host {
     /* Reports progress in [0, 1]. Returns false when the host wants the filter to stop:
        then return MEMERY_ERROR_CANCELLED soon. Calling it is optional but cheap. */
     bool (*progress)(const struct memery_host *host, double fraction);
+    /* ABI 1.1, appended: a host extension by versioned id (MEMERY_HOST_EXT_THREAD_POOL), or
+       NULL. A 1.0 host's struct ends before it: use MEMERY_HOST_HAS(host, extension) first. */
+    const void *(*extension)(const struct memery_host *host, const char *id);
 } memery_host;
+
+/* Whether the host's struct reaches `field` (a field a newer ABI minor appended). */
+#define MEMERY_HOST_HAS(host, field) \
+    ((host)->struct_size >= offsetof(memery_host, field) + sizeof((host)->field) && (host)->field != NULL)
 
 /* ------------------------------------------------------------------------------------ */
 /* Filters                                                                               */
@@ -228,6 +236,34 @@ typedef struct memery_migrate_extension {
     memery_status (*migrate)(const char *filter_id, uint32_t from_version, const memery_param_store *params,
                              char *message, size_t message_size);
 } memery_migrate_extension;
+
+/* ------------------------------------------------------------------------------------ */
+/* Host extension: the host's thread pool (ABI 1.1; CLAP's thread-pool is the model)      */
+
+#define MEMERY_HOST_EXT_THREAD_POOL "memery.thread-pool/1"
+
+typedef void (*memery_task)(void *context, uint32_t index, uint32_t worker);
+
+typedef struct memery_thread_pool {
+    uint32_t struct_size;
+    /* How many tasks the host runs at once; worker numbers are below it. Split work by it
+       (several tasks a worker), and size per-worker scratch by it. */
+    uint32_t (*workers)(const memery_host *host);
+    /* Runs task(context, index, worker) for every index below count on the host's threads,
+       the calling thread among them, and returns when all have run. Worker numbers are
+       below the smaller of workers() and count, and two tasks never run at once with the
+       same one. Tasks must not call the host (progress, log): call
+       run() for a part of the work, report progress, then run() the next part. Returns
+       false when nothing was run (the host could not): then run the tasks yourself. */
+    bool (*run)(const memery_host *host, uint32_t count, memery_task task, void *context);
+} memery_thread_pool;
+
+/* Use it like this, with a plain loop when the host has none (a 1.0 host, or none lent):
+       const memery_thread_pool *pool = MEMERY_HOST_HAS(host, extension)
+           ? host->extension(host, MEMERY_HOST_EXT_THREAD_POOL) : NULL;
+       if (!pool || !pool->run(host, count, task, context))
+           for (uint32_t i = 0; i < count; i++) task(context, i, 0);
+   Do not start threads of your own: the host's pool is shared by every render under way. */
 
 /* ------------------------------------------------------------------------------------ */
 /* Extension: units beyond ABI 1.0's (ABI 1.1)                                            */

@@ -133,6 +133,32 @@ static uint32_t unit_of(const char *filter_id, const char *param_id) {
 static const memery_units_extension units = { sizeof(memery_units_extension), unit_of };
 static const void *extension(const char *id) { return strcmp(id, MEMERY_EXT_UNITS) == 0 ? &units : 0; }
 #define EXTENSION extension
+#elif BROKEN == 18
+#include <string.h>
+/* Not broken: copies its rows on the host's thread pool (or in a plain loop without one) and
+   logs what it was lent. */
+typedef struct { const memery_image *in, *out; uint32_t workers; uint32_t highest; uint32_t ran; } rows_job;
+static void copy_row(void *context, uint32_t y, uint32_t worker) {
+    rows_job *job = context;
+    memcpy(job->out->pixels + y * job->out->stride, job->in->pixels + y * job->in->stride, (size_t)job->in->width * 4);
+    __atomic_fetch_add(&job->ran, 1, __ATOMIC_RELAXED);
+    uint32_t seen = __atomic_load_n(&job->highest, __ATOMIC_RELAXED);
+    while (worker > seen && !__atomic_compare_exchange_n(&job->highest, &seen, worker, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+static memery_status pooled(const memery_filter *f, const memery_host *h, const memery_image *in,
+                            const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)v; (void)m; (void)n;
+    const memery_thread_pool *pool = MEMERY_HOST_HAS(h, extension) ? h->extension(h, MEMERY_HOST_EXT_THREAD_POOL) : 0;
+    rows_job job = { in, out, pool ? pool->workers(h) : 1, 0, 0 };
+    int lent = pool && pool->run(h, in->height, copy_row, &job);
+    if (!lent) for (uint32_t y = 0; y < in->height; y++) copy_row(&job, y, 0);
+    char line[120];
+    snprintf(line, sizeof line, "%s: %u workers, %u of %u rows, highest worker %u", lent ? "pool" : "no pool", job.workers, job.ran, in->height, job.highest);
+    h->log(h, MEMERY_LOG_WARNING, line);
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.pooled", "Pooled", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, pooled };
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
