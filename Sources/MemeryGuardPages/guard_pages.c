@@ -93,11 +93,11 @@ static void explain(uintptr_t address) {
         if (address < low || address >= high) continue;
         say(MEMERY_GUARD_MARKER);
         if (address >= end) {
-            say("went ");
-            say_bytes(address - end + 1);
-            say(" past the end of ");
+            say("went past the end of ");
             say(watched[i].label);
-            say(" (");
+            say(", to byte ");
+            say_number(address - end + 1);
+            say(" after it (");
             say_number(watched[i].rows);
             say(watched[i].rows == 1 ? " row of " : " rows of ");
             say_bytes(watched[i].stride);

@@ -60,6 +60,8 @@ public struct HelperProcess {
             // pipes and, symbolicating a large binary, outlast the time limit holding them open.
             var environment = ProcessInfo.processInfo.environment
             environment["SWIFT_BACKTRACE"] = "enable=no"
+            // The caller has already said what is wrong with the environment: not again.
+            environment[EnvironmentWarning.helperMarker] = "1"
             process.environment = environment
             process.standardInput = stdin
             process.standardOutput = file ?? stdout

@@ -147,6 +147,8 @@ struct IsolatedRunner {
         guard process.isInstalled else {
             throw FilterError.isolationFailed(filter: subject, reason: "the helper \(helper) is missing (set MEMERY_HELPER to the memery binary)")
         }
+        // The helper filters the plugin's log by MEMERY_PLUGIN_LOG; a bad value is said here.
+        _ = PluginLog.threshold
         switch try process.run(["__plugin-worker"] + arguments, input: input) {
         case .timedOut:
             throw FilterError.timedOut(filter: subject, seconds: timeout)

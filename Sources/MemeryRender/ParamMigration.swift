@@ -81,7 +81,7 @@ enum ParamMigration {
         if !leftover.isEmpty {
             throw FilterError.migrationFailed(filter: descriptor.id, from: from, reason: """
                 after its migrate steps the parameters still hold \(leftover.joined(separator: ", ")), which version \(descriptor.paramVersion) \
-                does not declare: each step must rename or remove what it changes (a plugin bug; the creation is unchanged)
+                does not declare: each step must rename or remove what it changes (a bug in the plugin: install a fixed one, or take the filter off with `memery filter remove`)
                 """)
         }
         var result = [String: FilterValue]()

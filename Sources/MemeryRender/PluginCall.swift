@@ -12,6 +12,9 @@ final class PluginCall {
     /// The helper: answer false once this instant has passed (a little before the time
     /// limit, so that a filter that listens can end cleanly instead of being killed).
     var deadline: ContinuousClock.Instant?
+    /// Whether the host offers its thread pool (`plugin check` also runs without, so that a
+    /// filter's plain-loop fallback is tried too).
+    var lendsThreadPool = true
     private(set) var progressCalls = 0
     /// Whether progress() has answered false.
     private(set) var stopped = false
@@ -41,8 +44,9 @@ final class PluginCall {
                 guard let data = host?.pointee.host_data else { return true }
                 return Unmanaged<PluginCall>.fromOpaque(data).takeUnretainedValue().progress(fraction)
             },
-            extension: { _, id in
-                guard let id, String(cString: id) == MEMERY_HOST_EXT_THREAD_POOL else { return nil }
+            extension: { host, id in
+                guard let id, String(cString: id) == MEMERY_HOST_EXT_THREAD_POOL, let data = host?.pointee.host_data,
+                      Unmanaged<PluginCall>.fromOpaque(data).takeUnretainedValue().lendsThreadPool else { return nil }
                 return UnsafeRawPointer(PluginThreadPool.table)
             })
         return try body(&host)

@@ -33,6 +33,9 @@ public struct PluginCheck {
         /// The run cancelled part-way (on the largest size): whether it stopped as asked, and how.
         var cancelOK: Bool? = nil
         var cancelReason: String? = nil
+        /// The run without the host's thread pool (on the largest size): its fallback.
+        var poollessOK: Bool? = nil
+        var poollessReason: String? = nil
     }
 
     public let helper: String
@@ -60,7 +63,8 @@ public struct PluginCheck {
                 // Every creation saved with an older version would fail to export.
                 results.append(Result(passed: false, check: "\(descriptor.id) migration", reason: """
                     its parameters are at version \(descriptor.paramVersion), but the plugin offers no \(MEMERY_EXT_MIGRATE) extension: \
-                    creations saved with versions 1 to \(descriptor.paramVersion - 1) could not be exported (docs/plugins.md, Changing parameters later)
+                    creations saved with \(descriptor.paramVersion == 2 ? "version 1" : "versions 1 to \(descriptor.paramVersion - 1)") \
+                    could not be exported (docs/plugins.md, Changing parameters later)
                     """))
             }
             for (index, (width, height)) in Self.sizes.enumerated() {
@@ -76,6 +80,10 @@ public struct PluginCheck {
                     results.append(Result(passed: reply.ok, check: check, reason: reply.reason))
                     if let cancelOK = reply.cancelOK {
                         results.append(Result(passed: cancelOK, check: "\(descriptor.id) cancelled part-way on \(width)x\(height)", reason: reply.cancelReason ?? ""))
+                    }
+                    if let poollessOK = reply.poollessOK {
+                        results.append(Result(passed: poollessOK, check: "\(descriptor.id) without the host's thread pool on \(width)x\(height)",
+                                              reason: reply.poollessReason ?? ""))
                     }
                 } catch let error as FilterError {
                     results.append(Result(passed: false, check: check, reason: Self.short(error)))
@@ -121,12 +129,14 @@ public struct PluginCheck {
         }
         input.seal()
         input.watch(slot: 0)
-        func once() throws -> (Int32, String, [UInt8], String?) {
+        func once(lendingThreadPool: Bool = true) throws -> (Int32, String, [UInt8], String?) {
             let output = try GuardedPixels(width: request.width, height: request.height, padding: padding, label: "its output", filter: request.filter)
             output.watch(slot: 1)
+            let call = PluginCall(source: request.filter)
+            call.lendsThreadPool = lendingThreadPool
             let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: values, input: UnsafeMutableRawPointer(input.pixels),
                                                    output: UnsafeMutableRawPointer(output.pixels), width: request.width, height: request.height,
-                                                   straight: straight, stride: output.stride)
+                                                   straight: straight, stride: output.stride, call: call)
             var pixels = [UInt8](repeating: 0, count: request.width * request.height * 4)
             pixels.withUnsafeMutableBytes { output.copy(to: $0.baseAddress!) }
             return (status, message, pixels, output.strayWrite())
@@ -142,7 +152,19 @@ public struct PluginCheck {
             guard second == first else { return RunReply(ok: false, reason: "it declares determinism but two runs gave different pixels") }
         }
         var reply = RunReply(ok: true, reason: settings.isEmpty ? "" : settings)
-        if request.cancel { (reply.cancelOK, reply.cancelReason) = try cancelled(implementation, descriptor, values, input, straight, request) }
+        if request.cancel {
+            (reply.cancelOK, reply.cancelReason) = try cancelled(implementation, descriptor, values, input, straight, request)
+            let (status, _, pixels, stray) = try once(lendingThreadPool: false)
+            if status != Int32(MEMERY_OK.rawValue) {
+                (reply.poollessOK, reply.poollessReason) = (false, "without the host's thread pool it returned status \(status)")
+            } else if let stray {
+                (reply.poollessOK, reply.poollessReason) = (false, "without the host's thread pool it \(stray)")
+            } else if descriptor.deterministic && pixels != first {
+                (reply.poollessOK, reply.poollessReason) = (false, "without the host's thread pool it gave different pixels (its plain loop and its pooled tasks disagree)")
+            } else {
+                (reply.poollessOK, reply.poollessReason) = (true, descriptor.deterministic ? "the same pixels as with it" : "it ran (not deterministic: pixels not compared)")
+            }
+        }
         return reply
     }
 
@@ -167,7 +189,8 @@ public struct PluginCheck {
             return (false, "progress() answered false at its second call, but it went on and returned status \(status), not MEMERY_ERROR_CANCELLED (\(MEMERY_ERROR_CANCELLED.rawValue))")
         }
         let extra = call.progressCalls - 2
-        return (true, "stopped \(milliseconds) ms after it began, \(extra) progress call\(extra == 1 ? "" : "s") after being told")
+        return (true, "told to stop at its second progress() call, it returned MEMERY_ERROR_CANCELLED \(extra) call\(extra == 1 ? "" : "s") later, "
+                    + "\(milliseconds) ms into the run")
     }
 
     static func randomValue(_ param: FilterDescriptor.Param, width: Int, height: Int, rng: inout SplitMix) -> FilterValue {

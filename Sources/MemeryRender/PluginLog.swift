@@ -8,7 +8,14 @@ import MemeryPluginABI
 /// outcome (a line written just before a crash is the one an author needs most).
 public enum PluginLog {
     /// The least level shown: MEMERY_PLUGIN_LOG, else warning.
-    static let threshold: UInt32 = level(named: ProcessInfo.processInfo.environment["MEMERY_PLUGIN_LOG"]) ?? MEMERY_LOG_WARNING.rawValue
+    static let threshold: UInt32 = {
+        guard let name = ProcessInfo.processInfo.environment["MEMERY_PLUGIN_LOG"], !name.isEmpty else { return MEMERY_LOG_WARNING.rawValue }
+        guard let level = level(named: name) else {
+            EnvironmentWarning.say("MEMERY_PLUGIN_LOG=\(name) is not one of debug, info, warning, error, off: showing warnings and errors")
+            return MEMERY_LOG_WARNING.rawValue
+        }
+        return level
+    }()
 
     /// Set in the helper process: lines then go to the host to print.
     nonisolated(unsafe) static var relaying = false

@@ -6,8 +6,13 @@ import Foundation
 /// sets the number of threads, as it does for the built-in filters.
 enum RowBands {
     static let threads: Int = {
-        if let forced = ProcessInfo.processInfo.environment["MEMERY_THREADS"].flatMap(Int.init), forced > 0 { return min(forced, 64) }
-        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        guard let text = ProcessInfo.processInfo.environment["MEMERY_THREADS"], !text.isEmpty else { return cores }
+        guard let forced = Int(text), (1...64).contains(forced) else {
+            EnvironmentWarning.say("MEMERY_THREADS=\(text) is not a number of threads from 1 to 64: using \(cores), the cores online")
+            return cores
+        }
+        return forced
     }()
 
     /// Calls `body` with disjoint row ranges covering `0..<height`; returns when all are done.

@@ -60,6 +60,9 @@ import Testing
             exports.append(try Data(contentsOf: URL(fileURLWithPath: file)))
         }
         #expect(exports.allSatisfy { $0 == exports[0] }, "same bytes on 1, 2, 3 and 7 threads")
+        let misspelt = try s.run(["export", "m", "-o", s.path("abc.png")], environment: ["MEMERY_THREADS": "abc"])
+        #expect(misspelt.status == 0, "\(misspelt)")
+        #expect(misspelt.stderr.hasPrefix("warning: MEMERY_THREADS=abc is not a number of threads from 1 to 64: using "), "\(misspelt.stderr)")
     }
 
     @Test func badFilterRequestsAreRefusedAndStoreNothing() throws {

@@ -28,8 +28,8 @@ int memery_guarded_slack_intact(const memery_guarded *buffer);
    four buffers are watched; slot 0 to 3. */
 void memery_guard_watch(int slot, const memery_guarded *buffer, const char *label, size_t stride, size_t rows);
 /* Installs the SIGSEGV and SIGBUS handler. On a fault in or beside a watched buffer it writes
-   one line to standard error, MEMERY_GUARD_MARKER then for example "went 4 bytes past the end
-   of its output (row 3 of 3 ends there)", and the process then dies of the signal as it would
+   one line to standard error, MEMERY_GUARD_MARKER then for example "went past the end of its
+   output, to byte 1 after it (3 rows of 40 bytes)", and the process then dies of the signal as it would
    have. Any other fault dies as before, without a line. */
 void memery_guard_install(void);
 

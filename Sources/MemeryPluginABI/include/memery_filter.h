@@ -201,7 +201,9 @@ typedef struct memery_filter_entry {
     const char *plugin_id;    /* reverse-DNS, e.g. "org.example.filters" */
     const char *plugin_name;
     const char *plugin_version;
-    /* Called once before anything else; may be NULL. Return false to refuse to load. */
+    /* Called once in each process that loads the plugin, before anything else; may be NULL.
+       Return false to refuse to load. Memery loads a plugin in a new helper process for
+       each call (and `plugin check` for each run), so expect it often. */
     bool (*init)(const memery_host *host);
     /* Called once before the library is unloaded; may be NULL. */
     void (*deinit)(void);
@@ -272,8 +274,10 @@ typedef struct memery_thread_pool {
 
 typedef struct memery_units_extension {
     uint32_t struct_size;
-    /* The unit of a parameter the filter declares as MEMERY_UNIT_NONE: MEMERY_UNIT_DEGREES,
-       or MEMERY_UNIT_NONE to keep it. Asked once per parameter when the plugin loads. */
+    /* The unit of a parameter the filter declares as MEMERY_UNIT_NONE (only those are
+       asked, once each when the plugin loads): MEMERY_UNIT_DEGREES, or MEMERY_UNIT_NONE to
+       keep it. Memery gives an angle no direction: say in the parameter's description
+       which way a positive angle turns. */
     uint32_t (*unit)(const char *filter_id, const char *param_id);
 } memery_units_extension;
 

@@ -8,8 +8,8 @@ static const memery_param params[] = {
 };
 
 static memery_status process(const memery_filter *f, const memery_host *host, const memery_image *in,
-                             const memery_image *out, const memery_value *values, char *message, size_t size) {
-    (void)f; (void)host; (void)message; (void)size;
+                             const memery_image *out, const memery_value *values, char *message, size_t message_size) {
+    (void)f; (void)host; (void)message; (void)message_size;   /* this filter cannot fail */
     double step = 255.0 / (double)(values[0].integer - 1);
     for (uint32_t y = 0; y < in->height; y++)
         for (uint32_t x = 0; x < in->width; x++) {
@@ -23,7 +23,8 @@ static memery_status process(const memery_filter *f, const memery_host *host, co
 
 static const memery_filter posterize = {
     sizeof(memery_filter), "org.example.posterize", "Posterize", "Few colours per channel",
-    1, MEMERY_FILTER_DETERMINISTIC, MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 1, params, process,
+    1 /* parameter version */, MEMERY_FILTER_DETERMINISTIC, MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8),
+    1, params, process,
 };
 
 static uint32_t count(void) { return 1; }
