@@ -64,6 +64,11 @@ void memery_guard_watch(int slot, const memery_guarded *buffer, const char *labe
     watched[slot].rows = rows;
 }
 
+void memery_guard_unwatch(const memery_guarded *buffer) {
+    for (int slot = 0; slot < 4; slot++)
+        if (watched[slot].buffer == buffer) watched[slot].buffer = 0;
+}
+
 /* Async-signal-safe output: write(2) of fixed text and of numbers formatted by hand. */
 static void say(const char *text) {
     ssize_t ignored = write(2, text, strlen(text));

@@ -7,7 +7,13 @@ import MemeryGuardPages
 /// touch and starting after another, so that running past either end faults on every size.
 /// The fault handler (`watch`) says which buffer was overrun and by how much.
 final class GuardedPixels {
-    private var guarded = memery_guarded()
+    /// Its own allocation: the fault handler keeps its address, which a stored property's
+    /// `&` does not promise past the call.
+    private let guarded: UnsafeMutablePointer<memery_guarded> = {
+        let pointer = UnsafeMutablePointer<memery_guarded>.allocate(capacity: 1)
+        pointer.initialize(to: memery_guarded())
+        return pointer
+    }()
     let width: Int, height: Int, stride: Int
     /// What fills the padding: an input's differs from an output's, so that a filter copying
     /// whole strides from one to the other is still caught.
@@ -21,8 +27,9 @@ final class GuardedPixels {
         self.height = height
         stride = width * 4 + padding
         self.label = strdup(label)
-        guard memery_guarded_alloc(&guarded, stride * height) == 0 else {
+        guard memery_guarded_alloc(guarded, stride * height) == 0 else {
             free(self.label)
+            guarded.deallocate()
             throw FilterError.isolationFailed(filter: filter, reason: "no memory for \(stride * height) bytes of pixels")
         }
         if padding > 0 {
@@ -31,11 +38,13 @@ final class GuardedPixels {
     }
 
     deinit {
-        memery_guarded_free(&guarded)
+        memery_guard_unwatch(guarded)
+        memery_guarded_free(guarded)
+        guarded.deallocate()
         free(label)
     }
 
-    var pixels: UnsafeMutablePointer<UInt8> { guarded.pixels }
+    var pixels: UnsafeMutablePointer<UInt8> { guarded.pointee.pixels }
 
     /// Copies tightly packed rows in.
     func fill(from tight: UnsafeRawPointer) {
@@ -48,11 +57,11 @@ final class GuardedPixels {
     }
 
     /// Makes the pixels read-only: an input a filter writes into faults.
-    func seal() { _ = memery_guarded_seal(&guarded) }
+    func seal() { _ = memery_guarded_seal(guarded) }
 
     /// Lets the fault handler name this buffer (slot 0 to 3).
     func watch(slot: Int32) {
-        withUnsafePointer(to: &guarded) { memery_guard_watch(slot, $0, label, stride, height) }
+        memery_guard_watch(slot, guarded, label, stride, height)
     }
 
     /// Where the filter wrote outside its pixels without faulting: a row's padding, or the
@@ -65,7 +74,7 @@ final class GuardedPixels {
                 return "wrote past the end of row \(y) of \(String(cString: label)), into the stride padding"
             }
         }
-        if memery_guarded_slack_intact(&guarded) == 0 { return "wrote before the start of \(String(cString: label))" }
+        if memery_guarded_slack_intact(guarded) == 0 { return "wrote before the start of \(String(cString: label))" }
         return nil
     }
 

@@ -27,6 +27,8 @@ int memery_guarded_slack_intact(const memery_guarded *buffer);
    copied) names it in the message, and `stride` and `rows` place a fault in a row. At most
    four buffers are watched; slot 0 to 3. */
 void memery_guard_watch(int slot, const memery_guarded *buffer, const char *label, size_t stride, size_t rows);
+/* Stops watching a buffer (before it is freed). */
+void memery_guard_unwatch(const memery_guarded *buffer);
 /* Installs the SIGSEGV and SIGBUS handler. On a fault in or beside a watched buffer it writes
    one line to standard error, MEMERY_GUARD_MARKER then for example "went past the end of its
    output, to byte 1 after it (3 rows of 40 bytes)", and the process then dies of the signal as it would
