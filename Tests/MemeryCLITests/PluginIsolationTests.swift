@@ -265,6 +265,13 @@ import Testing
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.stdout.contains("FAIL  org.example.tint since version 1 to 2: with strength=0.5: "), "\(bad.stdout)")
         #expect(bad.stdout.contains("still hold strength, which version 2 does not declare"), "\(bad.stdout)")
+        try install(version: 2, in: new, defines: ["-DDROPPING"])
+        let lost = try Sandbox.run(["plugin", "check", new + "/versioned.so", "--since", old + "/versioned.so"])
+        #expect(lost.status == 1, "\(lost)")
+        #expect(lost.stdout.contains("""
+            FAIL  org.example.tint since version 1 to 2: with strength=0.5: its migrate steps removed strength and set none of amount, \
+            which would take its default: the stored value is lost
+            """), "\(lost.stdout)")
     }
 
     @Test func aMigrationThatRenamesNothingIsRefusedNamingTheLeftover() throws {

@@ -1,7 +1,7 @@
 /* One filter at two parameter versions (VERSION=1 or 2), for the migration test.
    v1: "strength" in [0, 1]. v2: "amount" in percent, [0, 100]; migrate turns one into the other
-   (with FORGETFUL defined it returns OK and renames nothing; with NO_MIGRATE, v2 offers no
-   migrate extension at all). */
+   (with FORGETFUL defined it returns OK and renames nothing; with DROPPING it removes the old
+   value and never sets the new; with NO_MIGRATE, v2 offers no migrate extension at all). */
 #include <stdio.h>
 #include "memery_filter.h"
 
@@ -40,6 +40,9 @@ static memery_status migrate(const char *id, uint32_t from, const memery_param_s
     if (from != 1) { snprintf(m, n, "no step from version %u", from); return MEMERY_ERROR_UNSUPPORTED; }
 #ifdef FORGETFUL
     (void)store; return MEMERY_OK;   /* the careless author's bug: OK, and nothing renamed */
+#endif
+#ifdef DROPPING
+    store->remove(store, "strength"); return MEMERY_OK;   /* removed, and "amount" never set */
 #endif
     memery_value strength;
     if (store->get(store, "strength", &strength)) {
