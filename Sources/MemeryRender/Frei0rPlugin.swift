@@ -185,6 +185,9 @@ final class Frei0rPlugin: @unchecked Sendable {
             default: break
             }
         }
+        // The output starts as the input: some filters draw into it (colorhalftone ANDs its
+        // dots in, cartoon and medians leave borders), and an unset frame made them black.
+        output.copyMemory(from: input, byteCount: count * 4)
         update(instance, 0, UnsafePointer(input.assumingMemoryBound(to: UInt32.self)), output.assumingMemoryBound(to: UInt32.self))
         let result = output.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {

@@ -61,10 +61,15 @@ final class Sandbox {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let inPipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        let inPipe = input == nil ? nil : Pipe()
+        process.standardInput = inPipe ?? FileHandle.nullDevice
         try process.run()
-        if let input {
+        // Our copies of the child's ends, closed here as well: a write end left open in this
+        // process (tests spawn side by side) means the reads below never see end-of-file —
+        // it hung `make test` once, both readers waiting on a child long gone.
+        try? out.fileHandleForWriting.close()
+        try? err.fileHandleForWriting.close()
+        if let input, let inPipe {
             inPipe.fileHandleForWriting.write(Data(input.utf8))
             try? inPipe.fileHandleForWriting.close()
         }

@@ -80,6 +80,16 @@ extension Frei0rTests {
         #expect(Self.colours(out) > Self.colours(image) / 2, "blocks of a few pixels keep the picture: \(Self.colours(out)) colours")
     }
 
+    /// Some frei0r filters write into their output frame rather than over it (colorhalftone
+    /// ANDs its dots in; cartoon and medians leave borders): it starts as the input, so a
+    /// halftone is a halftone, not a black frame.
+    @Test func aFilterThatDrawsIntoItsOutputStartsFromThePicture() throws {
+        let image = try decode(TestData.example("chelsea.png")).0
+        let out = try host.apply("frei0r.colorhalftone", params: [:], to: image)
+        #expect(Self.colours(out) > 200, "\(Self.colours(out)) colours: a black frame has one")
+        #expect(PixelDifference(out, image).mean > 10, "and it is a halftone, not the photo")
+    }
+
     /// Every frei0r filter runs at its defaults on a photo, in the helper, without failing.
     @Test func everyFrei0rFilterRunsAtItsDefaults() throws {
         let image = try decode(TestData.example("chelsea.png")).0
@@ -90,3 +100,4 @@ extension Frei0rTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 }
+
