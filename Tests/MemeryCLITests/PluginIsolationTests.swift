@@ -274,14 +274,21 @@ import Testing
             """), "\(lost.stdout)")
     }
 
-    @Test func aMigrationThatRenamesNothingIsRefusedNamingTheLeftover() throws {
-        let s = try Sandbox()
+    /// Creation m with org.example.tint strength=0.3 applied by version 1 of the plugin,
+    /// installed in the sandbox's plugin folder; the folder and the environment naming it.
+    func tintedCreation(in s: Sandbox) throws -> (String, [String: String]) {
         let dir = s.path("plugins")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let env = ["MEMERY_PLUGIN_PATH": dir]
         try install(version: 1, in: dir)
         try s.ok(["new", "m", "--image", Paths.example])
         #expect(try s.run(["filter", "apply", "m", "org.example.tint", "strength=0.3"], environment: env).status == 0)
+        return (dir, env)
+    }
+
+    @Test func aMigrationThatRenamesNothingIsRefusedNamingTheLeftover() throws {
+        let s = try Sandbox()
+        let (dir, env) = try tintedCreation(in: s)
         try install(version: 2, in: dir, defines: ["-DFORGETFUL"])
         let before = try s.counts()
         let exported = try s.run(["export", "m", "-o", s.path("v2.png")], environment: env)
@@ -297,12 +304,7 @@ import Testing
 
     @Test func storedParametersAreMigratedWhenThePluginIsNewer() throws {
         let s = try Sandbox()
-        let dir = s.path("plugins")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let env = ["MEMERY_PLUGIN_PATH": dir]
-        try install(version: 1, in: dir)
-        try s.ok(["new", "m", "--image", Paths.example])
-        #expect(try s.run(["filter", "apply", "m", "org.example.tint", "strength=0.3"], environment: env).status == 0)
+        let (dir, env) = try tintedCreation(in: s)
         #expect(try s.run(["export", "m", "-o", s.path("v1.png")], environment: env).status == 0)
 
         try install(version: 2, in: dir)
