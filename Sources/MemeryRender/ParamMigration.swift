@@ -56,6 +56,45 @@ enum ParamMigration {
         return store.values
     }
 
+    /// What a migration must leave, or the picture would change without a word (an old
+    /// value lost, the parameter at its default). Creations store every parameter their
+    /// plugin declared (defaults filled in), so after the steps:
+    /// - no id is left that the new version does not declare (a rename forgotten);
+    /// - no stored id that the new version still declares is gone (a value dropped);
+    /// - when a step removed a stored id, every id the new version adds is set (a rename
+    ///   that lost its value looks like that; a new parameter unrelated to the removed one
+    ///   is set to its default by the step, which says so).
+    static func checkComplete(_ migrated: Set<String>, descriptor: FilterDescriptor, stored: Set<String>, from: Int) throws {
+        let declared = Set(descriptor.params.map(\.id))
+        let version = descriptor.paramVersion
+        func refuse(_ what: String) -> FilterError {
+            .migrationFailed(filter: descriptor.id, from: from, reason: "after its migrate steps " + what
+                + " (a bug in the plugin: install a fixed one, or take the filter off with `memery filter remove`)")
+        }
+        let leftover = migrated.subtracting(declared).sorted()
+        if !leftover.isEmpty {
+            throw refuse("""
+                the parameters still hold \(leftover.joined(separator: ", ")), which version \(version) does not declare: \
+                each step must rename or remove what it changes
+                """)
+        }
+        let dropped = stored.intersection(declared).subtracting(migrated).sorted()
+        if !dropped.isEmpty {
+            throw refuse("""
+                the parameters hold no value for \(dropped.joined(separator: ", ")), which \(dropped.count == 1 ? "was" : "were") stored \
+                and version \(version) still declares: the stored value is lost
+                """)
+        }
+        let removed = stored.subtracting(declared).sorted(), unset = declared.subtracting(stored).subtracting(migrated).sorted()
+        if !removed.isEmpty && !unset.isEmpty {
+            throw refuse("""
+                \(removed.joined(separator: ", ")) \(removed.count == 1 ? "is" : "are") removed and none of \(unset.joined(separator: ", ")) \
+                is set, which would take \(unset.count == 1 ? "its default" : "their defaults"): the stored value is lost \
+                (set the new parameter from the old one, or to its default when nothing older maps to it)
+                """)
+        }
+    }
+
     /// A stored value in the ABI's form; every field that could be meant is filled in.
     static func cValue(_ value: FilterValue) -> memery_value {
         var v = memery_value()
@@ -70,20 +109,11 @@ enum ParamMigration {
         return v
     }
 
-    /// Migrated values read back by the current declaration's kinds. An id the declaration
-    /// lacks is refused, not dropped: a migrate step that returned OK without renaming or
-    /// removing a parameter would otherwise change the picture without a word (the old
-    /// value lost, the new parameter at its default).
+    /// Migrated values read back by the current declaration's kinds, once they pass
+    /// `checkComplete`.
     static func filterValues(_ values: [String: memery_value], descriptor: FilterDescriptor, old: [String: FilterValue],
                              from: Int) throws -> [String: FilterValue] {
-        let declared = Set(descriptor.params.map(\.id))
-        let leftover = values.keys.filter { !declared.contains($0) }.sorted()
-        if !leftover.isEmpty {
-            throw FilterError.migrationFailed(filter: descriptor.id, from: from, reason: """
-                after its migrate steps the parameters still hold \(leftover.joined(separator: ", ")), which version \(descriptor.paramVersion) \
-                does not declare: each step must rename or remove what it changes (a bug in the plugin: install a fixed one, or take the filter off with `memery filter remove`)
-                """)
-        }
+        try checkComplete(Set(values.keys), descriptor: descriptor, stored: Set(old.keys), from: from)
         var result = [String: FilterValue]()
         for param in descriptor.params {
             guard let v = values[param.id] else { continue }

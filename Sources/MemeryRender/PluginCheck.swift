@@ -101,6 +101,7 @@ public struct PluginCheck {
         case .timedOut(_, let seconds): return "ran past the \(Int(seconds)) s limit"
         case .garbled(_, let detail): return detail
         case .overran(_, let detail): return "it " + detail
+        case .migrationFailed(_, _, let reason): return reason
         default: return error.description
         }
     }

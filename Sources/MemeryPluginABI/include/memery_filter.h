@@ -234,7 +234,10 @@ typedef struct memery_param_store {
 
 typedef struct memery_migrate_extension {
     uint32_t struct_size;
-    /* Converts the stored parameters of filter_id from from_version to from_version + 1. */
+    /* Converts the stored parameters of filter_id from from_version to from_version + 1.
+       The store holds every parameter from_version declared. Rename, convert or remove
+       through it; when a step removes one, set every parameter the next version adds (to
+       its default if nothing older maps to it): the host refuses what would lose a value. */
     memery_status (*migrate)(const char *filter_id, uint32_t from_version, const memery_param_store *params,
                              char *message, size_t message_size);
 } memery_migrate_extension;
