@@ -79,11 +79,11 @@ public final class FilterHost: @unchecked Sendable {
 
     /// The error for a filter no plugin provides: a built-in one says what is missing.
     public func notInstalled(_ id: String) -> FilterError {
-        missing([id], otherwise: .unknownFilter(id, skipped: warnings))
+        missing([id], otherwise: .unknownFilter(id, skipped: Frei0rStills.notOffered([id]) + warnings))
     }
 
     /// The error for filters a creation uses that no plugin provides.
-    public func missing(_ ids: [String]) -> FilterError { missing(ids, otherwise: .missing(ids, skipped: warnings)) }
+    public func missing(_ ids: [String]) -> FilterError { missing(ids, otherwise: .missing(ids, skipped: Frei0rStills.notOffered(ids) + warnings)) }
 
     private func missing(_ ids: [String], otherwise: FilterError) -> FilterError {
         if let builtinProblem, let builtin = ids.first(where: { $0.hasPrefix("org.memery.") }) {
@@ -198,7 +198,7 @@ public final class FilterHost: @unchecked Sendable {
                 }
             }
         }
-        for var descriptor in described where !loaded.contains(where: { $0.id == descriptor.id }) {
+        for var descriptor in described where !loaded.contains(where: { $0.id == descriptor.id }) && Frei0rStills.videoOnly[descriptor.id] == nil {
             descriptor.isolated = true
             formats[descriptor.id] = Self.formatBit(MEMERY_PIXEL_RGBA8)
             loaded.append(descriptor)

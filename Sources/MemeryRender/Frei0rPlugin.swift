@@ -44,6 +44,8 @@ final class Frei0rPlugin: @unchecked Sendable {
     private let colorModel: Int32
     /// frei0r's parameter index for each of the descriptor's parameters.
     private let indexes: [Int32]
+    /// String parameters set on every instance, by frei0r's index.
+    private let strings: [(Int32, String)]
     private let construct: Construct, destruct: Destruct, setParam: SetParam, update: Update
 
     /// Loads one frei0r library; nil when it is not a usable filter (a source or mixer, or
@@ -77,9 +79,12 @@ final class Frei0rPlugin: @unchecked Sendable {
         // the frame's size (pixeliz0r's block of 8 pixels is 1.0 of an 8-pixel frame, which
         // flattens a photo to four blocks): read them from a frame of a size frei0r's own
         // hosts use, as MLT does, so that each default shows what the filter does.
+        // Then Memery's own, where frei0r's would show a still picture unchanged (Frei0rStills).
         let instance = construct(Self.referenceFrame.width, Self.referenceFrame.height)
         defer { destruct(instance) }
-        var params = [FilterDescriptor.Param](), indexes = [Int32]()
+        let filterID = "frei0r." + Self.slug(String(cString: name))
+        let stills = Frei0rStills.defaults[filterID] ?? [:], strings = Frei0rStills.strings[filterID] ?? [:]
+        var params = [FilterDescriptor.Param](), indexes = [Int32](), stringValues = [(Int32, String)]()
         for index in 0..<max(0, min(info.numParams, 256)) {
             var p = ParamInfo()
             withUnsafeMutablePointer(to: &p) { getParamInfo(UnsafeMutableRawPointer($0), index) }
@@ -107,18 +112,32 @@ final class Frei0rPlugin: @unchecked Sendable {
                 withUnsafeMutablePointer(to: &position) { getParam(instance, UnsafeMutableRawPointer($0), index) }
                 kind = .point
                 defaultValue = .point(Point(x: position.0.isFinite ? position.0 : 0, y: position.1.isFinite ? position.1 : 0))
+            case 4:
+                // Strings are not shown; one is set only where the plugin's own would not work.
+                if let value = strings[id], FileManager.default.fileExists(atPath: value) { stringValues.append((index, value)) }
+                continue
             default:
-                continue  // string parameters keep the plugin's own default
+                continue
             }
+            if let still = stills[id], Self.fits(still, kind) { defaultValue = still }
             params.append(FilterDescriptor.Param(id: id, name: title, description: p.explanation.map { String(cString: $0) },
                                                  kind: kind, unit: kind == .point ? .fraction : .none, min: 0, max: 1,
                                                  defaultValue: defaultValue, choices: []))
             indexes.append(index)
         }
         self.indexes = indexes
-        descriptor = FilterDescriptor(id: "frei0r." + Self.slug(String(cString: name)), name: String(cString: name),
+        self.strings = stringValues
+        descriptor = FilterDescriptor(id: filterID, name: String(cString: name),
                                       description: info.explanation.map { String(cString: $0) }, paramVersion: 1,
                                       deterministic: false, origin: .frei0r, library: path, params: params)
+    }
+
+    /// Whether a value is of a frei0r parameter's kind (bool, double, colour or position).
+    static func fits(_ value: FilterValue, _ kind: FilterDescriptor.Param.Kind) -> Bool {
+        switch (value, kind) {
+        case (.number, .number), (.boolean, .boolean), (.color, .color), (.point, .point): true
+        default: false
+        }
     }
 
     static func slug(_ text: String) -> String {
@@ -185,10 +204,20 @@ final class Frei0rPlugin: @unchecked Sendable {
             default: break
             }
         }
+        for (index, value) in strings {
+            value.withCString { text in
+                var pointer: UnsafePointer<CChar>? = text  // frei0r's f0r_param_string is a char *, passed by address
+                withUnsafeMutablePointer(to: &pointer) { setParam(instance, UnsafeMutableRawPointer($0), index) }
+            }
+        }
         // The output starts as the input: some filters draw into it (colorhalftone ANDs its
         // dots in, cartoon and medians leave borders), and an unset frame made them black.
-        output.copyMemory(from: input, byteCount: count * 4)
-        update(instance, 0, UnsafePointer(input.assumingMemoryBound(to: UInt32.self)), output.assumingMemoryBound(to: UInt32.self))
+        // A filter that finds something in one frame and acts in the next is shown the
+        // picture as a clip of a few frames (Frei0rStills.frames), and the last one kept.
+        for frame in 0..<(Frei0rStills.frames[descriptor.id] ?? 1) {
+            output.copyMemory(from: input, byteCount: count * 4)
+            update(instance, Double(frame) / 25, UnsafePointer(input.assumingMemoryBound(to: UInt32.self)), output.assumingMemoryBound(to: UInt32.self))
+        }
         let result = output.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
             for x in 0..<width {
