@@ -97,7 +97,7 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
         switch error {
         case .unknownFilter, .builtinsMissing, .missing: return .notFound
         case .unknownParam, .invalidValue, .outOfRange: return .badInput
-        case .failed, .crashed, .timedOut, .garbled, .overran, .isolationFailed, .migrationFailed, .newerParams: return .pluginFailure
+        case .failed, .crashed, .timedOut, .cancelled, .garbled, .overran, .isolationFailed, .migrationFailed, .newerParams: return .pluginFailure
         }
     }
 

@@ -33,8 +33,11 @@ extension Workspace {
 
     /// Runs `body` with the workspace on its readers' threads: for a front end that reads
     /// several things at once (a server answering with a creation's state and its picture).
-    public func reading<T: Sendable>(_ body: @escaping @Sendable (Workspace) throws -> T) async throws -> T {
-        try await onQueue(readers) { try body(self) }
+    /// With a `cancellation`, a filter running for `body` is asked to stop once it is
+    /// cancelled (the page that asked for the picture was closed).
+    public func reading<T: Sendable>(cancelledBy cancellation: RenderCancellation? = nil,
+                                     _ body: @escaping @Sendable (Workspace) throws -> T) async throws -> T {
+        try await onQueue(readers) { try RenderCancellation.during(cancellation) { try body(self) } }
     }
 
     /// Runs `body` with the workspace on its writer's thread, after every edit asked for

@@ -12,6 +12,8 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
     case missing([String], skipped: [String] = [])
     case crashed(filter: String, signal: Int32)
     case timedOut(filter: String, seconds: Double)
+    /// Stopped because nobody waits for the picture any more (`RenderCancellation`).
+    case cancelled(filter: String)
     case garbled(filter: String, detail: String)
     /// It went outside the pixels it was given: a guard page or a canary caught it.
     case overran(filter: String, detail: String)
@@ -41,6 +43,8 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
             return "filter \(filter) crashed (signal \(signal)); the creation is unchanged"
         case let .timedOut(filter, seconds):
             return "filter \(filter) ran past the \(Int(seconds)) s limit and was stopped; the creation is unchanged"
+        case let .cancelled(filter):
+            return "\(filter) was stopped: nobody waits for the picture any more"
         case let .garbled(filter, detail):
             return "filter \(filter) failed: \(detail); the creation is unchanged"
         case let .overran(filter, detail):

@@ -342,6 +342,7 @@ public final class FilterHost: @unchecked Sendable {
             (status, message) = try IsolatedRunner(helper: helperPath, timeout: timeout)
                 .run(descriptor: descriptor, values: values, input: &input, output: &output, width: width, height: height, straight: straight)
         }
+        if status == Int32(MEMERY_ERROR_CANCELLED.rawValue), RenderCancellation.current?.isCancelled == true { throw FilterError.cancelled(filter: id) }
         guard status == Int32(MEMERY_OK.rawValue) else { throw FilterError.failed(filter: id, status: status, message: message) }
         return try straight ? PixelConversion.raster(straightRGBA: output, width: width, height: height)
                             : PixelConversion.raster(premultipliedBGRA: output, width: width, height: height)

@@ -19,14 +19,16 @@ public struct HelperProcess {
         case exited(status: Int32, output: Data, errors: String)
         case signalled(Int32, errors: String)
         case timedOut
+        /// Its render was cancelled; it was told, and ended if it did not stop in time.
+        case cancelled
     }
 
     var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     /// `output`: a file to be the helper's standard output (what it writes there is then not
     /// in the outcome); else a pipe collects it.
-    func run(_ arguments: [String], input: Data, output file: FileHandle? = nil) throws -> Outcome {
-        try start(arguments, input: input, output: file).wait()
+    func run(_ arguments: [String], input: Data, output file: FileHandle? = nil, cancellation: RenderCancellation? = nil) throws -> Outcome {
+        try start(arguments, input: input, output: file).wait(cancellation: cancellation)
     }
 
     /// Starts the helper and hands it `input` (returning once it has all of it); `wait` for
@@ -91,15 +93,29 @@ public struct HelperProcess {
         /// Whether the helper has ended (`wait` then returns at once).
         var hasExited: Bool { lock.withLock { exited } }
 
-        /// Waits for the helper to end, within its time limit.
-        func wait() -> Outcome {
+        /// Waits for the helper to end, within its time limit. When `cancellation` is
+        /// cancelled meanwhile, the helper is told (SIGUSR1: its filter's progress() answers
+        /// false) and given a second to stop before it is killed.
+        func wait(cancellation: RenderCancellation? = nil) -> Outcome {
             defer { closePipes() }
-            if finished.wait(timeout: deadline) == .timedOut {
+            var ended = finished.wait(timeout: cancellation == nil ? deadline : .now()) == .success, cancelled = false
+            while !ended, !cancelled, let cancellation, DispatchTime.now() < deadline {
+                if cancellation.isCancelled {
+                    cancelled = true
+                    kill(process.processIdentifier, SIGUSR1)
+                    ended = finished.wait(timeout: min(deadline, .now() + .seconds(1))) == .success
+                } else {
+                    ended = finished.wait(timeout: min(deadline, .now() + .milliseconds(50))) == .success
+                }
+            }
+            if !ended {
                 kill(process.processIdentifier, SIGKILL)
                 finished.wait()
+            }
+            if !ended || cancelled {
                 readers.wait()
                 _ = PluginLog.relay(String(decoding: lock.withLock { self.errors }, as: UTF8.self))
-                return .timedOut
+                return cancelled ? .cancelled : .timedOut
             }
             readers.wait()
             let (output, errors) = lock.withLock { (self.output, self.errors) }

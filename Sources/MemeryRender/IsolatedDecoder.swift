@@ -84,7 +84,7 @@ public struct IsolatedDecoder: Sendable {
             (consumerFailure, starts, handedOver) = Self.follow(running, shared, streamed, streaming.consumer)
         }
         switch running.wait() {
-        case .timedOut:
+        case .timedOut, .cancelled:  // a decode is not cancelled: only its time limit ends it
             throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
         case let .signalled(signal, said):
             if signal == SIGXCPU || signal == SIGKILL { throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds) }

@@ -131,6 +131,7 @@ struct IsolatedRunner {
         if let overrun = reply.overrun { throw FilterError.overran(filter: descriptor.id, detail: overrun) }
         // Told to stop as the limit neared, it did: the same outcome as being killed there.
         if reply.stopped == true, reply.status == Int32(MEMERY_ERROR_CANCELLED.rawValue) {
+            if RenderCancellation.current?.isCancelled == true { throw FilterError.cancelled(filter: descriptor.id) }
             throw FilterError.timedOut(filter: descriptor.id, seconds: timeout)
         }
         output.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: memory + size, byteCount: size) }
@@ -149,9 +150,11 @@ struct IsolatedRunner {
         }
         // The helper filters the plugin's log by MEMERY_PLUGIN_LOG; a bad value is said here.
         _ = PluginLog.threshold
-        switch try process.run(["__plugin-worker"] + arguments, input: input) {
+        switch try process.run(["__plugin-worker"] + arguments, input: input, cancellation: RenderCancellation.current) {
         case .timedOut:
             throw FilterError.timedOut(filter: subject, seconds: timeout)
+        case .cancelled:
+            throw FilterError.cancelled(filter: subject)
         case let .signalled(signal, said):
             if let overrun = GuardedPixels.overrun(in: said) { throw FilterError.overran(filter: subject, detail: overrun + " and was stopped") }
             throw FilterError.crashed(filter: subject, signal: signal)

@@ -15,6 +15,8 @@ final class PluginCall {
     /// Whether the host offers its thread pool (`plugin check` also runs without, so that a
     /// filter's plain-loop fallback is tried too).
     var lendsThreadPool = true
+    /// The render this call belongs to, when someone may stop waiting for it (the thread's).
+    let cancellation = RenderCancellation.current
     private(set) var progressCalls = 0
     /// Whether progress() has answered false.
     private(set) var stopped = false
@@ -25,6 +27,7 @@ final class PluginCall {
         progressCalls += 1
         if let stopAtCall, progressCalls >= stopAtCall { stopped = true }
         if let deadline, ContinuousClock.now >= deadline { stopped = true }
+        if cancellation?.isCancelled == true || HelperStop.isRequested { stopped = true }
         return !stopped
     }
 

@@ -110,6 +110,7 @@ public enum PluginWorker {
         input.seal()
         input.watch(slot: 0)
         output.watch(slot: 1)
+        HelperStop.listen()
         let call = PluginCall(source: request.filter)
         call.deadline = request.stopAfter.map { .now + .milliseconds(Int64($0 * 1000)) }
         let (status, message) = FilterHost.run(implementation, descriptor: descriptor, values: request.params, input: UnsafeMutableRawPointer(input.pixels),

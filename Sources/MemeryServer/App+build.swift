@@ -19,6 +19,7 @@ public enum EditorServer {
         logger.logLevel = ProcessInfo.processInfo.environment["MEMERY_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [ClientGoneWatch()])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port

@@ -181,7 +181,9 @@ struct CreationRoutes {
         headers[.eTag] = tag
         headers[.cacheControl] = version == nil ? "no-cache" : "private, max-age=31536000, immutable"
         if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
-        let picture = try await workspace.reading { try $0.preview(of: shown, width: width, format: format, quality: quality) }
+        let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
+            try $0.preview(of: shown, width: width, format: format, quality: quality)
+        }
         return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-cache", headers: headers)
     }
 
@@ -196,7 +198,7 @@ struct CreationRoutes {
         let canvas = Self.flag(query["canvas"])
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
         let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
-        let picture = try await workspace.reading {
+        let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
             try $0.filterPreview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
         }
         return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
@@ -208,7 +210,7 @@ struct CreationRoutes {
         let query = request.uri.queryParameters
         let format = try Self.format(query["format"], default: .png)
         let quality = try Self.integer(query["quality"], "quality", in: 1...100) ?? ExportFormat.defaultQuality
-        let picture = try await workspace.reading { try $0.picture(of: name, format: format, quality: quality) }
+        let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) { try $0.picture(of: name, format: format, quality: quality) }
         var headers = HTTPFields()
         let filename = name.replacingOccurrences(of: "\"", with: "'") + "." + format.fileExtension
         headers[.contentDisposition] = "attachment; filename=\"\(filename.unicodeScalars.allSatisfy(\.isASCII) ? filename : "memery.\(format.rawValue)")\"; filename*=UTF-8''\(filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "memery")"

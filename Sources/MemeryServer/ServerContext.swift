@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import MemeryRender
 import NIOCore
 
 /// What each request carries through the middleware to its route.
@@ -9,7 +10,20 @@ struct ServerContext: RequestContext {
     var maxUploadSize: Int { bodyLimit }
     var bodyLimit = 64 << 20
 
+    /// The connection the request came on.
+    let channel: any Channel
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
+    }
+
+    /// A render for this request, cancelled when its client goes (the page that asked was
+    /// closed or moved on): the filter at work is asked to stop, and the cores go to
+    /// pictures someone still waits for.
+    func renderCancellation() -> RenderCancellation {
+        let cancellation = RenderCancellation()
+        channel.pipeline.handler(type: ClientGoneWatch.self).whenSuccess { watch in watch.whenGone { cancellation.cancel() } }
+        return cancellation
     }
 }

@@ -22,6 +22,19 @@ import Testing
         try host.apply(id, params: try host.parse(settings, for: id), to: raster ?? photo)
     }
 
+    /// A render nobody waits for any more (the web editor's page closed): a built-in asked
+    /// through progress() stops, and the error says why; the same call uncancelled runs.
+    @Test func aCancelledRenderStopsABuiltInFilter() throws {
+        let cancellation = RenderCancellation()
+        cancellation.cancel()
+        #expect(throws: FilterError.cancelled(filter: "org.memery.gaussian-blur")) {
+            try RenderCancellation.during(cancellation) { try apply("org.memery.gaussian-blur", ["radius=8"]) }
+        }
+        let waitedFor = try RenderCancellation.during(RenderCancellation()) { try apply("org.memery.gaussian-blur", ["radius=8"]) }
+        #expect(PixelDifference(waitedFor, photo).mean > 1)
+        #expect(PixelDifference(try apply("org.memery.gaussian-blur", ["radius=8"]), waitedFor).mean == 0, "a cancellation ends with its render")
+    }
+
     @Test func theTenBuiltInsAreInstalledWithTheirParameters() {
         #expect(host.warnings.isEmpty, "\(host.warnings)")
         let builtins = host.filters.filter { $0.origin == .builtin }

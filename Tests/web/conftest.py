@@ -35,9 +35,9 @@ def shared(path):
 
 
 class Server:
-    def __init__(self, store, extra=()):
+    def __init__(self, store, extra=(), env=None):
         self.store = store
-        self.process = subprocess.Popen([BINARY, "serve", "--store", store, *extra],
+        self.process = subprocess.Popen([BINARY, "serve", "--store", store, *extra], env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"(http://[^ ]+?):(\d+)/\?token=([0-9a-f]+)", line)

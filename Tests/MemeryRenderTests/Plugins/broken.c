@@ -159,6 +159,34 @@ static memery_status pooled(const memery_filter *f, const memery_host *h, const 
 }
 static const memery_filter filter = { sizeof(memery_filter), "org.example.pooled", "Pooled", 0, 1, MEMERY_FILTER_DETERMINISTIC,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, pooled };
+#elif BROKEN == 19
+/* Copies its input, but while the file named by $MEMERY_TEST_HOLD exists it waits, asking
+   progress() every 20 ms: FILE.pid says it is waiting, FILE.stopped that it was told to stop. */
+#include <stdlib.h>
+#include <unistd.h>
+static void note(const char *suffix, long value) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s", getenv("MEMERY_TEST_HOLD"), suffix);
+    FILE *file = fopen(path, "w");
+    if (file) { fprintf(file, "%ld\n", value); fclose(file); }
+}
+static memery_status holder(const memery_filter *f, const memery_host *h, const memery_image *in,
+                            const memery_image *out, const memery_value *v, char *m, size_t n) {
+    (void)f; (void)v; (void)m; (void)n;
+    const char *hold = getenv("MEMERY_TEST_HOLD");
+    if (hold && access(hold, F_OK) == 0) {
+        note(".pid", (long)getpid());
+        while (access(hold, F_OK) == 0) {
+            if (!h->progress(h, 0.5)) { note(".stopped", 1); return MEMERY_ERROR_CANCELLED; }
+            usleep(20000);
+        }
+    }
+    for (uint32_t y = 0; y < in->height; y++)
+        for (uint32_t x = 0; x < in->width * 4; x++) out->pixels[y * out->stride + x] = in->pixels[y * in->stride + x];
+    return MEMERY_OK;
+}
+static const memery_filter filter = { sizeof(memery_filter), "org.example.holder", "Holder", 0, 1, MEMERY_FILTER_DETERMINISTIC,
+    MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, holder };
 #else
 static const memery_filter filter = { sizeof(memery_filter), "org.example.fine", "Fine", 0, 1, 0,
     MEMERY_PIXEL_FORMAT_BIT(MEMERY_PIXEL_RGBA8), 0, 0, process };
