@@ -1,5 +1,6 @@
 import Foundation
 import MemeryCore
+import MemeryRender
 
 /// The JSON every front end gives for creations, layers, filters and the catalogs: what
 /// `memery show --json` prints is what `GET /api/creations/{name}` answers. Values are
@@ -25,8 +26,18 @@ public enum JSONShapes {
         if let canvas = creation.canvas { result["background"] = canvas.background.hex }
         result["layers"] = creation.layers.enumerated().map { layer($1, position: $0 + 1) }
         result["filters"] = creation.filters.enumerated().map { index, applied -> [String: Any] in
-            ["position": index + 1, "id": applied.id, "label": applied.label, "filter": applied.filter, "target": applied.target.description,
-             "paramVersion": applied.paramVersion, "params": applied.params.mapValues { $0.description }]
+            // As the installed plugin reads them (what `filter set` takes): stored by an older
+            // version, they are shown migrated, with the version they were stored for.
+            let (params, note) = FilterCatalog.currentParams(of: applied)
+            var filter: [String: Any] = ["position": index + 1, "id": applied.id, "label": applied.label, "filter": applied.filter,
+                                         "target": applied.target.description, "paramVersion": applied.paramVersion,
+                                         "params": params.mapValues { $0.description }]
+            if params != applied.params, let installed = FilterHost.shared.filter(applied.filter) {
+                filter["paramVersion"] = installed.paramVersion
+                filter["storedParamVersion"] = applied.paramVersion
+            }
+            if let note { filter["note"] = note }
+            return filter
         }
         return result
     }

@@ -312,6 +312,10 @@ import Testing
         let shown = try s.run(["show", "m"], environment: env).stdout
         #expect(shown.contains("org.example.tint on base  amount=30"), "as version 2 reads them, the names filter set takes: \(shown)")
         #expect(shown.contains("(stored for version 1, shown as version 2 reads them)"), "\(shown)")
+        let migrated = try #require(try JSONSerialization.jsonObject(with: Data(try s.run(["show", "m", "--json"], environment: env).stdout.utf8)) as? [String: Any])
+        let shownFilter = try #require((migrated["filters"] as? [[String: Any]])?.first)
+        #expect((shownFilter["params"] as? [String: String]) == ["amount": "30"] && shownFilter["paramVersion"] as? Int == 2
+                && shownFilter["storedParamVersion"] as? Int == 1, "show --json (and the editor's API) as version 2 reads them: \(shownFilter)")
         let exported = try s.run(["export", "m", "-o", s.path("v2.png")], environment: env)
         #expect(exported.status == 0, "\(exported)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("v2.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("v1.png"))),
