@@ -1,10 +1,10 @@
 import NIOCore
 
 /// Notices a client that closed its side of the connection while its answer is being made
-/// (a page closed, or the editor asked for a newer preview). Hummingbird keeps connections
-/// half-open and reads nothing more until the answer is written, so neither the handler's
-/// task nor `closeFuture` hears of it; NIO's `inputClosed` event, seen here, does.
-/// Touched only on its channel's event loop.
+/// (a page closed). Hummingbird allows half-closed connections and does not cancel a
+/// handler, so neither the handler's task nor `closeFuture` hears of it until the answer is
+/// written; NIO's `inputClosed` event, seen here, does. (A client that half-closes and still
+/// reads is taken as gone too; browsers do not do that.) Touched only on its event loop.
 final class ClientGoneWatch: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = NIOAny
 
