@@ -13,10 +13,21 @@ import NIOHTTP1
 /// append of EVENTS-PER-PUSH events, then pulls what is new (its partner's work, and its
 /// own coming back), again and again until SECONDS are up. Prints one JSON line: pushes,
 /// events stored, and push and pull latencies (p50, p99) in milliseconds.
+///
+///     memery-bench-hub --floor PATH HUB[,HUB...] MACHINES SECONDS
+///
+/// The floor under any hub on this machine: machines asking for PATH (a path no route has,
+/// answered 404 by the hub's middleware alone; or /healthz, one `SELECT 1`) as fast as
+/// answers come. Prints requests a second and their latencies.
 @main
 enum HubLoad {
     static func main() async throws {
-        let args = Array(CommandLine.arguments.dropFirst())
+        var args = Array(CommandLine.arguments.dropFirst())
+        if args.first == "--floor", args.count == 5, let machines = Int(args[3]), let seconds = Double(args[4]) {
+            args.removeFirst()
+            try await floor(path: args[0], hubs: args[1].split(separator: ",").map(String.init), machines: machines, seconds: seconds)
+            return
+        }
         guard args.count >= 3, let machines = Int(args[1]), machines >= 1, let seconds = Double(args[2]) else {
             FileHandle.standardError.write(Data("usage: memery-bench-hub HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]\n".utf8))
             exit(2)
@@ -69,6 +80,37 @@ enum HubLoad {
             "pulls": pulls.count, "pullP50": percentile(pulls, 0.5), "pullP99": percentile(pulls, 0.99),
             "pulledEvents": results.map(\.pulled).reduce(0, +), "errors": results.map(\.errors).reduce(0, +),
         ]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+        try await client.shutdown()
+    }
+
+    static func floor(path: String, hubs: [String], machines: Int, seconds: Double) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, machines)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for machine in 0..<machines {
+                let url = hubs[machine % hubs.count] + path
+                group.addTask {
+                    var times = [Double]()
+                    let clock = ContinuousClock()
+                    while clock.now < deadline {
+                        let start = clock.now
+                        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        let elapsed = (clock.now - start).components
+                        times.append(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)
+                    }
+                    return times
+                }
+            }
+            var all = [Double]()
+            for try await times in group { all += times }
+            return all.sorted()
+        }
+        let summary: [String: Any] = ["path": path, "machines": machines, "requestsPerSecond": Double(latencies.count) / seconds,
+                                      "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99)]
         print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
         try await client.shutdown()
     }
