@@ -6,6 +6,14 @@ import MemeryRender
 /// threads, never on Swift's cooperative pool, which blocking work (a synced commit, LMDB's
 /// writer lock, decoding, rendering, a plugin helper) would starve: edits on one serial
 /// queue, in the order they were asked for; reads and renders on a concurrent one.
+/// A read someone may stop waiting for (the web editor's page closed): front ends hand one
+/// to `reading(cancelledBy:)` and cancel it; the renderer behind the facade listens.
+public final class ReadCancellation: Sendable {
+    let render = RenderCancellation()
+    public init() {}
+    public func cancel() { render.cancel() }
+}
+
 extension Workspace {
     /// Performs one edit of the shared vocabulary (what `memery apply` and the HTTP API take).
     public func perform(_ edit: Edit, on name: String?) async throws -> EditResult {
@@ -35,9 +43,9 @@ extension Workspace {
     /// several things at once (a server answering with a creation's state and its picture).
     /// With a `cancellation`, a filter running for `body` is asked to stop once it is
     /// cancelled (the page that asked for the picture was closed).
-    public func reading<T: Sendable>(cancelledBy cancellation: RenderCancellation? = nil,
+    public func reading<T: Sendable>(cancelledBy cancellation: ReadCancellation? = nil,
                                      _ body: @escaping @Sendable (Workspace) throws -> T) async throws -> T {
-        try await onQueue(readers) { try RenderCancellation.during(cancellation) { try body(self) } }
+        try await onQueue(readers) { try RenderCancellation.during(cancellation?.render) { try body(self) } }
     }
 
     /// Runs `body` with the workspace on its writer's thread, after every edit asked for

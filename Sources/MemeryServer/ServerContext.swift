@@ -1,6 +1,6 @@
 import Hummingbird
 import Logging
-import MemeryRender
+import Memery
 import NIOCore
 
 /// What each request carries through the middleware to its route.
@@ -21,8 +21,8 @@ struct ServerContext: RequestContext {
     /// A render for this request, cancelled when its client goes (the page that asked was
     /// closed or moved on): the filter at work is asked to stop, and the cores go to
     /// pictures someone still waits for.
-    func renderCancellation() -> RenderCancellation {
-        let cancellation = RenderCancellation()
+    func renderCancellation() -> ReadCancellation {
+        let cancellation = ReadCancellation()
         channel.pipeline.handler(type: ClientGoneWatch.self).whenSuccess { watch in watch.whenGone { cancellation.cancel() } }
         return cancellation
     }
