@@ -3,17 +3,14 @@ import Testing
 
 /// The hub on a throwaway PostgreSQL, and stores syncing through it as a person does it:
 /// with the `memery` command. Two stores stand for two machines.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: PostgresCluster.shared != nil, "no PostgreSQL cluster could be started (PostgreSQLIsThereForTheHubTests says why)"))
 struct HubSyncTests {
-    static let cluster: PostgresCluster? = try? PostgresCluster()
+    /// The suite runs only when this started (see the trait above).
+    static var cluster: PostgresCluster { PostgresCluster.shared! }
 
-    /// A new database and a hub on it; nil (and the test skips) without PostgreSQL.
-    static func hub(extra: [String] = []) throws -> HubProcess? {
-        guard let cluster else {
-            print("skipped: no PostgreSQL cluster could be started (\(PostgresCluster.unavailable ?? "initdb failed"))")
-            return nil
-        }
-        return try HubProcess(database: try cluster.newDatabase(), extra: extra)
+    /// A new database and a hub on it.
+    static func hub(extra: [String] = []) throws -> HubProcess {
+        try HubProcess(database: try cluster.newDatabase(), extra: extra)
     }
 
     static let password = "correct horse"
@@ -51,7 +48,7 @@ struct HubSyncTests {
     }
 
     @Test func aCreationWithItsPictureTravelsToASecondMachineAndBothConverge() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "alice", signUp: true)
         let b = try Self.machine(hub, "alice", signUp: false)
         #expect(try a.run(["new", "cat", "--image", Paths.example]).status == 0)
@@ -82,12 +79,12 @@ struct HubSyncTests {
         let replay = try Self.sync(a)
         #expect(replay["eventsUp"] as? Int == 0 && replay["eventsDown"] as? Int == 0, "a replayed sync stores nothing: \(replay)")
         #expect(try Self.history(a, "cat") == Self.history(b, "cat"))
-        #expect(try HubSyncTests.cluster?.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
+        #expect(try HubSyncTests.cluster.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
                     .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func offlineEditsOnTwoMachinesBecomeBranchesAndTheHeadIsTheLatest() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "bob", signUp: true)
         let b = try Self.machine(hub, "bob", signUp: false)
         #expect(try a.run(["new", "meme", "--canvas", "320x200"]).status == 0)
@@ -122,7 +119,7 @@ struct HubSyncTests {
     }
 
     @Test func syncingNamedCreationsCarriesThoseAloneAndAWholeSyncTheRest() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "nina", signUp: true)
         let b = try Self.machine(hub, "nina", signUp: false)
         #expect(try a.run(["new", "one", "--canvas", "60x60"]).status == 0)
@@ -154,7 +151,7 @@ struct HubSyncTests {
     }
 
     @Test func aNameTakenOnBothMachinesGivesTheLaterCreationASuffix() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "carol", signUp: true)
         let b = try Self.machine(hub, "carol", signUp: false)
         #expect(try a.run(["new", "dog", "--canvas", "100x100"]).status == 0)
@@ -171,7 +168,7 @@ struct HubSyncTests {
     }
 
     @Test func anotherUserGuessingIdsHashesAndCursorsGetsNothing() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "dave", signUp: true)
         #expect(try a.run(["new", "secret", "--image", Paths.example]).status == 0)
         _ = try Self.sync(a)
@@ -181,7 +178,7 @@ struct HubSyncTests {
         #expect(try mallory.run(["list"]).stdout.contains("no creations yet"))
 
         let token = try Self.token(mallory)
-        let hash = String(try Self.cluster?.sql("SELECT encode(hash, 'hex') FROM blobs LIMIT 1", database: hub.database)
+        let hash = String(try Self.cluster.sql("SELECT encode(hash, 'hex') FROM blobs LIMIT 1", database: hub.database)
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
         #expect(hash.count == 64)
         #expect(try Self.status(hub.address + "/v1/blobs/" + hash, token: token) == 404)
@@ -195,7 +192,7 @@ struct HubSyncTests {
     }
 
     @Test func aHubRestoredFromAnOlderBackupGetsTheLostEventsBackFromTheMachines() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "kim", signUp: true)
         let b = try Self.machine(hub, "kim", signUp: false)
         #expect(try a.run(["new", "kept", "--canvas", "40x40"]).status == 0)
@@ -204,20 +201,20 @@ struct HubSyncTests {
         _ = try Self.sync(b)
         _ = try Self.sync(a)
         // The hub goes back to a backup made before b's push.
-        try Self.cluster?.sql("DELETE FROM events WHERE position > 3; UPDATE users SET position = 3", database: hub.database)
+        try Self.cluster.sql("DELETE FROM events WHERE position > 3; UPDATE users SET position = 3", database: hub.database)
         #expect(try b.run(["new", "after", "--canvas", "60x60"]).status == 0)
         _ = try Self.sync(b)
         _ = try Self.sync(a)
         #expect(try Self.list(a) == ["after", "kept", "lost"] && Self.list(b) == ["after", "kept", "lost"])
-        #expect(try Self.cluster?.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
+        #expect(try Self.cluster.sql("SELECT count(*) - count(DISTINCT id) FROM events", database: hub.database)
                     .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func loginIsLimitedAfterTenFailuresEvenWithTheRightPassword() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         _ = try Self.machine(hub, "erin", signUp: true)
         // Someone elsewhere guessed 20 times: that locks out their address, not erin.
-        try Self.cluster?.sql("""
+        try Self.cluster.sql("""
             INSERT INTO login_failures (key) SELECT k FROM unnest(ARRAY['pair:erin@10.9.8.7', 'user:erin', 'address:10.9.8.7']) AS k,
             generate_series(1, 20)
             """, database: hub.database)
@@ -233,26 +230,26 @@ struct HubSyncTests {
         #expect(refused.status == 4 && refused.stderr.contains("too many failed logins for erin"), "\(refused)")
         // Refused attempts reach no password: they do not add up against erin's own limit.
         for _ in 0..<3 { _ = try other.run(["login", hub.address, "--user", "erin", "--password-stdin"], input: "wrong password\n") }
-        let counted = try Self.cluster?.sql("SELECT count(*) FROM login_failures WHERE key = 'user:erin'", database: hub.database)
-        #expect(counted?.trimmingCharacters(in: .whitespacesAndNewlines) == "30", "20 from elsewhere and 10 wrong passwords: \(counted ?? "")")
+        let counted = try Self.cluster.sql("SELECT count(*) FROM login_failures WHERE key = 'user:erin'", database: hub.database)
+        #expect(counted.trimmingCharacters(in: .whitespacesAndNewlines) == "30", "20 from elsewhere and 10 wrong passwords: \(counted)")
         #expect(!FileManager.default.fileExists(atPath: other.store + "/hub/login.json"))
     }
 
     @Test func aDamagedEventOnTheHubIsRefusedWithNothingApplied() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "frank", signUp: true)
         let b = try Self.machine(hub, "frank", signUp: false)
         #expect(try a.run(["new", "x", "--canvas", "50x50"]).status == 0)
         #expect(try a.run(["text", "x", "--top", "HI"]).status == 0)
         _ = try Self.sync(a)
-        try Self.cluster?.sql("UPDATE events SET payload = replace(payload, 'HI', 'HO') WHERE payload LIKE '%HI%'", database: hub.database)
+        try Self.cluster.sql("UPDATE events SET payload = replace(payload, 'HI', 'HO') WHERE payload LIKE '%HI%'", database: hub.database)
         let outcome = try b.run(["sync"])
         #expect(outcome.status == 4 && outcome.stderr.contains("does not match its checksum"), "\(outcome)")
         #expect(try b.run(["log"]).stdout.isEmpty, "nothing of the page was stored")
     }
 
     @Test func withTheHubDownTheStoreIsUntouchedAndTheMessageSaysSo() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "gina", signUp: true)
         #expect(try a.run(["new", "y", "--canvas", "50x50"]).status == 0)
         hub.kill()
@@ -282,7 +279,7 @@ struct HubSyncTests {
     }
 
     @Test func accountShowsDevicesLogoutForgetsTheTokenAndManagersAreMadeByTheHubCommand() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "hana", signUp: true)
         let b = try Self.machine(hub, "hana", signUp: false)
         let login = a.store + "/hub/login.json"
@@ -316,7 +313,7 @@ struct HubSyncTests {
     }
 
     @Test func twoHubsOnOneDatabaseServeMachinesThatConverge() throws {
-        guard let first = try Self.hub() else { return }
+        let first = try Self.hub()
         let second = try HubProcess(database: first.database)
         let a = try Self.machine(first, "ivan", signUp: true)
         let b = try Self.machine(second, "ivan", signUp: false)
@@ -330,7 +327,7 @@ struct HubSyncTests {
     }
 
     @Test func killedSyncsResumeWithNothingLostOrDoubled() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "judy", signUp: true)
         let b = try Self.machine(hub, "judy", signUp: false)
         // Enough events for several pages of a push and a pull.
@@ -357,12 +354,12 @@ struct HubSyncTests {
         _ = try Self.sync(a)
         #expect(try Self.history(a, "long") == Self.history(b, "long"))
         #expect(try b.run(["show", "long"]).stdout.contains("LINE 1199"))
-        #expect(try Self.cluster?.sql("SELECT count(*) FROM events", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1203")
+        #expect(try Self.cluster.sql("SELECT count(*) FROM events", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1203")
         #expect(try b.run(["verify"]).status == 0)
     }
 
     @Test func syncWatchBringsAnotherMachinesEditWithoutBeingAsked() throws {
-        guard let hub = try Self.hub() else { return }
+        let hub = try Self.hub()
         let a = try Self.machine(hub, "lena", signUp: true)
         let b = try Self.machine(hub, "lena", signUp: false)
         let watcher = Process()

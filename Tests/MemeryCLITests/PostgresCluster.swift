@@ -15,6 +15,11 @@ final class PostgresCluster: @unchecked Sendable {
     /// Why no cluster can be started here, or nil when one can.
     static let unavailable: String? = binaries == nil ? "PostgreSQL's initdb is not installed (scripts/bootstrap installs Debian's postgresql)" : nil
 
+    /// The cluster the hub suites share, started on first use; nil when it could not be
+    /// (the suites then skip by name, and `PostgreSQLIsThereForTheHubTests` fails saying why).
+    static let shared: PostgresCluster? = try? startShared.get()
+    static let startShared: Result<PostgresCluster, any Error> = Result { try PostgresCluster() }
+
     private static let binaries: URL? = {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
