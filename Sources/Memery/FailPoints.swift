@@ -6,4 +6,9 @@ public enum FailPoints {
     public static func afterCommitBeforeAcknowledgement() {
         FailPoint.pass(FailPoint.afterCommitBeforeAcknowledgement)
     }
+
+    /// After a sync's push page was acknowledged and where the sync got was saved.
+    public static func afterPushPage() {
+        FailPoint.pass("after-push-page")
+    }
 }

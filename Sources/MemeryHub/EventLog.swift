@@ -5,7 +5,7 @@ import MemeryHubProtocol
 import PostgresNIO
 
 /// Each user's events in the hub's order: pushes that are harmless to repeat, pulls by cursor.
-/// Each checks its own session: a push is one statement (a call of `hub_push_as`), a pull
+/// Each checks its own session: a push is one statement (a call of `hub_push_checked`), a pull
 /// one (three when its page is full), because every round trip to the database cost the
 /// hub about as much as the work done there (make bench-hub, docs/hub.md).
 struct EventLog: Sendable {
@@ -24,13 +24,19 @@ struct EventLog: Sendable {
             throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
         }
         try Self.check(request.events)
-        // The session, the pictures' grants and the push: one call of `hub_push_as`, one
-        // transaction (schema step 4).
-        for try await row in try await client.execute(PushEvents(tokenHash: tokenHash, key: request.key, events: request.events), logger: logger) {
+        // The session, the pictures' grants, what the push builds on, and the push: one call
+        // of `hub_push_checked`, one transaction (schema step 5).
+        let statement = PushEvents(tokenHash: tokenHash, key: request.key, checkpoint: request.checkpoint, resending: request.resending ?? false,
+                                   events: request.events)
+        for try await row in try await client.execute(statement, logger: logger) {
             if let missing = row.missing {
                 throw HubError(.conflict, "missing-pictures",
                                "\(missing.count) picture\(missing.count == 1 ? "" : "s") the events use must be uploaded first (PUT /v1/blobs/HASH)",
                                missing: missing)
+            }
+            if let lacking = row.lacking {
+                logger.notice("a push builds on events the hub lacks: the machine will send everything again", metadata: ["lacking": "\(lacking)"])
+                return PushAnswer(accepted: 0, duplicates: 0, position: row.position, behind: true, lacking: lacking)
             }
             // Receipts are for retries within days; old ones go now and then, not on every push.
             if !row.replayed, Int.random(in: 0..<100) == 0 {

@@ -210,6 +210,74 @@ enum Migrations {
             """,
             "ALTER FUNCTION hub_push_as SET plan_cache_mode = force_generic_plan",
         ]),
+        (5, [
+            // A push that checks what it builds on: the machine's checkpoint (the last event
+            // it pushed before) and every event's parent must be here, else nothing is stored
+            // and `o_lacking` says which is missing: the hub was restored from an older backup
+            // and the machine sends everything again (docs/hub.md, "Backups"). A machine
+            // doing so says `p_resending`: a parent it does not send is not to be had.
+            // (hub_push_as stays for hubs of step 4 serving the same database meanwhile.)
+            """
+            CREATE FUNCTION hub_push_checked(p_token_hash bytea, p_key text, p_checkpoint uuid, p_resending boolean, p_ids uuid[],
+                                             p_batches uuid[], p_streams uuid[], p_parents text[], p_types text[], p_versions integer[],
+                                             p_times bigint[], p_payloads text[], p_blobs text[], p_checksums text[])
+            RETURNS TABLE (o_user bigint, o_missing text[], o_lacking text, o_accepted integer, o_duplicates integer, o_position bigint,
+                           o_before bigint, o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_user bigint;
+                v_session uuid;
+                v_seen timestamptz;
+                v_missing text[];
+                v_before bigint;
+                v_orphan text;
+                v_receipt record;
+            BEGIN
+                SELECT s.user_id, s.id, s.last_seen INTO v_user, v_session, v_seen FROM sessions s WHERE s.token_hash = p_token_hash;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF v_seen < now() - interval '1 minute' THEN
+                    UPDATE sessions SET last_seen = now() WHERE id = v_session;
+                END IF;
+                SELECT array_agg(DISTINCT h ORDER BY h) INTO v_missing
+                FROM unnest(p_blobs) AS x(b), unnest(string_to_array(x.b, ',')) AS h
+                WHERE x.b <> '' AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.user_id = v_user AND g.hash = decode(h, 'hex'));
+                IF v_missing IS NOT NULL THEN
+                    RETURN QUERY SELECT v_user, v_missing, NULL::text, 0, 0, 0::bigint, 0::bigint, false;
+                    RETURN;
+                END IF;
+                SELECT u.position INTO v_before FROM users u WHERE u.id = v_user FOR UPDATE;
+                SELECT r.accepted, r.duplicates, r.position INTO v_receipt FROM push_receipts r WHERE r.user_id = v_user AND r.key = p_key;
+                IF FOUND THEN
+                    RETURN QUERY SELECT v_user, NULL::text[], NULL::text, v_receipt.accepted, v_receipt.duplicates, v_receipt.position,
+                                        v_before, true;
+                    RETURN;
+                END IF;
+                IF p_checkpoint IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = v_user AND e.id = p_checkpoint) THEN
+                    RETURN QUERY SELECT v_user, NULL::text[], 'checkpoint ' || p_checkpoint::text, 0, 0, v_before, v_before, false;
+                    RETURN;
+                END IF;
+                IF NOT p_resending THEN
+                    SELECT x.pa INTO v_orphan FROM unnest(p_parents) AS x(pa)
+                    WHERE x.pa <> '' AND NOT (x.pa::uuid = ANY (p_ids))
+                      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = v_user AND e.id = x.pa::uuid)
+                    LIMIT 1;
+                    IF FOUND THEN
+                        RETURN QUERY SELECT v_user, NULL::text[], 'parent ' || v_orphan, 0, 0, v_before, v_before, false;
+                        RETURN;
+                    END IF;
+                END IF;
+                -- hub_push locks the row again (its own lock: no wait) and stores the push.
+                RETURN QUERY SELECT v_user, NULL::text[], NULL::text, p.o_accepted, p.o_duplicates, p.o_position, p.o_before, p.o_replayed
+                    FROM hub_push(v_user, p_key, p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads,
+                                  p_blobs, p_checksums) AS p;
+            END
+            $$
+            """,
+            "ALTER FUNCTION hub_push_checked SET plan_cache_mode = force_generic_plan",
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

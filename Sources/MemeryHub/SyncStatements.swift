@@ -28,22 +28,28 @@ struct SessionOfToken: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// One push, whole, with its session and picture checks, in one call of `hub_push_as`
-/// (schema step 4): no row when the token names no session.
+/// One push, whole, with its session, picture, checkpoint and parent checks, in one call of
+/// `hub_push_checked` (schema step 5): no row when the token names no session.
 struct PushEvents: PostgresPreparedStatement {
     static let sql = """
-        SELECT o_user, o_missing, o_accepted, o_duplicates, o_position, o_before, o_replayed
-        FROM hub_push_as($1, $2, $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::integer[], $9::bigint[], $10::text[], $11::text[], $12::text[])
+        SELECT o_user, o_missing, o_lacking, o_accepted, o_duplicates, o_position, o_before, o_replayed
+        FROM hub_push_checked($1, $2, $3, $4, $5::uuid[], $6::uuid[], $7::uuid[], $8::text[], $9::text[], $10::integer[], $11::bigint[],
+                              $12::text[], $13::text[], $14::text[])
         """
-    typealias Row = (user: Int64, missing: [String]?, accepted: Int, duplicates: Int, position: Int64, before: Int64, replayed: Bool)
+    typealias Row = (user: Int64, missing: [String]?, lacking: String?, accepted: Int, duplicates: Int, position: Int64, before: Int64,
+                     replayed: Bool)
     var tokenHash: Data
     var key: String
+    var checkpoint: UUID?
+    var resending: Bool
     var events: [HubEvent]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 12)
+        var bindings = PostgresBindings(capacity: 14)
         try bindings.append(tokenHash)
         bindings.append(key)
+        bindings.append(checkpoint)
+        bindings.append(resending)
         bindings.append(events.map(\.id))
         bindings.append(events.map(\.batch))
         bindings.append(events.map(\.stream))
@@ -57,7 +63,7 @@ struct PushEvents: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, [String]?, Int, Int, Int64, Int64, Bool).self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, [String]?, String?, Int, Int, Int64, Int64, Bool).self) }
 }
 
 /// The columns an event travels with, in the order `StoredEventRow` reads them.

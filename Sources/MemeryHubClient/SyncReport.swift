@@ -16,6 +16,9 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var purged = 0
     /// Creations edited here and on another machine: both lines are now branches.
     public var branched: [String] = []
+    /// True when the hub lacked what this store had sent it (restored from an older backup)
+    /// and the store sent everything again.
+    public var resent = false
     /// The hub position this store has pulled through.
     public var position: Int64 = 0
 
@@ -34,6 +37,7 @@ public struct SyncReport: Codable, Sendable, Equatable {
         var text = "synced: up \(creationsUp) creation\(creationsUp == 1 ? "" : "s"), \(eventsUp) event\(eventsUp == 1 ? "" : "s"), \(picturesUp) picture\(picturesUp == 1 ? "" : "s") (\(size(bytesUp))); "
             + "down \(creationsDown) creation\(creationsDown == 1 ? "" : "s"), \(eventsDown) event\(eventsDown == 1 ? "" : "s"), \(picturesDown) picture\(picturesDown == 1 ? "" : "s") (\(size(bytesDown)))"
         if purged > 0 { text += "; purged \(purged) another machine purged" }
+        if resent { text += "; the hub had lost edits this store sent it (restored from a backup?), so it was sent everything again" }
         return text
     }
 }

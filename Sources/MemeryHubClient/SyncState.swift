@@ -13,6 +13,13 @@ struct SyncState: Codable, Equatable {
     /// The id of the event at `cursor`: the hub checks it is still there.
     var cursorEvent: UUID?
     var pushedThrough: UInt64 = 0
+    /// The last event pushed (the push's checkpoint): every push names it, and a hub that
+    /// lacks it was restored from an older backup. Optional, as are the fields below, so a
+    /// state saved by an earlier memery still loads.
+    var pushedEvent: UUID?
+    /// True from the moment the hub lacked what this store had sent until everything the
+    /// store holds has been sent again.
+    var resending: Bool?
     /// Ranges of local sequences stored from pulls, past `pushedThrough`.
     var fromHub: [ClosedRange<UInt64>] = []
 
@@ -41,6 +48,16 @@ struct SyncState: Codable, Equatable {
                 fromHub.append(sequence...sequence)
             }
         }
+    }
+
+    /// The hub lacks what this store sent it: everything is sent again, whoever made it (the
+    /// events that came from the hub too: the machine that made them may never sync again).
+    /// Where the pull got stays; the pull checks that on its own.
+    mutating func resendEverything() {
+        pushedThrough = 0
+        pushedEvent = nil
+        fromHub = []
+        resending = true
     }
 
     mutating func pushed(through sequence: UInt64) {

@@ -38,28 +38,46 @@ public final class Syncer {
     func push() async throws {
         while true {
             let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
-            try await send(page)
+            if let lacking = try await send(page) {
+                // The hub lacks what this store sent it before (restored from an older
+                // backup): send everything again. A resend is never told this twice.
+                guard state.resending != true else {
+                    throw HubClientError("the hub still lacks \(lacking) after this store sent everything again: report this with `memery verify`'s output")
+                }
+                report.resent = true
+                state.resendEverything()
+                try state.save(workspace)
+                continue
+            }
             state.pushed(through: page.through)
+            if let last = page.events.last { state.pushedEvent = last.id }
+            if !page.more { state.resending = nil }
             try state.save(workspace)
+            FailPoints.afterPushPage()
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return }
         }
     }
 
-    /// Pictures first, then the page's events.
-    func send(_ page: OutgoingPage) async throws {
-        guard !page.events.isEmpty else { return }
+    /// Pictures first, then the page's events; what the hub lacks, when it lacks what the
+    /// push builds on (nothing was stored then).
+    func send(_ page: OutgoingPage, checkpoint: Bool = true) async throws -> String? {
+        guard !page.events.isEmpty else { return nil }
         try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
-        let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events)
+        let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events,
+                                  checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false)
         let body = try JSONEncoder().encode(request)
         let data = try await connection.send(.POST, HubPaths.events, body: body)
         guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }
+        if let lacking = answer.lacking { return lacking }
         report.eventsUp += answer.replayed ? 0 : answer.accepted
         report.bytesUp += body.count
-        creationsUp.formUnion(page.creations)
+        // A creation counts as sent when the hub took some of its events (a resend of what it has counts none).
+        if answer.accepted > 0 && !answer.replayed { creationsUp.formUnion(page.creations) }
         report.creationsUp = creationsUp.count
+        return nil
     }
 
     /// `memery sync NAME...`: these creations alone, both ways. Where the store's sync got
@@ -70,7 +88,9 @@ public final class Syncer {
         var through = state.pushedThrough
         while true {
             let page = try workspace.outgoing(after: through, limit: pageSize, skip: state.cameFromHub, only: streams)
-            try await send(page)
+            if try await send(page) != nil {
+                throw HubClientError("the hub lacks what this store sent it before (restored from a backup?): run `memery sync` without names first")
+            }
             if !page.events.isEmpty { progress?(report) }
             through = page.through
             if !page.more { break }
@@ -129,6 +149,8 @@ public final class Syncer {
                 // restored from a backup. Start over: everything is pushed and pulled again,
                 // and events either side has already are stored once.
                 state = SyncState(hub: login.hub, user: login.user)
+                state.resending = true
+                report.resent = true
                 try state.save(workspace)
                 try await push()
                 continue

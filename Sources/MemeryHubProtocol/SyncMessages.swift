@@ -7,7 +7,15 @@ public struct PushRequest: Codable, Sendable {
     /// The last hub position this machine had pulled when it pushed.
     public var seen: Int64
     public var events: [HubEvent]
-    public init(key: String, seen: Int64, events: [HubEvent]) { self.key = key; self.seen = seen; self.events = events }
+    /// The last event this machine pushed before (its checkpoint), nil on a first push. A hub
+    /// that lacks it (restored from an older backup) stores nothing and answers `lacking`.
+    public var checkpoint: UUID?
+    /// True while the machine sends everything it holds again (after `lacking`, or a pull's
+    /// `restart`): a parent it does not send is not to be had, and is not asked for again.
+    public var resending: Bool?
+    public init(key: String, seen: Int64, events: [HubEvent], checkpoint: UUID? = nil, resending: Bool = false) {
+        self.key = key; self.seen = seen; self.events = events; self.checkpoint = checkpoint; self.resending = resending
+    }
 }
 
 public struct PushAnswer: Codable, Sendable, Equatable {
@@ -21,9 +29,13 @@ public struct PushAnswer: Codable, Sendable, Equatable {
     public var behind: Bool
     /// True when this is the answer kept for an earlier push with the same key: this push stored nothing.
     public var replayed: Bool
-    public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false) {
+    /// Set when the hub lacks what the push builds on: the machine's checkpoint, or an
+    /// event's parent (says which). Nothing was stored: the machine sends everything it
+    /// holds again, whoever made it (the hub was restored from an older backup).
+    public var lacking: String?
+    public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false, lacking: String? = nil) {
         self.accepted = accepted; self.duplicates = duplicates; self.position = position; self.behind = behind
-        self.replayed = replayed
+        self.replayed = replayed; self.lacking = lacking
     }
 }
 

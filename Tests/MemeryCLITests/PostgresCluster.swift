@@ -62,6 +62,28 @@ final class PostgresCluster: @unchecked Sendable {
         return try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", name, "-q", "-A", "-t", "-c", statement])
     }
 
+    /// `pg_dump -Fc` of a database (by its address): the file it wrote.
+    func dump(_ address: String) throws -> URL {
+        let file = URL(fileURLWithPath: "/tmp/memery-dump-\(UUID().uuidString.prefix(8)).pgdump")
+        try Self.command(bin.appendingPathComponent("pg_dump").path,
+                         ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-Fc", "-f", file.path, Self.name(address)])
+        return file
+    }
+
+    /// The database made anew from a dump, as an operator restores a backup: every
+    /// connection to it is ended first (stop its hubs before).
+    func restore(_ address: String, from dump: URL) throws {
+        let name = Self.name(address)
+        try sql("DROP DATABASE \(name) WITH (FORCE)", database: "postgres")
+        try sql("CREATE DATABASE \(name)", database: "postgres")
+        try Self.command(bin.appendingPathComponent("pg_restore").path,
+                         ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", name, "--exit-on-error", dump.path])
+    }
+
+    static func name(_ address: String) -> String {
+        String(address.split(separator: "/").last?.split(separator: "?").first ?? "postgres")
+    }
+
     func stop() {
         guard FileManager.default.fileExists(atPath: folder.path) else { return }
         _ = try? run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
@@ -133,10 +155,12 @@ final class HubProcess: @unchecked Sendable {
     private(set) var address = ""
     let database: String
 
-    init(database: String, extra: [String] = []) throws {
+    /// `port`: 0 for any free one; a hub started again after a restore takes its old port,
+    /// so that the machines logged in to it find it.
+    init(database: String, port: Int = 0, extra: [String] = []) throws {
         self.database = database
         process.executableURL = URL(fileURLWithPath: Paths.memery)
-        process.arguments = ["hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "warning"] + extra
+        process.arguments = ["hub", "--database", database, "--port", String(port), "--bcrypt-cost", "4", "--log-level", "warning"] + extra
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError
@@ -154,6 +178,9 @@ final class HubProcess: @unchecked Sendable {
         guard let range = text.range(of: "http://") else { throw ClusterError("memery hub said \(text)") }
         address = String(text[range.lowerBound...].prefix { !$0.isWhitespace })
     }
+
+    /// The port it listens on.
+    var port: Int { Int(address.split(separator: ":").last?.prefix { $0.isNumber } ?? "") ?? 0 }
 
     /// kill -9: no goodbye.
     func kill() {
