@@ -65,7 +65,8 @@ let package = Package(
         .target(name: "MemeryHubProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // `memery hub`: accounts, sync, recommendations, search and shares on PostgreSQL. Stateless.
         .target(name: "MemeryHub", dependencies: [
-            "MemeryHubProtocol",
+            // MemeryCore: the engine's own decoders judge what a push may store (EventAdmission).
+            "MemeryHubProtocol", "MemeryCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -106,7 +107,7 @@ let package = Package(
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport",
+        .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]

@@ -62,35 +62,13 @@ extension Workspace {
             let payload = String(decoding: stored.payload, as: UTF8.self)
             append.append(HubEvent(id: stored.id, batch: id, stream: stored.stream, parent: stored.parent, type: stored.type,
                                    schemaVersion: stored.schemaVersion, time: stored.timeMilliseconds, payload: payload,
-                                   blobs: Self.usesPictures(stored.type) ? Self.pictures(in: stored.payload) : []))
+                                   blobs: EventAdmission.namesPicturesItUses(stored.type) ? EventAdmission.pictures(in: stored.payload) : []))
             return true
         }
         if !more { finish() }
         var page = OutgoingPage(events: events, through: through, more: more)
         page.creations = Set(events.filter { Self.isCreationEvent($0.type) }.map(\.stream))
         return page
-    }
-
-    /// False for events that name a picture only to say which garage item they are about.
-    static func usesPictures(_ type: String) -> Bool { type != "GarageImageRemoved" && type != "GarageImageTagged" }
-
-    /// The hashes of the pictures an event's payload names: every `"blob"` field, wherever
-    /// the event keeps its `BaseImage`s (a creation's base and image layers, the garage,
-    /// templates).
-    static func pictures(in payload: Data) -> [String] {
-        guard let json = try? JSONSerialization.jsonObject(with: payload) else { return [] }
-        var found = Set<String>()
-        func visit(_ value: Any) {
-            if let object = value as? [String: Any] {
-                for (key, inner) in object {
-                    if key == "blob", let hash = inner as? String, isPictureHash(hash) { found.insert(hash) } else { visit(inner) }
-                }
-            } else if let array = value as? [Any] {
-                array.forEach(visit)
-            }
-        }
-        visit(json)
-        return found.sorted()
     }
 
     /// True for the events of a creation's own history (not the gallery's, garage's or templates').
@@ -252,5 +230,14 @@ extension Workspace {
             _ = try store.takeClaim(claim, for: wanted)
         }
         return [(later.1, name)]
+    }
+}
+
+extension Workspace {
+    /// The name of the creation a stream belongs to (its history or its gallery entry), when
+    /// this store knows it: what sync says about events it set aside.
+    public func creationName(ofStream stream: UUID) throws -> String? {
+        if let entry = try galleryEntry(id: stream) { return entry.name }
+        return try gallery().entries.first { Self.membershipStream(of: $0.id) == stream }?.name
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import MemeryCore
 import MemeryHubProtocol
 import PostgresNIO
 
@@ -14,6 +15,8 @@ struct EventLog: Sendable {
     /// The most events one pull answers (an append is never split, so a page may hold a few more).
     static let pageLimit = 2_000
     static let pushLimit = 10_000
+    /// How far ahead of the hub's clock an event's time may be before the machine is told (ms).
+    static let clockTolerance: Int64 = 5 * 60 * 1000
 
     /// A push by the holder of the session `tokenHash` names.
     func push(_ request: PushRequest, session tokenHash: Data) async throws -> PushAnswer {
@@ -42,8 +45,12 @@ struct EventLog: Sendable {
             if !row.replayed, Int.random(in: 0..<100) == 0 {
                 try await client.query("DELETE FROM push_receipts WHERE user_id = \(row.user) AND created_at < now() - interval '7 days'", logger: logger)
             }
+            // Times come from the machines' clocks: one far ahead is kept (it is what the
+            // machine saw) and the machine is told.
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let ahead = (request.events.map(\.time).max() ?? now) - now
             return PushAnswer(accepted: row.accepted, duplicates: row.duplicates, position: row.position, behind: row.before > request.seen,
-                              replayed: row.replayed)
+                              replayed: row.replayed, clockAhead: ahead > Self.clockTolerance ? ahead : nil)
         }
         throw HubError.unauthorized
     }
@@ -70,6 +77,7 @@ struct EventLog: Sendable {
             guard event.blobs.allSatisfy(isPictureHash) else {
                 throw HubError.badRequest("event \(event.id.uuidString.lowercased()) names a picture that is not a SHA-256 in hex")
             }
+            try admit(event)
             if event.batch != current {
                 if let current { finished.insert(current) }
                 guard !finished.contains(event.batch) else {
@@ -80,6 +88,30 @@ struct EventLog: Sendable {
         }
     }
 
+
+    /// Refuses (422) an event the engine could not read: another machine of the user would
+    /// have to store it, and one it cannot read would stop that machine's syncs. The
+    /// pictures its payload uses must travel with it.
+    static func admit(_ event: HubEvent) throws {
+        let payload = Data(event.payload.utf8)
+        let id = event.id.uuidString.lowercased()
+        switch EventAdmission.judge(type: event.type, schemaVersion: event.schemaVersion, payload: payload, time: event.time) {
+        case .readable: break
+        case .newer(let why):
+            throw HubError(.unprocessableContent, "unreadable-event",
+                           "event \(id) (\(event.type.prefix(100))): \(why): this hub runs an older memery than the machine; update the hub. Nothing of this push was stored")
+        case .unreadable(let why):
+            throw HubError(.unprocessableContent, "unreadable-event",
+                           "event \(id) (\(event.type.prefix(100))) cannot be read: \(why). Nothing of this push was stored")
+        }
+        if EventAdmission.namesPicturesItUses(event.type) {
+            let listed = Set(event.blobs)
+            if let unlisted = EventAdmission.pictures(in: payload).first(where: { !listed.contains($0) }) {
+                throw HubError(.unprocessableContent, "unreadable-event",
+                               "event \(id) uses picture \(unlisted.prefix(12))… without naming it in its blobs. Nothing of this push was stored")
+            }
+        }
+    }
 
     /// A page of the events of the holder of the session `tokenHash` names, after `cursor`;
     /// `expected` is the event the machine last pulled, at the cursor.

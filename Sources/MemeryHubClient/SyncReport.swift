@@ -19,6 +19,12 @@ public struct SyncReport: Codable, Sendable, Equatable {
     /// True when the hub lacked what this store had sent it (restored from an older backup)
     /// and the store sent everything again.
     public var resent = false
+    /// How many minutes ahead of the hub's clock this machine's edits were timed, when the
+    /// hub noticed: this machine's clock is off, and its edits sort after others' they follow.
+    public var clockAheadMinutes: Int?
+    /// Edits from the hub this store holds apart (unreadable, or from a newer memery): one
+    /// line per creation (SetAsideEvents.lines).
+    public var setAside: [String] = []
     /// The hub position this store has pulled through.
     public var position: Int64 = 0
 
@@ -37,6 +43,9 @@ public struct SyncReport: Codable, Sendable, Equatable {
         var text = "synced: up \(creationsUp) creation\(creationsUp == 1 ? "" : "s"), \(eventsUp) event\(eventsUp == 1 ? "" : "s"), \(picturesUp) picture\(picturesUp == 1 ? "" : "s") (\(size(bytesUp))); "
             + "down \(creationsDown) creation\(creationsDown == 1 ? "" : "s"), \(eventsDown) event\(eventsDown == 1 ? "" : "s"), \(picturesDown) picture\(picturesDown == 1 ? "" : "s") (\(size(bytesDown)))"
         if purged > 0 { text += "; purged \(purged) another machine purged" }
+        if let minutes = clockAheadMinutes {
+            text += "; this machine's clock is about \(minutes) minute\(minutes == 1 ? "" : "s") ahead of the hub's: set it right (timedatectl), or its edits sort after later ones"
+        }
         if resent { text += "; the hub had lost edits this store sent it (restored from a backup?), so it was sent everything again" }
         return text
     }

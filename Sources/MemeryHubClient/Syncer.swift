@@ -13,6 +13,7 @@ public final class Syncer {
     let login: HubLogin
     let connection: HubConnection
     var state: SyncState
+    var setAside: SetAsideEvents
     public private(set) var report = SyncReport()
     var creationsUp = Set<UUID>(), creationsDown = Set<UUID>()
     /// Events per page, each way.
@@ -25,14 +26,38 @@ public final class Syncer {
         self.login = login
         connection = try login.connection()
         state = SyncState.load(workspace, for: login)
+        setAside = SetAsideEvents.load(workspace)
     }
 
     /// Pushes, pulls, and pushes again what settling the pull made (a name's suffix).
     public func run() async throws -> SyncReport {
+        try await takeSetAside()
         try await push()
         if try await pull() { try await push() }
         report.position = state.cursor
+        report.setAside = setAside.lines(in: workspace)
         return report
+    }
+
+    /// Appends set aside before that this memery can read now (it was updated) are stored.
+    func takeSetAside() async throws {
+        guard !setAside.entries.isEmpty else { return }
+        let sorted = SetAsideEvents.sort(setAside.entries.map(\.event), in: workspace)
+        guard !sorted.readable.isEmpty else { return }
+        _ = try await store(sorted.readable)
+        setAside.entries = sorted.setAside
+        try setAside.save(workspace)
+    }
+
+    /// Stores a pulled page's readable appends; the others are set aside, and the pull goes on.
+    func storeChecked(_ events: [HubEvent]) async throws -> Bool {
+        let sorted = SetAsideEvents.sort(events, in: workspace)
+        if !sorted.setAside.isEmpty {
+            let held = Set(setAside.entries.map(\.event.id))
+            setAside.entries += sorted.setAside.filter { !held.contains($0.event.id) }
+            try setAside.save(workspace)
+        }
+        return try await store(sorted.readable)
     }
 
     func push() async throws {
@@ -72,6 +97,7 @@ public final class Syncer {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }
         if let lacking = answer.lacking { return lacking }
+        if let ahead = answer.clockAhead { report.clockAheadMinutes = max(report.clockAheadMinutes ?? 0, Int(ahead / 60_000)) }
         report.eventsUp += answer.replayed ? 0 : answer.accepted
         report.bytesUp += body.count
         // A creation counts as sent when the hub took some of its events (a resend of what it has counts none).
@@ -104,7 +130,7 @@ public final class Syncer {
             streams.formUnion(try workspace.syncStreams(named: names, seenIn: answer.events).streams)
             // Whole appends that touch the named creations.
             let wanted = Set(answer.events.filter { streams.contains($0.stream) }.map(\.batch))
-            try await store(answer.events.filter { wanted.contains($0.batch) })
+            _ = try await storeChecked(answer.events.filter { wanted.contains($0.batch) })
             try state.save(workspace)
             cursor = answer.cursor
             if let last = answer.events.last { cursorEvent = last.id }
@@ -116,6 +142,7 @@ public final class Syncer {
                                  isBadInput: true)
         }
         report.position = state.cursor
+        report.setAside = setAside.lines(in: workspace)
         return report
     }
 
@@ -155,7 +182,7 @@ public final class Syncer {
                 try await push()
                 continue
             }
-            if try await store(page.events) { madeEvents = true }
+            if try await storeChecked(page.events) { madeEvents = true }
             state.cursor = page.cursor
             if let last = page.events.last { state.cursorEvent = last.id }
             try state.save(workspace)

@@ -33,9 +33,13 @@ public struct PushAnswer: Codable, Sendable, Equatable {
     /// event's parent (says which). Nothing was stored: the machine sends everything it
     /// holds again, whoever made it (the hub was restored from an older backup).
     public var lacking: String?
-    public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false, lacking: String? = nil) {
+    /// How far (milliseconds) the newest event of the push is ahead of the hub's clock, when
+    /// that is more than a few minutes: the events are stored, and the machine's clock is off.
+    public var clockAhead: Int64?
+    public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false, lacking: String? = nil,
+                clockAhead: Int64? = nil) {
         self.accepted = accepted; self.duplicates = duplicates; self.position = position; self.behind = behind
-        self.replayed = replayed; self.lacking = lacking
+        self.replayed = replayed; self.lacking = lacking; self.clockAhead = clockAhead
     }
 }
 
@@ -59,7 +63,7 @@ public struct PullAnswer: Codable, Sendable {
 /// What a failed request answers, with a status of 4xx or 5xx.
 public struct HubProblem: Codable, Sendable, Error, Equatable {
     /// A stable word for programs: `bad-request`, `unauthorized`, `forbidden`, `not-found`,
-    /// `conflict`, `missing-pictures`, `too-many-attempts`, `too-large`, `unavailable`.
+    /// `conflict`, `missing-pictures`, `unreadable-event`, `too-many-attempts`, `too-large`, `unavailable`.
     public var error: String
     /// A sentence for people: what was wrong and what to do.
     public var message: String

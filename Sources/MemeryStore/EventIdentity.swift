@@ -11,7 +11,7 @@ public enum EventIdentity {
         var generator = SystemRandomNumberGenerator()
         let random = (generator.next(), generator.next())
         var bytes = withUnsafeBytes(of: random) { Array($0) }
-        let millis = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
+        let millis = UInt64(exactly: max(0, (now.timeIntervalSince1970 * 1000).rounded(.down))) ?? UInt64(Int64.max)
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - index))) }
         bytes[6] = (bytes[6] & 0x0f) | 0x70  // version 7
         bytes[8] = (bytes[8] & 0x3f) | 0x80  // RFC variant

@@ -212,7 +212,8 @@ public final class EventStore: Sendable {
         }
         var sequence = try lastSequence(in: txn)
         let batch = sequence + 1
-        let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        // Clamped: a time from outside (a pull) converts without a trap whatever it says.
+        let millis = Int64(exactly: (now.timeIntervalSince1970 * 1000).rounded()) ?? (now.timeIntervalSince1970 > 0 ? Int64.max : Int64.min)
         var stored = [StoredEvent]()
         for (write, actual) in zip(writes, versions) {
             for (offset, event) in write.events.enumerated() {

@@ -177,7 +177,7 @@ struct Machine {
                 let id = index == 0 ? batch : UUID()
                 events.append(HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: "TextLayerEdited", schemaVersion: 1,
                                        time: Int64(Date().timeIntervalSince1970 * 1000),
-                                       payload: #"{"layer":"L1.\#(index)","text":"when the build finally passes on the \#(index)th try","size":48}"#,
+                                       payload: #"{"id":"L1.\#(index)","text":"when the build finally passes on the \#(index)th try"}"#,
                                        blobs: []))
             }
             parent = batch

@@ -73,6 +73,7 @@ struct SyncCommand: ParsableCommand {
                     for renamed in report.renamed {
                         Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
                     }
+                    for line in report.setAside { Self.say("note: " + line) }
                     Self.say(report.summary)
                 }
                 if watch { try await HubWatch.wait(login, after: report.position) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryHubClient
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,17 +12,21 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var output: ResultOptions
 
     func run() throws {
-        let report = try storeOptions.open().verify()
+        let workspace = try storeOptions.open()
+        let report = try workspace.verify()
+        // Not damage: edits from the hub this store holds apart, named so that nothing is hidden.
+        let setAside = SetAsideEvents.load(workspace).lines(in: workspace)
         if output.json {
             try printJSON(["format": report.formatVersion, "events": report.events, "purged": report.purged, "streams": report.streams,
                            "blobs": report.blobs, "blobBytes": report.blobBytes, "names": report.names, "ok": report.isClean,
                            "problem": report.problem.map { $0 as Any } ?? NSNull(),
-                           "badSequence": report.badSequence.map { $0 as Any } ?? NSNull()])
+                           "badSequence": report.badSequence.map { $0 as Any } ?? NSNull(), "setAside": setAside])
             if !report.isClean { throw ExitCode(3) }
             return
         }
         let purged = report.purged > 0 ? " (and \(report.purged) purged)" : ""
         print("format \(report.formatVersion): \(report.events) events\(purged) in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.names) names")
+        for line in setAside { print("set aside: " + line) }
         if let problem = report.problem {
             print("damaged: \(problem)")
             if let sequence = report.badSequence { print("first bad sequence: \(sequence)") }
