@@ -99,7 +99,7 @@ public final class CreationSession {
 
     @discardableResult
     public func checkout(event: UInt64) throws -> [StoredEvent] {
-        try changeHistory { try $0.decideCheckout(try $0.head(afterEvent: event)) }
+        try changeHistory { try $0.decideCheckout(try $0.edit(shownAs: event)) }
     }
 
     @discardableResult

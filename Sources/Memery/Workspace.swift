@@ -351,10 +351,10 @@ public final class Workspace: Sendable {
         try change(name) { try $0.decideRedo(branch: branch) }.history
     }
 
-    /// Goes back (or forward) to the state right after event `event`.
+    /// Goes back (or forward) to the edit `memery history` shows as `v<event>`.
     @discardableResult
     public func checkout(_ name: String, event: UInt64) throws -> CreationHistory {
-        try change(name) { try $0.decideCheckout(try $0.head(afterEvent: event)) }.history
+        try change(name) { try $0.decideCheckout(try $0.edit(shownAs: event)) }.history
     }
 
     /// Goes to the state as it was at `time`; `text` is how the person wrote the time.

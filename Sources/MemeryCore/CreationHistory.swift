@@ -139,6 +139,23 @@ public struct CreationHistory: Sendable {
         return result
     }
 
+    /// The edit `memery history` shows as `v<version>`, or the edit holding that event (one
+    /// edit may store several). A move of the head (an undo, redo or checkout) is no edit
+    /// and is refused, saying what it is, rather than landing somewhere unsaid.
+    public func edit(shownAs version: UInt64) throws -> Int {
+        guard version >= 1, version <= streamVersion else { throw DomainError.noSuchEvent(version, last: streamVersion) }
+        guard let batch = batches.first(where: { $0.firstVersion <= version && version <= $0.lastVersion }) else {
+            throw DomainError.notAnEdit(version, what: "a move of the head to an edit this machine does not have")
+        }
+        switch batch.kind {
+        case .edit(let node):
+            guard isComplete(node) else { throw DomainError.notYetCreated(at: "event \(version)") }
+            return node
+        case .move(_, let cause):
+            throw DomainError.notAnEdit(version, what: cause == .undo ? "an undo" : cause == .redo ? "a redo" : "a checkout")
+        }
+    }
+
     /// The head as it was at `time` (milliseconds since the Unix epoch).
     public func head(atTime time: Int64, describedAs description: String) throws -> Int {
         var result: Int?

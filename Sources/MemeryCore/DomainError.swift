@@ -19,6 +19,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case nothingToRedo
     case noSuchEvent(UInt64, last: UInt64)
     case notYetCreated(at: String)
+    /// An event that `memery history` does not show as an edit: a move of the head.
+    case notAnEdit(UInt64, what: String)
     case invalidTime(String)
     case invalidPoint(String)
     case invalidSetting(String, reason: String)
@@ -79,6 +81,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "there is no event \(number): this creation has events 1 to \(last)"
         case .notYetCreated(let when):
             return "the creation did not exist yet at \(when)"
+        case let .notAnEdit(number, what):
+            return "v\(number) is \(what), not an edit: check out one of the versions `memery history` lists"
         case .invalidPoint(let text):
             return "\"\(text)\" is not a point: use X,Y in canvas pixels, e.g. 120,80"
         case let .invalidSetting(pair, reason):
@@ -119,7 +123,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case .invalidCanvasSize(let text):
             return "\"\(text)\" is not a canvas size: use WxH, e.g. 800x600"
         case .invalidTime(let text):
-            return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago) or an ISO-8601 instant like 2026-11-21T10:00:00Z"
+            return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago), or a date and time like 2026-11-21T10:00:00Z, 2026-11-21 10:00 (local time) or 2026-11-21"
         }
     }
 

@@ -49,7 +49,7 @@ struct CheckoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "checkout",
         abstract: "Go to the state right after an event, or as it was at a time.",
-        discussion: "--at takes 45s, 10m, 2h, 3d or 1w (ago), or an ISO-8601 instant such as 2026-11-21T10:00:00Z. The checkout is itself an event: later edits branch from here, and nothing is lost.")
+        discussion: "--at takes 45s, 10m, 2h, 3d or 1w (ago), or a date and time: 2026-11-21T10:00:00Z, 2026-11-21 10:00 (local time, as is any time without a zone) or 2026-11-21 (local midnight). --event takes the edits `memery history` lists. The checkout is itself an event: later edits branch from here, and nothing is lost.")
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: ResultOptions
@@ -64,7 +64,7 @@ struct CheckoutCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The event number, as `memery history` shows it (v12 or 12).")
     var event: String?
 
-    @Option(parsing: .unconditional, help: "A time: how long ago (10m, 2h, 3d) or an ISO-8601 instant.")
+    @Option(parsing: .unconditional, help: "A time: how long ago (10m, 2h, 3d), or a date and time (2026-11-21 10:00 local, or with a zone).")
     var at: String?
 
     func validate() throws {
@@ -78,7 +78,12 @@ struct CheckoutCommand: ParsableCommand {
         if let event {
             let digits = event.hasPrefix("v") ? String(event.dropFirst()) : event
             guard let number = UInt64(digits) else { throw InputError("\"\(event)\" is not an event number: use a number from `memery history \(name)`") }
-            try report(try storeOptions.perform(.checkout(.event(number)), on: name), output)
+            let result = try storeOptions.perform(.checkout(.event(number)), on: name)
+            try report(result, output)
+            // One edit may store several events: say where the asked one landed.
+            if let head = result.head, head.version != number, !output.json {
+                print("note: v\(number) is part of the edit v\(head.version), which stores several events")
+            }
         } else if let at {
             try report(try storeOptions.perform(.checkout(.time(at)), on: name), output)
         }

@@ -88,4 +88,38 @@ import Testing
         #expect(try s.run(["checkout", "m"]).status == 2)
         #expect(try s.run(["checkout", "m", "--event", "3", "--at", "1m"]).status == 2)
     }
+
+    /// Issue 30's defects 14 and 15: a time without a zone is local time (here Tokyo's, not
+    /// UTC), read strictly; `--event` takes the numbers `history` shows, and says so when an
+    /// event is part of a larger edit or is no edit at all.
+    @Test func checkoutReadsLocalTimesStrictlyAndTakesTheNumbersHistoryShows() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--canvas", "60x40"])   // v2 (events 1 and 2)
+        try s.ok(["text", "m", "--top", "first"])      // v3
+        try s.ok(["text", "m", "--top", "second"])     // v4
+        let history = try JSONSerialization.jsonObject(with: Data(s.ok(["history", "m", "--json"]).utf8)) as? [String: Any]
+        let nodes = try #require(history?["nodes"] as? [[String: Any]])
+        let times = nodes.compactMap { $0["time"] as? Int64 }
+        try #require(times.count == 3)
+        // Between v3 and v4, written as a person in Tokyo would: no zone, a space, milliseconds.
+        let between = Date(timeIntervalSince1970: Double(times[1] + times[2]) / 2000)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "Asia/Tokyo")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        let local = try s.run(["checkout", "m", "--at", formatter.string(from: between)], environment: tokyo)
+        #expect(local.status == 0 && local.stdout.hasPrefix("at v3"), "\(local)")
+        // The same words read in UTC would be nine hours later: v4.
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+        #expect(try s.run(["checkout", "m", formatter.string(from: between) + "+09:00"]).stdout.hasPrefix("at v3"))
+        for bad in ["2026-11-25xyz", "2026-11-24 03:61", "2026-02-30"] {
+            let refused = try s.run(["checkout", "m", "--at", bad], environment: tokyo)
+            #expect(refused.status == 1 && refused.stderr.contains("\"\(bad)\" is not a time"), "\(refused)")
+        }
+        try s.ok(["checkout", "m", "v4"])
+        try s.ok(["undo", "m"])                          // event 7: an undo (5 and 6 are the two checkouts that moved the head)
+        #expect(try s.ok(["checkout", "m", "--event", "1"]) == "at v2: created \"m\"; blank 60x40 canvas (#ffffff)\nnote: v1 is part of the edit v2, which stores several events")
+        try s.fails(["checkout", "m", "--event", "7"], containing: "v7 is an undo, not an edit: check out one of the versions `memery history` lists")
+    }
 }

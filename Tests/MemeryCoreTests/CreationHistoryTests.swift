@@ -157,5 +157,23 @@ struct HistoryDriver {
         #expect(throws: DomainError.invalidTime("yesterday-ish")) { try PointInTime.parse("yesterday-ish", now: now) }
         #expect(throws: DomainError.invalidTime("-5m")) { try PointInTime.parse("-5m", now: now) }
     }
+
+    /// Issue 30's defect 14: times without a zone, or with a space, were read as midnight,
+    /// and trailing garbage was taken. A time without a zone is local time.
+    @Test func datesAndTimesAreReadStrictlyAndWithoutAZoneAsLocalTime() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!  // UTC+9, no summer time
+        let eightUTC = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
+        #expect(try PointInTime.parse("2027-01-15T17:00:00", now: now, timeZone: tokyo) == eightUTC)
+        #expect(try PointInTime.parse("2027-01-15 17:00:00", now: now, timeZone: tokyo) == eightUTC)
+        #expect(try PointInTime.parse("2027-01-15 17:00", now: now, timeZone: tokyo) == eightUTC)
+        #expect(try PointInTime.parse("2027-01-15 08:00Z", now: now, timeZone: tokyo) == eightUTC)
+        #expect(try PointInTime.parse("2027-01-15T10:30:00+02:30", now: now, timeZone: tokyo) == eightUTC)
+        #expect(try PointInTime.parse("2027-01-15", now: now, timeZone: tokyo) == eightUTC.addingTimeInterval(-17 * 3600))
+        for bad in ["2026-11-25xyz", "2026-11-24T03:03:00junk", "2026-02-30", "2026-11-24T25:00", "2026-11-24T03:60", "2026-1-5",
+                    "2026-11-24T", "2026-11-24T03:03:00+", "2026-11-24T03:03:00.Z", "24/11/2026"] {
+            #expect(throws: DomainError.invalidTime(bad)) { try PointInTime.parse(bad, now: now, timeZone: tokyo) }
+        }
+    }
 }
 

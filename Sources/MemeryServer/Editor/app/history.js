@@ -16,9 +16,18 @@ export class History {
     this.slider.addEventListener('input', () => this.scrub());
     this.go.addEventListener('click', () => {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
-      editor.commit({ op: 'checkout', event: Number(this.slider.value) },
+      editor.commit({ op: 'checkout', event: this.editShownAfter(Number(this.slider.value)) },
         `went back to event ${this.slider.value}: Undo steps further back; to return, click v${newest.version} in History`);
     });
+  }
+
+  // The slider scrubs every event, undos included; a checkout names an edit (as History
+  // lists them): the one shown right after `event`.
+  editShownAfter(event) {
+    let shown = null, at = 0;
+    for (const node of this.tree.nodes) if (node.firstVersion <= event && node.firstVersion >= at) { shown = node.version; at = node.firstVersion; }
+    for (const move of this.tree.moves) if (move.version <= event && move.version >= at) { shown = move.to; at = move.version; }
+    return shown;
   }
 
   async refresh(name) {
