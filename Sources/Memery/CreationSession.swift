@@ -56,7 +56,7 @@ public final class CreationSession {
                 tree = nil
             }
             if let expected = expectedVersion, head.streamVersion != expected {
-                throw StaleVersion(expected: expected, current: head.streamVersion)
+                throw StaleVersion(expected: expected, current: head.streamVersion, name: name)
             }
             return try attempt()
         }

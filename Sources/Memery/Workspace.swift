@@ -17,8 +17,8 @@ public final class Workspace: Sendable {
     let projections = LiveProjections()
     /// Writers in this process take turns, so that only another process can make one decide again.
     private let writeLock = NSRecursiveLock()
-    /// Tries per write when another process appends to the same stream meanwhile.
-    static let conflictRetries = 5
+    /// How long an edit keeps deciding again while other processes' appends get in first.
+    static let conflictPatience: Duration = .seconds(30)
     /// Where the async API runs edits (one at a time, in order) and reads (side by side).
     let writer = DispatchQueue(label: "memery.workspace.writer")
     let readers = DispatchQueue(label: "memery.workspace.readers", attributes: .concurrent)
@@ -267,12 +267,22 @@ public final class Workspace: Sendable {
         writeLock.lock()
         defer { writeLock.unlock() }
         var tries = 0
+        let start = ContinuousClock.now
+        var random = SystemRandomNumberGenerator()
         while true {
             tries += 1
             do {
                 return try attempt(tries)
-            } catch StoreError.conflict where tries < Self.conflictRetries {
-                continue
+            } catch StoreError.conflict {
+                // Another process appended between this one's read and its append: decide
+                // again on the newer state. A writer streaming edits (`memery apply`) can win
+                // many times running, so each retry waits a random while that grows (up to
+                // 20 ms), which lets it through between that writer's appends.
+                guard ContinuousClock.now - start < Self.conflictPatience else {
+                    throw MemeryError(.busy, "another writer kept changing the same creation for \(Self.conflictPatience) and this edit could not get in; nothing was stored: try again")
+                }
+                let ceiling = min(20_000, 250 << min(tries, 7))
+                usleep(UInt32.random(in: 0...UInt32(ceiling), using: &random))
             }
         }
     }

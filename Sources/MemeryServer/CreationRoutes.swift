@@ -115,7 +115,7 @@ struct CreationRoutes {
             // Checked here for every kind of edit, and again by the store in the first
             // edit's own append (another process may edit between the two).
             let current = try workspace.head(of: name).streamVersion
-            if let expected, expected != current { throw stale(StaleVersion(expected: expected, current: current)) }
+            if let expected, expected != current { throw stale(StaleVersion(expected: expected, current: current, name: name)) }
             var results = [[String: Any]]()
             var creation = name
             for (index, edit) in edits.enumerated() {

@@ -31,4 +31,34 @@ import Testing
         #expect(Set(labels).count == labels.count && labels.count == ids.count, "and so must the labels people type")
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
     }
+
+    /// Issue 30's defect 12: a terminal's edits beside a streaming `memery apply` (the
+    /// terminal-beside-the-editor case). A caption, a layer change and an undo mean the same
+    /// on the newer state, so each is decided again until it gets in: none fails.
+    @Test func editsBesideAStreamingApplyAllLand() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "cc", "--canvas", "200x100"])
+        try s.ok(["text", "cc", "--top", "start"])
+        let script = s.path("stream.jsonl")
+        try (0..<400).map { #"{"op":"text","top":"STREAM \#($0)"}"# }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let apply = Process()
+        apply.executableURL = URL(fileURLWithPath: Paths.memery)
+        apply.arguments = ["apply", "cc", "--file", script, "--store", s.store]
+        apply.standardOutput = FileHandle.nullDevice
+        try apply.run()
+        var failed = [String]()
+        for i in 0..<20 {
+            for arguments in [["text", "cc", "--bottom", "C\(i)"], ["layer", "set", "cc", "L1", "opacity=0.\(i % 9 + 1)"], ["undo", "cc"]] {
+                let outcome = try s.run(arguments)
+                if outcome.status != 0 { failed.append("memery \(arguments.joined(separator: " ")): \(outcome.stderr)") }
+            }
+        }
+        apply.waitUntilExit()
+        #expect(apply.terminationStatus == 0)
+        #expect(failed.isEmpty, "\(failed.count) of 60 failed: \(failed.prefix(3))")
+        let history = try s.ok(["history", "cc"])
+        for i in 0..<20 { #expect(history.contains("\"C\(i)\""), "C\(i) is not in the history") }
+        #expect(history.contains("STREAM 399"))
+        #expect(try s.ok(["verify"]).hasSuffix("ok"))
+    }
 }
