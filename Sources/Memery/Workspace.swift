@@ -471,9 +471,34 @@ public final class Workspace: Sendable {
     @discardableResult
     public func quick(imageAt path: String, top: String?, bottom: String?, style: TextStyleChanges = TextStyleChanges(),
                       output: String, format: ExportFormat, quality: Int = ExportFormat.defaultQuality) throws -> (name: String, picture: Picture) {
+        // Nothing is kept of a quick meme that could not be written: the folder is checked
+        // before anything is stored, and the creation purged if the write fails after.
+        try Self.checkWritable(output)
         let (name, picture) = try quick(imageAt: path, top: top, bottom: bottom, style: style, format: format, quality: quality)
-        try AtomicFile.write(picture.data, to: URL(fileURLWithPath: output))
+        do {
+            try AtomicFile.write(picture.data, to: URL(fileURLWithPath: output))
+        } catch {
+            _ = try? purge(name)
+            throw error
+        }
         return (name, picture)
+    }
+
+    /// Throws when a file could not be written at `path`: its folder missing or not
+    /// writable, or the path a folder.
+    static func checkWritable(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw RenderError.writeFailed(path: path, reason: "it is a folder: name a file in it")
+        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw RenderError.writeFailed(path: path, reason: "the folder \(folder) does not exist")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw RenderError.writeFailed(path: path, reason: "the folder \(folder) cannot be written (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// `quick` without writing a file: the creation's name and its picture, encoded.

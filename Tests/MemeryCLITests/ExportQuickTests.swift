@@ -130,4 +130,17 @@ import MemeryRender
         #expect(try s.counts() == before)
         #expect(!FileManager.default.fileExists(atPath: s.path("bad.png")))
     }
+
+    /// Issue 30's defect 16: a quick meme that cannot be written leaves no creation behind
+    /// (the retry used to make "chelsea-3").
+    @Test func quickThatCannotWriteItsFileStoresNothing() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "first", "--canvas", "10x10"])
+        let before = try s.counts()
+        try s.fails(["quick", Paths.example, "--top", "x", "-o", "/nonexistent/x.png"],
+                    containing: "cannot write /nonexistent/x.png: the folder /nonexistent does not exist")
+        try s.fails(["quick", Paths.example, "--top", "x", "-o", s.path("")], containing: "is a directory: give a file name in it")
+        #expect(try s.counts() == before)
+        #expect(try s.ok(["quick", Paths.example, "--top", "x", "-o", s.path("ok.png")]) == "chelsea")
+    }
 }
