@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The hub's read timeout sees the request's parts as Hummingbird's HTTP/1 channel hands them on.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System-library shims: module maps over pkg-config.
@@ -73,6 +75,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Logging
 import MemeryHubProtocol
 import PostgresNIO
@@ -19,13 +20,16 @@ struct Accounts: Sendable {
     let client: PostgresClient
     let passwords: Passwords
     let limits: LoginLimits
+    /// Who a request is from, as the limits count addresses (`--trusted-proxy`).
+    var addresses = ClientAddress()
     let logger: Logger
 
-    func signUp(_ request: SignUpRequest) async throws -> String {
+    func signUp(_ request: SignUpRequest, from address: String) async throws -> String {
         if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\": \(problem)") }
         if let problem = AccountRules.problem(withPassword: request.password) { throw HubError.badRequest(problem) }
         guard !request.password.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
-        let hash = try await passwords.hash(request.password)
+        try await limits.signUp(from: address)
+        let hash = try await passwords.hash(request.password, from: address)
         let rows = try await client.query("""
             INSERT INTO users (name, name_key, password_hash) VALUES (\(request.user), \(request.user.lowercased()), \(hash))
             ON CONFLICT (name_key) DO NOTHING RETURNING id
@@ -38,9 +42,11 @@ struct Accounts: Sendable {
     }
 
     func logIn(_ request: LoginRequest, from address: String) async throws -> LoginAnswer {
-        // A name no account can have fails like a wrong password, before it reaches a query.
+        // A name no account can have fails like a wrong password, before it reaches a query,
+        // and counts against the address all the same.
         guard AccountRules.problem(withUser: request.user) == nil, !request.password.contains("\u{0}") else {
-            try await passwords.burn(request.password)
+            let attempt = try await limits.begin(user: nil, address: address)
+            try await passwords.burn(request.password, from: address, slowedBy: attempt.wait)
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
         }
         // The attempt counts before the password is checked, so guesses sent at once are
@@ -49,8 +55,8 @@ struct Accounts: Sendable {
         let rows = try await client.query("SELECT id, name, role, password_hash FROM users WHERE name_key = \(request.user.lowercased())", logger: logger)
         var found: (Int64, String, String, String)?
         for try await row in rows.decode((Int64, String, String, String).self) { found = row }
-        guard let (id, name, role, hash) = found, try await passwords.verify(request.password, against: hash) else {
-            if found == nil { try await passwords.burn(request.password) }
+        guard let (id, name, role, hash) = found, try await passwords.verify(request.password, against: hash, from: address, slowedBy: attempt.wait) else {
+            if found == nil { try await passwords.burn(request.password, from: address, slowedBy: attempt.wait) }
             logger.notice("login refused", metadata: ["user": "\(request.user.prefix(40))", "address": "\(address)"])
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
         }
@@ -108,10 +114,11 @@ struct Accounts: Sendable {
     }
 
     /// A new password; every other device is logged out, this one stays.
-    func changePassword(_ change: PasswordChange, of who: SignedIn) async throws {
+    func changePassword(_ change: PasswordChange, of who: SignedIn, from address: String) async throws {
         if let problem = AccountRules.problem(withPassword: change.new) { throw HubError.badRequest(problem) }
-        try await requirePassword(change.old, of: who)
-        let hash = try await passwords.hash(change.new)
+        guard !change.new.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
+        try await requirePassword(change.old, of: who, from: address)
+        let hash = try await passwords.hash(change.new, from: address)
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(who.user)", logger: logger)
             try await connection.query("DELETE FROM sessions WHERE user_id = \(who.user) AND id <> \(who.session)", logger: logger)
@@ -119,8 +126,8 @@ struct Accounts: Sendable {
     }
 
     /// The account and everything of it: events, sessions, grants; pictures nobody else uses.
-    func delete(_ deletion: AccountDeletion, of who: SignedIn) async throws {
-        try await requirePassword(deletion.password, of: who)
+    func delete(_ deletion: AccountDeletion, of who: SignedIn, from address: String) async throws {
+        try await requirePassword(deletion.password, of: who, from: address)
         try await client.query("DELETE FROM users WHERE id = \(who.user)", logger: logger)
         logger.info("deleted an account", metadata: ["user": "\(who.name)"])
         // Pictures nobody else uses go too. An upload granting one meanwhile locks it (or
@@ -138,14 +145,23 @@ struct Accounts: Sendable {
         }
     }
 
-    private func requirePassword(_ password: String, of who: SignedIn) async throws {
+    /// A password check of a signed-in person's, counted and limited as a login is: a
+    /// stolen token must not be a way around the login limits.
+    private func requirePassword(_ password: String, of who: SignedIn, from address: String) async throws {
+        let attempt = try await limits.begin(user: who.name, address: address)
         var hash: String?
         for try await value in try await client.query("SELECT password_hash FROM users WHERE id = \(who.user)", logger: logger).decode(String.self) {
             hash = value
         }
-        guard let hash, try await passwords.verify(password, against: hash) else {
+        guard let hash, try await passwords.verify(password, against: hash, from: address, slowedBy: attempt.wait) else {
             throw HubError(.forbidden, "forbidden", "the password given is not this account's")
         }
+        try await limits.succeeded(attempt)
+    }
+
+    /// The address the limits count for a request.
+    func address(_ request: Request, _ context: HubContext) -> String {
+        addresses.of(peer: context.peerAddress, headers: request.headers)
     }
 
     /// Makes a user a manager: only the hub's own command does this, never the API.

@@ -13,24 +13,26 @@ struct HubRoutes: Sendable {
     func add(to router: Router<HubContext>) {
         router.post(RouterPath(HubPaths.accounts)) { request, context -> Response in
             let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
-            let user = try await accounts.signUp(body)
+            let user = try await accounts.signUp(body, from: accounts.address(request, context))
             return JSONBody.response(["user": user], status: .created)
         }
         router.post(RouterPath(HubPaths.sessions)) { request, context -> Response in
             let body = try await JSONBody.decode(LoginRequest.self, from: request, context: context)
-            return JSONBody.response(try await accounts.logIn(body, from: context.peerAddress), status: .created)
+            return JSONBody.response(try await accounts.logIn(body, from: accounts.address(request, context)), status: .created)
         }
         router.get(RouterPath(HubPaths.account)) { request, _ -> Response in
             JSONBody.response(try await accounts.account(of: try await accounts.signedIn(request.headers)))
         }
         router.delete(RouterPath(HubPaths.account)) { request, context -> Response in
             let who = try await accounts.signedIn(request.headers)
-            try await accounts.delete(try await JSONBody.decode(AccountDeletion.self, from: request, context: context), of: who)
+            try await accounts.delete(try await JSONBody.decode(AccountDeletion.self, from: request, context: context), of: who,
+                                      from: accounts.address(request, context))
             return Response(status: .noContent)
         }
         router.put(RouterPath(HubPaths.password)) { request, context -> Response in
             let who = try await accounts.signedIn(request.headers)
-            try await accounts.changePassword(try await JSONBody.decode(PasswordChange.self, from: request, context: context), of: who)
+            try await accounts.changePassword(try await JSONBody.decode(PasswordChange.self, from: request, context: context), of: who,
+                                              from: accounts.address(request, context))
             return Response(status: .noContent)
         }
         // Logging out: this device's session, every session, or another device's.

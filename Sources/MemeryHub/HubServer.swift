@@ -4,6 +4,7 @@ public import Logging
 import MemeryHubProtocol
 import Metrics
 import NIOCore
+import NIOHTTPTypes
 import PostgresNIO
 import Prometheus
 
@@ -17,10 +18,14 @@ public struct HubSettings: Sendable {
     public var logLevel: Logger.Level
     /// How long a library search may run before PostgreSQL stops it.
     public var searchTimeout: Duration
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    public var trustedProxies: [AddressRange]
+    /// How long a request's head may take to arrive (RequestReadTimeout).
+    public var readTimeout: Duration
     public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
-                searchTimeout: Duration = .seconds(20)) {
+                searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10)) {
         self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
-        self.searchTimeout = searchTimeout
+        self.searchTimeout = searchTimeout; self.trustedProxies = trustedProxies; self.readTimeout = readTimeout
     }
 }
 
@@ -39,9 +44,12 @@ public enum HubServer {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "memery.hub")
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
-        let router = buildRouter(client: client, registry: registry, cost: settings.bcryptCost, searchTimeout: settings.searchTimeout, logger: logger)
+        let router = buildRouter(client: client, registry: registry, settings: settings, logger: logger)
+        let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
+                                                 + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
             services: [client],
             onServerRunning: { channel in
@@ -55,12 +63,15 @@ public enum HubServer {
         try await app.runService()
     }
 
-    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, cost: UInt8, searchTimeout: Duration, logger: Logger) -> Router<HubContext> {
-        let accounts = Accounts(client: client, passwords: Passwords(cost: cost), limits: LoginLimits(client: client, logger: logger), logger: logger)
+    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, settings: HubSettings, logger: Logger) -> Router<HubContext> {
+        let searchTimeout = settings.searchTimeout
+        let accounts = Accounts(client: client, passwords: Passwords(cost: settings.bcryptCost), limits: LoginLimits(client: client, logger: logger),
+                                addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger)
         let router = Router(context: HubContext.self)
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: ProblemAnswers())
+        router.add(middleware: BodyLimits(accounts: accounts))
         router.add(middleware: RequestDeadline())
         router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
             // Healthy means the database answers: a hub without it can do nothing.

@@ -3,61 +3,86 @@ import HTTPTypes
 import Logging
 import PostgresNIO
 
-/// How many failed logins an account and an address may have in a window, counted in
-/// PostgreSQL so that the limit holds however many hubs share it.
+/// Every password check is counted, in PostgreSQL so that the limits hold however many hubs
+/// share it, and no limit can be turned against someone else:
+/// - one account from one address (a person mistyping, or one guesser): past
+///   `perUserFromAddress` failures the attempts are refused, and each refused one keeps
+///   the refusal going (the wait grows for as long as the guessing goes on);
+/// - one account from anywhere, and one address at any accounts: past their limits every
+///   attempt is slowed (`slowDown`, growing to `slowest`), never refused, so a guesser
+///   cannot lock the owner out, nor one client everyone behind a shared address;
+/// - sign-ups, per address.
+/// bcrypt itself is bounded per address and overall by `PasswordQueue`.
 struct LoginLimits: Sendable {
-    /// Failures for one account from one address: a person mistyping, or one guesser.
     var perUserFromAddress = 10
-    /// For one account from anywhere: high enough that guessing from one address cannot
-    /// lock the owner out, low enough to stop guessing spread over many.
     var perUser = 100
     var perAddress = 50
+    var signUpsPerAddress = 20
     var window: TimeInterval = 15 * 60
+    var slowDown: Duration = .milliseconds(500)
+    var slowest: Duration = .seconds(5)
     let client: PostgresClient
     let logger: Logger
 
-    /// An attempt under way: its rows, deleted when it succeeds.
-    struct Attempt { var ids: [Int64] }
+    /// An attempt under way: its rows, deleted when it succeeds, and how long to slow it.
+    struct Attempt: Sendable {
+        var ids: [Int64]
+        var wait: Duration = .zero
+    }
 
-    /// Records the attempt, then counts it with the others in the window: one over the
-    /// limit is refused (and stays counted). Recording first means guesses sent at the same
-    /// moment cannot all slip under the limit.
-    func begin(user: String, address: String) async throws -> Attempt {
-        let name = user.lowercased()
-        let pairKey = "pair:\(name)@\(address)", userKey = "user:" + name, addressKey = "address:" + address
+    /// Records the attempt, then counts it with the others in the window. Recording first
+    /// means guesses sent at the same moment cannot all slip under the limit. `user` is nil
+    /// for a name no account can have: the attempt still counts against the address.
+    func begin(user: String?, address: String) async throws -> Attempt {
+        let name = user?.lowercased()
+        let pairKey = name.map { "pair:\($0)@\(address)" } ?? "", userKey = name.map { "user:" + $0 } ?? "", addressKey = "address:" + address
+        let keys = [pairKey, userKey, addressKey].filter { !$0.isEmpty }
         var ids = [Int64](), accountRow: Int64?
         for try await (id, key) in try await client.query("""
-            INSERT INTO login_failures (key) VALUES (\(pairKey)), (\(userKey)), (\(addressKey)) RETURNING id, key
+            INSERT INTO login_failures (key) SELECT unnest(\(keys)::text[]) RETURNING id, key
             """, logger: logger).decode((Int64, String).self) {
             ids.append(id)
             if key == userKey { accountRow = id }
         }
+        var attempt = Attempt(ids: ids)
         let rows = try await client.query("""
             SELECT count(*) FILTER (WHERE key = \(pairKey)), count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
-                   coalesce(extract(epoch FROM min(at) + make_interval(secs => \(window)) - now()), 0)::bigint
-            FROM login_failures WHERE key IN (\(pairKey), \(userKey), \(addressKey)) AND at > now() - make_interval(secs => \(window))
+                   coalesce(extract(epoch FROM min(at) FILTER (WHERE key = \(pairKey)) + make_interval(secs => \(window)) - now()), 0)::bigint
+            FROM login_failures WHERE key = ANY(\(keys)::text[]) AND at > now() - make_interval(secs => \(window))
             """, logger: logger)
         for try await (fromHere, forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64, Int64).self) {
-            let minutes = max(1, (wait + 59) / 60)
-            let retry = "try again in \(minutes) minute\(minutes == 1 ? "" : "s")"
-            let refusal: String? = forAddress > perAddress ? "too many failed logins from this address: \(retry)"
-                : fromHere > perUserFromAddress || forUser > perUser ? "too many failed logins for \(user.prefix(40)): \(retry)" : nil
-            if let refusal {
-                // A refused attempt never reached a password, so it counts against the
-                // address (which goes on hammering) but not against the account: guesses
-                // from one address cannot add up to the account's own limit.
-                if let accountRow {
-                    try await client.query("DELETE FROM login_failures WHERE id = \(accountRow)", logger: logger)
-                }
-                throw HubError(.tooManyRequests, "too-many-attempts", refusal, headers: [.retryAfter: String(max(1, wait))])
+            if let user, fromHere > perUserFromAddress {
+                // A refused attempt never reaches a password: it counts against this pair
+                // (which goes on guessing) but not against the account.
+                if let accountRow { try await client.query("DELETE FROM login_failures WHERE id = \(accountRow)", logger: logger) }
+                let minutes = max(1, (wait + 59) / 60)
+                throw HubError(.tooManyRequests, "too-many-attempts",
+                               "too many failed logins for \(user.prefix(40)) from this address: try again in \(minutes) minute\(minutes == 1 ? "" : "s")",
+                               headers: [.retryAfter: String(max(1, wait))])
             }
+            let over = max(forUser - Int64(perUser), forAddress - Int64(perAddress))
+            if over > 0 { attempt.wait = min(slowest, slowDown * Int(min(over, 1_000))) }
         }
-        try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)
-        return Attempt(ids: ids)
+        if Int.random(in: 0..<50) == 0 {
+            try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)
+        }
+        return attempt
     }
 
     /// The password was right: the attempt does not count against anyone.
     func succeeded(_ attempt: Attempt) async throws {
         try await client.query("DELETE FROM login_failures WHERE id = ANY(\(attempt.ids)::bigint[])", logger: logger)
+    }
+
+    /// Counts a sign-up from `address`; refused past `signUpsPerAddress` in the window.
+    func signUp(from address: String) async throws {
+        let key = "signup:" + address
+        try await client.query("INSERT INTO login_failures (key) VALUES (\(key))", logger: logger)
+        for try await count in try await client.query("""
+            SELECT count(*) FROM login_failures WHERE key = \(key) AND at > now() - make_interval(secs => \(window))
+            """, logger: logger).decode(Int64.self) where count > signUpsPerAddress {
+            throw HubError(.tooManyRequests, "too-many-attempts", "too many sign-ups from this address: try again later",
+                           headers: [.retryAfter: String(Int(window))])
+        }
     }
 }

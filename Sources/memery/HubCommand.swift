@@ -49,18 +49,32 @@ struct HubServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a library search may run before it is stopped.", visibility: .hidden))
     var searchTimeout = 20.0
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A proxy in front of the hub (an address or a range: 127.0.0.1, 10.0.0.0/8), whose X-Forwarded-For names the client; repeat for several. Without it the login limits count the proxy as the client.",
+                               valueName: "cidr"))
+    var trustedProxies: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds a request's head may take to arrive (its body gets as long again, then must average 16 kB/s); slower connections are closed.",
+                               visibility: .hidden))
+    var readTimeout = 10.0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard searchTimeout >= 0.001 else { throw ValidationError("--search-timeout must be at least 0.001 seconds") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 16, got \(bcryptCost)") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error") }
+        for proxy in trustedProxies where AddressRange(proxy) == nil {
+            throw ValidationError("--trusted-proxy \(proxy) is not an address or a range such as 10.0.0.0/8 or ::1/128")
+        }
+        guard readTimeout >= 0.1 else { throw ValidationError("--read-timeout must be at least 0.1 seconds") }
         _ = try databaseOptions.address()
     }
 
     func run() throws {
         let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
                                    logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-                                   searchTimeout: .milliseconds(Int64(searchTimeout * 1000)))
+                                   searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
+                                   trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)))
         try Blocking.run {
             try await HubServer.run(settings) { address in
                 FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))

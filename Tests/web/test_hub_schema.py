@@ -40,7 +40,7 @@ def test_generated_requests_get_documented_answers(hub):
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
 
 
-def hub_event(stream, batch, event_id, parent=None, payload='{"text":"hi"}', time_ms=1_700_000_000_000):
+def hub_event(stream, batch, event_id, parent=None, payload='{"id":"L1","text":"hi"}', time_ms=1_700_000_000_000):
     """An event as a store sends it, with the checksum HubEvent.checksum makes."""
     import hashlib
     import struct

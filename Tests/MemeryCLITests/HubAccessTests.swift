@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Nobody locked out, nobody let in (issue 30 §5): limits that cannot be turned against
+/// others, every password check counted, every byte of a password, bodies bounded before
+/// they are read, slow senders cut off.
+@Suite(.serialized, .enabled(if: PostgresCluster.shared != nil, "no PostgreSQL cluster could be started (PostgreSQLIsThereForTheHubTests says why)"))
+struct HubAccessTests {
+    typealias Hub = HubSyncTests
+
+    /// POST of a JSON body with curl: (status, body).
+    static func post(_ url: String, _ json: String, method: String = "POST", headers: [String] = []) throws -> (Int, String) {
+        let out = try PostgresCluster.command("/usr/bin/curl", ["-s", "-X", method, "-H", "Content-Type: application/json", "--data-binary", json,
+                                                               "-w", "\n%{http_code}"] + headers.flatMap { ["-H", $0] } + [url])
+        return (Int(out.split(separator: "\n").last ?? "") ?? 0, String(out.split(separator: "\n").dropLast().joined(separator: "\n")))
+    }
+
+    static func login(_ hub: HubProcess, _ user: String, _ password: String, headers: [String] = []) throws -> (Int, String) {
+        try post(hub.address + "/v1/sessions", #"{"user":"\#(user)","password":"\#(password)","device":"test"}"#, headers: headers)
+    }
+
+    static func count(_ hub: HubProcess, _ key: String) throws -> Int {
+        Int(try Hub.cluster.sql("SELECT count(*) FROM login_failures WHERE key = '\(key)'", database: hub.database)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test func failuresForMadeUpNamesFromOneAddressLockNobodyThereOut() throws {
+        let hub = try Hub.hub()
+        _ = try Hub.machine(hub, "gina", signUp: true)
+        // Names no account can have still cost a check, and count against the address.
+        for _ in 0..<3 { #expect(try Self.login(hub, "no such name!", "guess").0 == 401) }
+        #expect(try Self.count(hub, "address:127.0.0.1") == 3)
+        // As after 60 guesses at made-up names from this address: past its limit it is slowed, never refused.
+        try Hub.cluster.sql("INSERT INTO login_failures (key) SELECT 'address:127.0.0.1' FROM generate_series(1, 60)", database: hub.database)
+        let (status, body) = try Self.login(hub, "gina", Hub.password)
+        #expect(status == 201, "the right password gets in from a busy address: \(body)")
+    }
+
+    @Test func aProxysClientsAreToldApartOnlyWhenTheProxyIsTrusted() throws {
+        let hub = try Hub.hub(extra: ["--trusted-proxy", "127.0.0.0/8"])
+        _ = try Hub.machine(hub, "hal", signUp: true)
+        let guesser = ["X-Forwarded-For: 198.51.100.7, 203.0.113.5"]
+        for _ in 0..<10 { #expect(try Self.login(hub, "hal", "wrong", headers: guesser).0 == 401) }
+        let blocked = try Self.login(hub, "hal", Hub.password, headers: guesser)
+        #expect(blocked.0 == 429 && blocked.1.contains("too many failed logins for hal from this address"), "\(blocked)")
+        #expect(try Self.count(hub, "address:203.0.113.5") >= 11, "the client the proxy names is counted, not what it claimed before")
+        // The owner, behind the same proxy, is another client.
+        #expect(try Self.login(hub, "hal", Hub.password, headers: ["X-Forwarded-For: 203.0.113.9"]).0 == 201)
+        // A hub not told to trust the proxy counts the proxy, whatever the header says.
+        let plain = try Hub.hub()
+        _ = try Hub.machine(plain, "ivy", signUp: true)
+        #expect(try Self.login(plain, "ivy", "wrong", headers: guesser).0 == 401)
+        #expect(try Self.count(plain, "address:127.0.0.1") == 1 && Self.count(plain, "address:203.0.113.5") == 0)
+    }
+
+    @Test func aStolenTokenCannotGuessThePasswordPastTheLimits() throws {
+        let hub = try Hub.hub()
+        let machine = try Hub.machine(hub, "jo", signUp: true)
+        let bearer = ["Authorization: Bearer \(try Hub.token(machine))"]
+        for _ in 0..<10 {
+            let (status, _) = try Self.post(hub.address + "/v1/account/password", #"{"old":"guess","new":"something else entirely"}"#,
+                                            method: "PUT", headers: bearer)
+            #expect(status == 403)
+        }
+        let change = try Self.post(hub.address + "/v1/account/password", #"{"old":"\#(Hub.password)","new":"something else entirely"}"#,
+                                   method: "PUT", headers: bearer)
+        #expect(change.0 == 429, "\(change)")
+        let deletion = try Self.post(hub.address + "/v1/account", #"{"password":"\#(Hub.password)"}"#, method: "DELETE", headers: bearer)
+        #expect(deletion.0 == 429, "\(deletion)")
+        #expect(try Hub.cluster.sql("SELECT count(*) FROM users", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
+    @Test func everyByteOfAPasswordCountsAndOldHashesStillVerify() throws {
+        let hub = try Hub.hub()
+        let long = String(repeating: "a", count: 72)
+        #expect(try Self.post(hub.address + "/v1/accounts", #"{"user":"kai","password":"\#(long)x"}"#).0 == 201)
+        #expect(try Self.login(hub, "kai", long + "y").0 == 401, "the 73rd byte counts")
+        #expect(try Self.login(hub, "kai", long + "x").0 == 201)
+        // A hash stored by an earlier hub: bcrypt over the password itself.
+        try Hub.cluster.sql("CREATE EXTENSION IF NOT EXISTS pgcrypto", database: hub.database)
+        try Hub.cluster.sql("UPDATE users SET password_hash = crypt('an older password', gen_salt('bf', 4)) WHERE name_key = 'kai'",
+                            database: hub.database)
+        #expect(try Self.login(hub, "kai", "an older password").0 == 201)
+        #expect(try Self.login(hub, "kai", long + "x").0 == 401)
+    }
+
+    @Test func largeBodiesAreRefusedBeforeTheyAreReadAndOnlyTakenAfterALogin() throws {
+        let hub = try Hub.hub()
+        let port = hub.port
+        // Announced: refused at once, nothing read.
+        let announced = try RawHTTP(port: port)
+        announced.send("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 98566144\r\n\r\n")
+        #expect(announced.receive(within: 5).hasPrefix("HTTP/1.1 413"))
+        // A large push without a session: 401 before its body.
+        let push = try RawHTTP(port: port)
+        push.send("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer made-up\r\nContent-Length: 98566144\r\n\r\n")
+        #expect(push.receive(within: 5).hasPrefix("HTTP/1.1 401"))
+        // Four unannounced anonymous bodies of 94 MB at once: each cut off at its route's limit.
+        let before = residentMegabytes(of: hub.process.processIdentifier)
+        let chunk = Data(repeating: UInt8(ascii: "a"), count: 1 << 20)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            guard let connection = try? RawHTTP(port: port) else { return }
+            connection.send("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for _ in 0..<94 {
+                guard connection.send(String(chunk.count, radix: 16) + "\r\n"), connection.send(chunk), connection.send("\r\n") else { break }
+            }
+        }
+        let after = residentMegabytes(of: hub.process.processIdentifier)
+        #expect(after < before + 100, "the hub grew from \(before) MB to \(after) MB")
+        // And it still answers.
+        #expect(try Self.post(hub.address + "/v1/accounts", #"{"user":"lee","password":"a good long password"}"#).0 == 201)
+    }
+
+    @Test func connectionsThatTrickleAreClosed() throws {
+        let hub = try Hub.hub(extra: ["--read-timeout", "1"])
+        let port = hub.port
+        var connections = [RawHTTP]()
+        for index in 0..<20 {
+            let connection = try RawHTTP(port: port)
+            if index % 2 == 0 {
+                connection.send("POST /v1/sessions HTTP/1.1\r\nHost: x\r\n")  // a head that never ends
+            } else {
+                connection.send("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")  // a body that never comes
+            }
+            connections.append(connection)
+        }
+        // A byte now and then keeps an idle timeout from ever firing; not this one.
+        for _ in 0..<4 {
+            Thread.sleep(forTimeInterval: 0.5)
+            for connection in connections { connection.send(" ") }
+        }
+        let open = connections.filter { !$0.isClosed(within: 10) }.count
+        #expect(open == 0, "\(open) of 20 trickling connections are still open")
+        #expect(try Self.login(hub, "nobody", "x").0 == 401, "and the hub still answers")
+    }
+}
