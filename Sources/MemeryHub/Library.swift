@@ -232,12 +232,16 @@ struct Library: Sendable {
         return items
     }
 
-    /// 16 random bytes as base64url: 22 characters.
+    /// 16 random bytes as base64url: 22 characters, never starting with "-" (a command line
+    /// would take `memery recommend move -s-WZ… 1` for an option: one id in 64 did).
     static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
-        let words = (0..<2).map { _ in generator.next() as UInt64 }
-        return words.withUnsafeBytes { Data($0) }.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        while true {
+            let words = (0..<2).map { _ in generator.next() as UInt64 }
+            let id = words.withUnsafeBytes { Data($0) }.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            if !id.hasPrefix("-") { return id }
+        }
     }
 
     static func isID(_ text: String) -> Bool {
