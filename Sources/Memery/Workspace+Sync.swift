@@ -25,8 +25,11 @@ public struct IncomingResult: Sendable {
     public var creations: Set<UUID> = []
     /// Names given a suffix because two machines used them for different creations.
     public var renamed: [(from: String, to: String)] = []
-    /// Creations purged here because another machine purged them.
-    public var purged = 0
+    /// Creations purged here because another machine purged them: their names, and how
+    /// many edits each had here.
+    public var purged: [(name: String, edits: Int)] = []
+    /// Appends another machine made to creations purged here: not stored.
+    public var dropped = 0
     /// Creations (by name) that got edits beside edits this store has: both lines are kept
     /// as branches of the history.
     public var branched: [String] = []
@@ -120,13 +123,19 @@ extension Workspace {
         try writing { _ in
             var appends = [ImportedAppend]()
             var names = [UUID: String]()  // creations' names as the page goes
+            // A creation purged here stays purged: what another machine made to it meanwhile
+            // (offline) is dropped, never stored beside its tombstones.
+            let purgedHere = try purgedStreams()
             var purges = [UUID](), named = [UUID]()
             var index = events.startIndex
             while index < events.endIndex {
                 var end = index
                 while end < events.endIndex, events[end].batch == events[index].batch { end += 1 }
-                let batch = events[index..<end]
+                let whole = events[index..<end]
                 index = end
+                let batch = whole.filter { !purgedHere.contains($0.stream) }
+                if batch.count < whole.count { result.dropped += 1 }
+                guard !batch.isEmpty else { continue }
                 var writes = [EventStore.StreamWrite]()
                 for event in batch {
                     let new = NewEvent(id: event.id, parent: event.parent, type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8))
@@ -200,9 +209,11 @@ extension Workspace {
                 }
                 if forked, let name = try galleryEntry(id: id)?.name { result.branched.append(name) }
             }
-            for id in purges where try galleryEntry(id: id) != nil {
+            for id in purges {
+                guard let entry = try galleryEntry(id: id) else { continue }
+                let edits = Set(try store.events(in: id).map(\.batch)).count
                 try store.purge([id, Self.membershipStream(of: id)])
-                result.purged += 1
+                result.purged.append((entry.name, edits))
             }
         }
         return result
@@ -234,6 +245,18 @@ extension Workspace {
 }
 
 extension Workspace {
+    /// The streams of every creation this store purged (or took a purge of): the gallery
+    /// stream keeps each purge's note.
+    func purgedStreams() throws -> Set<UUID> {
+        var streams = Set<UUID>()
+        for event in try store.events(in: WellKnownStreams.gallery) where event.type == "CreationPurged" {
+            if case .purged(let id) = try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload) {
+                streams.formUnion([id, Self.membershipStream(of: id)])
+            }
+        }
+        return streams
+    }
+
     /// The name of the creation a stream belongs to (its history or its gallery entry), when
     /// this store knows it: what sync says about events it set aside.
     public func creationName(ofStream stream: UUID) throws -> String? {

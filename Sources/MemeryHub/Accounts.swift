@@ -129,6 +129,11 @@ struct Accounts: Sendable {
     func delete(_ deletion: AccountDeletion, of who: SignedIn, from address: String) async throws {
         try await requirePassword(deletion.password, of: who, from: address)
         try await client.query("DELETE FROM users WHERE id = \(who.user)", logger: logger)
+        // Its rows in the login counts name it too.
+        let name = who.name.lowercased(), pair = "pair:\(who.name.lowercased())@"
+        try await client.query("""
+            DELETE FROM login_failures WHERE key = \("user:" + name) OR starts_with(key, \(pair))
+            """, logger: logger)
         logger.info("deleted an account", metadata: ["user": "\(who.name)"])
         // Pictures nobody else uses go too. An upload granting one meanwhile locks it (or
         // makes the delete fail on the grant's reference): then it stays, as it should.

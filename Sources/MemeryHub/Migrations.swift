@@ -278,6 +278,170 @@ enum Migrations {
             """,
             "ALTER FUNCTION hub_push_checked SET plan_cache_mode = force_generic_plan",
         ]),
+        (6, [
+            // Purge means purge (docs/hub.md, "Purge"): the streams of a purged creation are
+            // remembered, their events emptied (type `$purged`, nothing of their content; pulls
+            // skip them) and never stored again, and the pictures only they used taken off the
+            // user (and off the hub when nobody else has them).
+            """
+            CREATE TABLE purged_streams (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                stream uuid NOT NULL,
+                PRIMARY KEY (user_id, stream)
+            )
+            """,
+            """
+            CREATE FUNCTION hub_purge(p_user bigint, p_creation uuid) RETURNS integer
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_streams uuid[];
+                v_hashes text[];
+                v_deleted integer;
+            BEGIN
+                -- The creation's history, and its gallery entry's stream (whose first event names it).
+                SELECT array_agg(DISTINCT s) INTO v_streams FROM (
+                    SELECT p_creation AS s
+                    UNION SELECT e.stream FROM events e
+                          WHERE e.user_id = p_user AND e.type = 'GalleryEntryAdded' AND lower(e.payload::jsonb ->> 'id') = p_creation::text
+                ) AS x;
+                INSERT INTO purged_streams (user_id, stream) SELECT p_user, s FROM unnest(v_streams) AS s ON CONFLICT DO NOTHING;
+                SELECT array_agg(DISTINCT h) INTO v_hashes FROM events e, unnest(e.blobs) AS h
+                WHERE e.user_id = p_user AND e.stream = ANY (v_streams);
+                -- Emptied, not deleted: a row keeps its id and position, so a machine whose cursor
+                -- or checkpoint is one of them is not taken for one that met a restored backup.
+                UPDATE events e SET type = '$purged', payload = '', blobs = '{}', parent = NULL, schema_version = 0, checksum = ''
+                WHERE e.user_id = p_user AND e.stream = ANY (v_streams) AND e.type <> '$purged';
+                GET DIAGNOSTICS v_deleted = ROW_COUNT;
+                IF v_hashes IS NOT NULL THEN
+                    -- A picture another live creation (or a library entry) of the user uses stays theirs.
+                    DELETE FROM blob_grants g
+                    WHERE g.user_id = p_user AND encode(g.hash, 'hex') = ANY (v_hashes)
+                      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = p_user AND encode(g.hash, 'hex') = ANY (e.blobs))
+                      AND NOT EXISTS (SELECT 1 FROM library l WHERE l.owner_id = p_user AND (l.hash = g.hash OR l.base_hash = g.hash));
+                    DELETE FROM blobs b
+                    WHERE encode(b.hash, 'hex') = ANY (v_hashes)
+                      AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
+                      AND NOT EXISTS (SELECT 1 FROM library l WHERE l.hash = b.hash OR l.base_hash = b.hash);
+                END IF;
+                RETURN v_deleted;
+            END
+            $$
+            """,
+            // A push stores nothing of a purged stream (an edit made offline to a purged
+            // creation is dropped: counted with the duplicates), and a parent in a purged
+            // stream is not asked for. Replaced in place: the same signature and answer, so
+            // hubs of step 5 serving the same database meanwhile get the same behaviour.
+            """
+            CREATE OR REPLACE FUNCTION hub_push(p_user bigint, p_key text, p_ids uuid[], p_batches uuid[], p_streams uuid[], p_parents text[],
+                                                p_types text[], p_versions integer[], p_times bigint[], p_payloads text[], p_blobs text[],
+                                                p_checksums text[])
+            RETURNS TABLE (o_accepted integer, o_duplicates integer, o_position bigint, o_before bigint, o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_before bigint;
+                v_accepted integer;
+                v_receipt record;
+            BEGIN
+                SELECT u.position INTO v_before FROM users u WHERE u.id = p_user FOR UPDATE;
+                SELECT r.accepted, r.duplicates, r.position INTO v_receipt FROM push_receipts r WHERE r.user_id = p_user AND r.key = p_key;
+                IF FOUND THEN
+                    RETURN QUERY SELECT v_receipt.accepted, v_receipt.duplicates, v_receipt.position, v_before, true;
+                    RETURN;
+                END IF;
+                WITH pushed AS (
+                    SELECT * FROM unnest(p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads, p_blobs, p_checksums)
+                        WITH ORDINALITY AS x(i, b, s, pa, t, v, tm, pl, bl, c, n)),
+                fresh AS (
+                    SELECT x.*, row_number() OVER (ORDER BY x.n) AS k FROM pushed x
+                    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = p_user AND e.id = x.i)
+                      AND NOT EXISTS (SELECT 1 FROM purged_streams ps WHERE ps.user_id = p_user AND ps.stream = x.s)),
+                stored AS (
+                    INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
+                    SELECT p_user, v_before + f.k, f.i, f.b, f.s, NULLIF(f.pa, '')::uuid, f.t, f.v, f.tm, f.pl,
+                           CASE WHEN f.bl = '' THEN '{}'::text[] ELSE string_to_array(f.bl, ',') END, f.c
+                    FROM fresh f
+                    RETURNING 1)
+                SELECT count(*) INTO v_accepted FROM stored;
+                IF v_accepted > 0 THEN
+                    UPDATE users SET position = v_before + v_accepted WHERE id = p_user;
+                END IF;
+                INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
+                VALUES (p_user, p_key, v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted)
+                ON CONFLICT (user_id, key) DO NOTHING;
+                RETURN QUERY SELECT v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted, v_before, false;
+            END
+            $$
+            """,
+            "ALTER FUNCTION hub_push SET plan_cache_mode = force_generic_plan",
+            """
+            CREATE OR REPLACE FUNCTION hub_push_checked(p_token_hash bytea, p_key text, p_checkpoint uuid, p_resending boolean, p_ids uuid[],
+                                                        p_batches uuid[], p_streams uuid[], p_parents text[], p_types text[], p_versions integer[],
+                                                        p_times bigint[], p_payloads text[], p_blobs text[], p_checksums text[])
+            RETURNS TABLE (o_user bigint, o_missing text[], o_lacking text, o_accepted integer, o_duplicates integer, o_position bigint,
+                           o_before bigint, o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_user bigint;
+                v_session uuid;
+                v_seen timestamptz;
+                v_missing text[];
+                v_before bigint;
+                v_orphan text;
+                v_receipt record;
+                v_purged uuid;
+            BEGIN
+                SELECT s.user_id, s.id, s.last_seen INTO v_user, v_session, v_seen FROM sessions s WHERE s.token_hash = p_token_hash;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF v_seen < now() - interval '1 minute' THEN
+                    UPDATE sessions SET last_seen = now() WHERE id = v_session;
+                END IF;
+                SELECT array_agg(DISTINCT h ORDER BY h) INTO v_missing
+                FROM unnest(p_blobs, p_streams) AS x(b, s), unnest(string_to_array(x.b, ',')) AS h
+                WHERE x.b <> '' AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.user_id = v_user AND g.hash = decode(h, 'hex'))
+                  AND NOT EXISTS (SELECT 1 FROM purged_streams ps WHERE ps.user_id = v_user AND ps.stream = x.s);
+                IF v_missing IS NOT NULL THEN
+                    RETURN QUERY SELECT v_user, v_missing, NULL::text, 0, 0, 0::bigint, 0::bigint, false;
+                    RETURN;
+                END IF;
+                SELECT u.position INTO v_before FROM users u WHERE u.id = v_user FOR UPDATE;
+                SELECT r.accepted, r.duplicates, r.position INTO v_receipt FROM push_receipts r WHERE r.user_id = v_user AND r.key = p_key;
+                IF FOUND THEN
+                    RETURN QUERY SELECT v_user, NULL::text[], NULL::text, v_receipt.accepted, v_receipt.duplicates, v_receipt.position,
+                                        v_before, true;
+                    RETURN;
+                END IF;
+                IF p_checkpoint IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = v_user AND e.id = p_checkpoint) THEN
+                    RETURN QUERY SELECT v_user, NULL::text[], 'checkpoint ' || p_checkpoint::text, 0, 0, v_before, v_before, false;
+                    RETURN;
+                END IF;
+                IF NOT p_resending THEN
+                    SELECT x.pa INTO v_orphan FROM unnest(p_parents, p_streams) AS x(pa, s)
+                    WHERE x.pa <> '' AND NOT (x.pa::uuid = ANY (p_ids))
+                      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = v_user AND e.id = x.pa::uuid)
+                      AND NOT EXISTS (SELECT 1 FROM purged_streams ps WHERE ps.user_id = v_user AND ps.stream = x.s)
+                    LIMIT 1;
+                    IF FOUND THEN
+                        RETURN QUERY SELECT v_user, NULL::text[], 'parent ' || v_orphan, 0, 0, v_before, v_before, false;
+                        RETURN;
+                    END IF;
+                END IF;
+                RETURN QUERY SELECT v_user, NULL::text[], NULL::text, p.o_accepted, p.o_duplicates, p.o_position, p.o_before, p.o_replayed
+                    FROM hub_push(v_user, p_key, p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads,
+                                  p_blobs, p_checksums) AS p;
+                -- A purge in the push is carried out now, every time it is sent (after a
+                -- restore from an older backup it comes again, and purges again).
+                FOR v_purged IN SELECT DISTINCT lower(x.pl::jsonb ->> 'id')::uuid FROM unnest(p_types, p_payloads) AS x(t, pl)
+                                WHERE x.t = 'CreationPurged' LOOP
+                    PERFORM hub_purge(v_user, v_purged);
+                END LOOP;
+            END
+            $$
+            """,
+            "ALTER FUNCTION hub_push_checked SET plan_cache_mode = force_generic_plan",
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -91,7 +91,8 @@ struct PullPage: PostgresPreparedStatement {
              touched AS (UPDATE sessions SET last_seen = now()
                          WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
         SELECT s.user_id, s.at_id, e.* FROM s LEFT JOIN LATERAL (
-            SELECT \(eventColumns) FROM events WHERE user_id = s.user_id AND position > $2 ORDER BY position LIMIT $3) AS e ON true
+            SELECT \(eventColumns) FROM events WHERE user_id = s.user_id AND position > $2 AND type <> '$purged'
+            ORDER BY position LIMIT $3) AS e ON true
         """
     typealias Row = (user: Int64, atCursor: UUID?, event: HubEvent?)
     var tokenHash: Data
@@ -121,7 +122,7 @@ struct PullPage: PostgresPreparedStatement {
 struct RestOfAppend: PostgresPreparedStatement {
     static let sql = """
         SELECT \(eventColumns) FROM events
-        WHERE user_id = $1 AND batch = $2 AND position > $3 AND position <= $4 ORDER BY position
+        WHERE user_id = $1 AND batch = $2 AND position > $3 AND position <= $4 AND type <> '$purged' ORDER BY position
         """
     typealias Row = HubEvent
     var user: Int64

@@ -14,6 +14,15 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var renamed: [Renamed] = []
     /// Creations another machine purged, purged here too.
     public var purged = 0
+    /// Their names, and how many edits each had here.
+    public var purgedCreations: [Purged] = []
+    /// Edits another machine made to creations purged here (offline, before it knew): dropped.
+    public var dropped = 0
+
+    public struct Purged: Codable, Sendable, Equatable {
+        public var name: String
+        public var edits: Int
+    }
     /// Creations edited here and on another machine: both lines are now branches.
     public var branched: [String] = []
     /// True when the hub lacked what this store had sent it (restored from an older backup)
@@ -42,7 +51,12 @@ public struct SyncReport: Codable, Sendable, Equatable {
         }
         var text = "synced: up \(creationsUp) creation\(creationsUp == 1 ? "" : "s"), \(eventsUp) event\(eventsUp == 1 ? "" : "s"), \(picturesUp) picture\(picturesUp == 1 ? "" : "s") (\(size(bytesUp))); "
             + "down \(creationsDown) creation\(creationsDown == 1 ? "" : "s"), \(eventsDown) event\(eventsDown == 1 ? "" : "s"), \(picturesDown) picture\(picturesDown == 1 ? "" : "s") (\(size(bytesDown)))"
-        if purged > 0 { text += "; purged \(purged) another machine purged" }
+        for creation in purgedCreations {
+            text += "; purged \"\(creation.name)\" as another machine did (its \(creation.edits) edit\(creation.edits == 1 ? "" : "s") here with it)"
+        }
+        if dropped > 0 {
+            text += "; dropped \(dropped) edit\(dropped == 1 ? "" : "s") another machine made to a creation purged here"
+        }
         if let minutes = clockAheadMinutes {
             text += "; this machine's clock is about \(minutes) minute\(minutes == 1 ? "" : "s") ahead of the hub's: set it right (timedatectl), or its edits sort after later ones"
         }

@@ -231,7 +231,9 @@ public final class Syncer {
         report.creationsDown = creationsDown.count
         report.renamed += result.renamed.map { SyncReport.Renamed(from: $0.from, to: $0.to) }
         report.branched += result.branched.filter { !report.branched.contains($0) }
-        report.purged += result.purged
+        report.purged += result.purged.count
+        report.purgedCreations += result.purged.map { SyncReport.Purged(name: $0.name, edits: $0.edits) }
+        report.dropped += result.dropped
         return try workspace.lastSequence() > before + UInt64(result.stored)
     }
 }

@@ -56,6 +56,26 @@ import Testing
         #expect(again.stored == 0 && again.skipped > 0)
     }
 
+    /// Issue 30's defect 3, without a hub in between (an older hub stored such edits): an
+    /// edit another machine made offline to a creation purged here is dropped, counted, and
+    /// never stored beside the tombstones (verify used to stop at "a purged event is still
+    /// indexed").
+    @Test func anEditToACreationPurgedHereIsDroppedAndTheStoreStaysWhole() throws {
+        let dirA = try TemporaryDirectory(), dirB = try TemporaryDirectory()
+        defer { dirA.cleanup(); dirB.cleanup() }
+        let a = try Workspace(directory: dirA.url), b = try Workspace(directory: dirB.url)
+        try a.create(name: "x", canvasWidth: 40, height: 40, background: .white)
+        try Self.send(a, to: b)
+        _ = try a.purge("x")
+        let before = try b.lastSequence()
+        try b.perform(.captions(top: "OFFLINE", bottom: nil, style: TextStyleChanges()), on: "x")
+        let page = try b.outgoing(after: before, limit: 100)
+        let result = try a.incoming(page.events) { _ in Data() }
+        #expect(result.stored == 0 && result.dropped == 1)
+        #expect(try a.verify().isClean)
+        #expect(try a.gallery().entries.isEmpty)
+    }
+
     @Test func anAppendStampedAfterTheLatestEvenWhenTheClockIsBehind() {
         let latest = HistoryOrder(time: 2_000_000, id: UUID())
         let early = Date(timeIntervalSince1970: 1_000)
