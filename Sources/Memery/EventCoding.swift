@@ -37,6 +37,9 @@ enum EventCoding {
 }
 
 extension StoredEvent {
+    /// When a gallery change was made, as every machine orders it.
+    var galleryStamp: GalleryStamp { GalleryStamp(time: timeMilliseconds, id: id) }
+
     /// The envelope as JSON (schemas/envelope.schema.json), payload included.
     func envelopeJSON() throws -> [String: any Sendable] {
         [

@@ -118,7 +118,7 @@ final class LiveProjections: Sendable {
                 if let gallery = cache.gallery, event.sequence > gallery.version {
                     cache.gallery = (try? EventCoding.galleryEvent(event)).map {
                         var next = Gallery(gallery.state)
-                        next.evolve($0)
+                        next.evolve($0, at: event.galleryStamp)
                         return Folded(state: next.all, version: event.sequence)
                     }
                 }

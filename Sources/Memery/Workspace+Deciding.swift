@@ -11,13 +11,14 @@ extension Workspace {
     /// when the command changed nothing).
     func decide<D: Decider>(_ command: D.Command, on stream: UUID, load: () throws -> (state: D, version: UInt64),
                             encode: (D.Event) throws -> NewEvent, blobs: [Data] = [], blobRefs: [String] = [],
-                            claim: [String] = [], release: [String] = [], owner: UUID? = nil) throws -> (state: D, stored: [StoredEvent]) {
+                            claim: [String] = [], release: [String] = [], owner: UUID? = nil,
+                            now: () throws -> Date = { Date() }) throws -> (state: D, stored: [StoredEvent]) {
         try writing { _ in
             let (state, version) = try load()
             let events = try state.decide(command)
             guard !events.isEmpty else { return (state, []) }
             let stored = try store.append([EventStore.StreamWrite(stream: stream, expectedVersion: version, events: try events.map(encode))],
-                                          blobs: blobs, blobRefs: blobRefs, claim: claim, release: release, owner: owner)
+                                          blobs: blobs, blobRefs: blobRefs, claim: claim, release: release, owner: owner, now: try now())
             return (state.evolve(events), stored)
         }
     }

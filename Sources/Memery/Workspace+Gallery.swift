@@ -34,9 +34,9 @@ extension Workspace {
            let cached = try? PayloadJSONDecoder().decode([Gallery.Entry].self, from: snapshot.data) {
             (entries, since) = (cached, snapshot.version)
         }
-        var events = [GalleryEvent](), seen = since
+        var events = [(GalleryEvent, GalleryStamp?)](), seen = since
         try store.forEachEvent(from: since + 1) { event in
-            if GalleryEvent.types.contains(event.type) { events.append(try EventCoding.galleryEvent(event)) }
+            if GalleryEvent.types.contains(event.type) { events.append((try EventCoding.galleryEvent(event), event.galleryStamp)) }
             seen = event.sequence
             return true
         }
@@ -60,15 +60,15 @@ extension Workspace {
     func loadMembership(_ id: UUID) throws -> (state: Membership, version: UInt64) {
         let stored = try store.events(in: Self.membershipStream(of: id))
         var membership = Membership(creation: id)
-        for event in stored { membership = membership.evolve(try EventCoding.galleryEvent(event)) }
+        for event in stored { membership = membership.evolve(try EventCoding.galleryEvent(event), at: event.galleryStamp) }
         return (membership, stored.last?.version ?? 0)
     }
 
     /// The gallery folded from the log's first event, ignoring any snapshot (for checking them).
     func replayGallery() throws -> Gallery {
-        var events = [GalleryEvent]()
+        var events = [(GalleryEvent, GalleryStamp?)]()
         try store.forEachEvent { event in
-            if GalleryEvent.types.contains(event.type) { events.append(try EventCoding.galleryEvent(event)) }
+            if GalleryEvent.types.contains(event.type) { events.append((try EventCoding.galleryEvent(event), event.galleryStamp)) }
             return true
         }
         return Gallery(Gallery.fold([], events))
@@ -98,8 +98,18 @@ extension Workspace {
     /// Returns the events stored (none when nothing changed).
     @discardableResult
     func changeMembership(_ id: UUID, _ command: Membership.Command, claim: [String] = [], release: [String] = []) throws -> [StoredEvent] {
-        try decide(command, on: Self.membershipStream(of: id), load: { try loadMembership(id) }, encode: Self.newEvent,
-                   claim: claim, release: release, owner: id).stored
+        let stream = Self.membershipStream(of: id)
+        return try decide(command, on: stream, load: { try loadMembership(id) }, encode: Self.newEvent,
+                          claim: claim, release: release, owner: id, now: { try self.membershipNow(stream) }).stored
+    }
+
+    /// A change's time: now, or just after the entry's last change if the clock says
+    /// otherwise (it went back), so that on every machine the later change of a field wins.
+    func membershipNow(_ stream: UUID) throws -> Date {
+        let last = try store.events(in: stream).last?.timeMilliseconds ?? 0
+        let now = Date()
+        // In whole milliseconds, as the store keeps it.
+        return Int64((now.timeIntervalSince1970 * 1000).rounded()) > last ? now : Date(timeIntervalSince1970: Double(last + 1) / 1000)
     }
 
     static func newEvent(_ event: GalleryEvent) throws -> NewEvent {

@@ -30,6 +30,8 @@ public struct IncomingResult: Sendable {
     public var purged: [(name: String, edits: Int)] = []
     /// Appends another machine made to creations purged here: not stored.
     public var dropped = 0
+    /// Names given here that lost to a later rename made on another machine.
+    public var lostRenames: [(mine: String, kept: String)] = []
     /// Creations (by name) that got edits beside edits this store has: both lines are kept
     /// as branches of the history.
     public var branched: [String] = []
@@ -127,6 +129,9 @@ extension Workspace {
             // (offline) is dropped, never stored beside its tombstones.
             let purgedHere = try purgedStreams()
             var purges = [UUID](), named = [UUID]()
+            // Every name a creation had or is given in the page, and its name before it.
+            var touched = [UUID: Set<String>](), before = [UUID: String]()
+            let lastBefore = try store.lastSequence()
             var index = events.startIndex
             while index < events.endIndex {
                 var end = index
@@ -154,12 +159,18 @@ extension Workspace {
                         named.append(entry.id)
                         claims.append(Self.nameClaim(entry.name))
                         names[entry.id] = entry.name
+                        touched[entry.id, default: []].insert(entry.name)
                     case .renamed(let id, let name):
                         owner = id
                         named.append(id)
-                        if let old = try names[id] ?? galleryEntry(id: id)?.name { release.append(Self.nameClaim(old)) }
+                        if let old = try names[id] ?? galleryEntry(id: id)?.name {
+                            release.append(Self.nameClaim(old))
+                            touched[id, default: []].insert(old)
+                            if before[id] == nil && names[id] == nil { before[id] = old }
+                        }
                         claims.append(Self.nameClaim(name))
                         names[id] = name
+                        touched[id, default: []].insert(name)
                     case .purged(let id):
                         purges.append(id)
                     default: break
@@ -190,7 +201,15 @@ extension Workspace {
             var settled = Set<UUID>()
             for id in named where settled.insert(id).inserted {
                 guard let entry = try loadMembership(id).state.entry else { continue }
+                // Of two renames the later wins on every machine (Membership folds by stamp):
+                // the names this creation does not have after all are let go.
+                for name in touched[id] ?? [] where Self.nameClaim(name) != Self.nameClaim(entry.name) {
+                    try store.releaseClaim(Self.nameClaim(name), heldBy: id)
+                }
                 result.renamed += try settleName(Self.nameClaim(entry.name), wanted: id)
+                if let was = before[id], was != entry.name, try renamedHere(id, to: was, through: lastBefore, fromHub: fromHub) {
+                    result.lostRenames.append((was, entry.name))
+                }
             }
             // An edit that came in beside one this store has (the same parent, or a parent
             // this store had moved on from) makes a branch: say so.
@@ -217,6 +236,16 @@ extension Workspace {
             }
         }
         return result
+    }
+
+    /// True when this store's own rename (not one pulled) gave creation `id` the name `name`.
+    private func renamedHere(_ id: UUID, to name: String, through sequence: UInt64, fromHub: (UInt64) -> Bool) throws -> Bool {
+        let renames = try store.events(in: Self.membershipStream(of: id)).filter { $0.type == "CreationRenamed" && $0.sequence <= sequence }
+        guard let last = renames.last(where: { event in
+            if case .renamed(_, let given)? = try? EventCoding.galleryEvent(event) { return given == name }
+            return false
+        }) else { return false }
+        return !fromHub(last.sequence)
     }
 
     /// Two creations want one name: the one that joined the gallery later gets the first

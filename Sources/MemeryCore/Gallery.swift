@@ -22,7 +22,56 @@ public enum GalleryEvent: Sendable, Equatable {
         public var trashed = false
         /// Where it sorts (`GalleryRank`); entries of one rank keep the order they arrived in.
         public var rank: String
+        /// When each field was last set (folded from stored events): a change older than the
+        /// one a field shows is ignored, so machines that got two changes in either order
+        /// end alike. Nil for an entry not folded from the store.
+        public var stamps: Stamps?
         public init(id: UUID, name: String, rank: String) { self.id = id; self.name = name; self.rank = rank }
+
+        public struct Stamps: Sendable, Equatable, Codable {
+            public var name: GalleryStamp
+            public var trash: GalleryStamp
+            public var favorite: GalleryStamp
+            public var rank: GalleryStamp
+            init(_ stamp: GalleryStamp) { name = stamp; trash = stamp; favorite = stamp; rank = stamp }
+        }
+
+        /// What a person sees: the stamps are how it came to be, not what it is.
+        public static func == (a: Entry, b: Entry) -> Bool {
+            a.id == b.id && a.name == b.name && a.favorite == b.favorite && a.trashed == b.trashed && a.rank == b.rank
+        }
+
+        /// Applies a change of one field when it is newer than the field's last (or when
+        /// either has no stamp: a change just decided here is the newest); true when applied.
+        @discardableResult
+        mutating func change(_ field: WritableKeyPath<Stamps, GalleryStamp>, at stamp: GalleryStamp?, _ apply: (inout Entry) -> Void) -> Bool {
+            if let stamp, let current = stamps?[keyPath: field] {
+                guard current < stamp else { return false }
+                stamps?[keyPath: field] = stamp
+            }
+            apply(&self)
+            return true
+        }
+
+        /// Folds a change of this entry (not an add or a purge); true when it changed something.
+        @discardableResult
+        public mutating func apply(_ event: GalleryEvent, at stamp: GalleryStamp?) -> Bool {
+            switch event {
+            case .added, .purged: return false
+            case .renamed(_, let name): return change(\.name, at: stamp) { $0.name = name }
+            case .trashed: return change(\.trash, at: stamp) { $0.trashed = true }
+            case .restored: return change(\.trash, at: stamp) { $0.trashed = false }
+            case .favorite(_, let favorite): return change(\.favorite, at: stamp) { $0.favorite = favorite }
+            case .placed(_, let rank): return change(\.rank, at: stamp) { $0.rank = rank }
+            }
+        }
+
+        /// A new entry as an add makes it, stamped when folded from the store.
+        static func added(_ entry: Entry, at stamp: GalleryStamp?) -> Entry {
+            var entry = entry
+            entry.stamps = stamp.map(Stamps.init)
+            return entry
+        }
     }
 
     /// The creation the event is about.
@@ -270,27 +319,23 @@ public struct Gallery: Sendable, Equatable {
 
     // MARK: Evolving
 
-    public mutating func evolve(_ event: GalleryEvent) {
+    public mutating func evolve(_ event: GalleryEvent, at stamp: GalleryStamp? = nil) {
         let keep = current?.id
         switch event {
         case .added(let added):
-            if entry(id: added.id) == nil { place(added) }
-        case let .renamed(id, name):
-            update(id) { $0.name = name }
-        case .trashed(let id):
-            update(id) { $0.trashed = true }
-        case .restored(let id):
-            update(id) { $0.trashed = false }
+            if entry(id: added.id) == nil { place(Entry.added(added, at: stamp)) }
         case .purged(let id):
             all.removeAll { $0.id == id }
-        case let .favorite(id, favorite):
-            update(id) { $0.favorite = favorite }
-        case let .placed(id, rank):
+        case .placed(let id, _):
             if let from = all.firstIndex(where: { $0.id == id }) {
-                var entry = all.remove(at: from)
-                entry.rank = rank
-                place(entry)
+                var entry = all[from]
+                if entry.apply(event, at: stamp) {
+                    all.remove(at: from)
+                    place(entry)
+                }
             }
+        case .renamed(let id, _), .trashed(let id), .restored(let id), .favorite(let id, _):
+            update(id) { $0.apply(event, at: stamp) }
         }
         follow(keep)
     }
@@ -313,6 +358,12 @@ public struct Gallery: Sendable, Equatable {
     /// `evolve` keeps the browsing position after each event, which costs a pass over the
     /// entries per event. Gives the same entries as evolving one event at a time.
     public static func fold(_ entries: [Entry], _ events: [GalleryEvent]) -> [Entry] {
+        fold(entries, events.map { ($0, nil) })
+    }
+
+    /// The same, each event with its stamp (its append's time and id): an older change than
+    /// a field shows is ignored, so the order events arrived in does not matter.
+    public static func fold(_ entries: [Entry], _ events: [(GalleryEvent, GalleryStamp?)]) -> [Entry] {
         guard !events.isEmpty else { return entries }
         // Each entry with the moment it last took its place; sorted by rank, then that.
         var placed = [UUID: (entry: Entry, arrival: Int)](minimumCapacity: entries.count + events.count)
@@ -323,18 +374,15 @@ public struct Gallery: Sendable, Equatable {
             change(&item.entry)
             placed[id] = item
         }
-        for event in events {
+        for (event, stamp) in events {
             switch event {
             case .added(let added):
-                if placed[added.id] == nil { placed[added.id] = (added, arrival); arrival += 1 }
-            case let .renamed(id, name): update(id) { $0.name = name }
-            case .trashed(let id): update(id) { $0.trashed = true }
-            case .restored(let id): update(id) { $0.trashed = false }
-            case let .favorite(id, favorite): update(id) { $0.favorite = favorite }
+                if placed[added.id] == nil { placed[added.id] = (Entry.added(added, at: stamp), arrival); arrival += 1 }
+            case .renamed(let id, _), .trashed(let id), .restored(let id), .favorite(let id, _):
+                update(id) { $0.apply(event, at: stamp) }
             case .purged(let id): placed[id] = nil
-            case let .placed(id, rank):
-                guard var item = placed[id] else { continue }
-                item.entry.rank = rank
+            case .placed(let id, _):
+                guard var item = placed[id], item.entry.apply(event, at: stamp) else { continue }
                 item.arrival = arrival
                 arrival += 1
                 placed[id] = item
@@ -345,11 +393,23 @@ public struct Gallery: Sendable, Equatable {
 
     /// The version of the gallery snapshots' format: the entries as JSON, with their ranks,
     /// covering the log up to a global sequence.
-    public static let snapshotFormat = 3
+    public static let snapshotFormat = 4  // 4: entries carry their fields' stamps
 
     private mutating func update(_ id: UUID, _ change: (inout Entry) -> Void) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }
         change(&all[index])
+    }
+}
+
+/// When a gallery change was made: its time (milliseconds since 1970), then its event's id
+/// to break ties. Every machine orders two changes of one field alike, and the later wins.
+public struct GalleryStamp: Sendable, Equatable, Codable, Comparable {
+    public var time: Int64
+    public var id: UUID
+    public init(time: Int64, id: UUID) { self.time = time; self.id = id }
+
+    public static func < (a: GalleryStamp, b: GalleryStamp) -> Bool {
+        a.time != b.time ? a.time < b.time : a.id.uuidString < b.id.uuidString
     }
 }
 

@@ -53,17 +53,17 @@ public struct Membership: Decider, Equatable {
         }
     }
 
-    public func evolve(_ event: GalleryEvent) -> Membership {
+    public func evolve(_ event: GalleryEvent) -> Membership { evolve(event, at: nil) }
+
+    /// The state after `event`, stamped when folded from the store: a change older than the
+    /// one its field shows is ignored (two machines end alike whatever order they got them in).
+    public func evolve(_ event: GalleryEvent, at stamp: GalleryStamp?) -> Membership {
         guard event.id == creation else { return self }
         var next = self
         switch event {
-        case .added(let added): if entry == nil { next.entry = added }
+        case .added(let added): if entry == nil { next.entry = Gallery.Entry.added(added, at: stamp) }
         case .purged: next.entry = nil
-        case .renamed(_, let name): next.entry?.name = name
-        case .trashed: next.entry?.trashed = true
-        case .restored: next.entry?.trashed = false
-        case .favorite(_, let favorite): next.entry?.favorite = favorite
-        case .placed(_, let rank): next.entry?.rank = rank
+        default: next.entry?.apply(event, at: stamp)
         }
         return next
     }

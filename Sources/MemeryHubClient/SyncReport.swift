@@ -18,6 +18,8 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var purgedCreations: [Purged] = []
     /// Edits another machine made to creations purged here (offline, before it knew): dropped.
     public var dropped = 0
+    /// Names given here that lost to a later rename on another machine.
+    public var lostRenames: [Renamed] = []
 
     public struct Purged: Codable, Sendable, Equatable {
         public var name: String

@@ -234,6 +234,7 @@ public final class Syncer {
         report.purged += result.purged.count
         report.purgedCreations += result.purged.map { SyncReport.Purged(name: $0.name, edits: $0.edits) }
         report.dropped += result.dropped
+        report.lostRenames += result.lostRenames.map { SyncReport.Renamed(from: $0.mine, to: $0.kept) }
         return try workspace.lastSequence() > before + UInt64(result.stored)
     }
 }

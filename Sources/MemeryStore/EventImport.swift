@@ -70,6 +70,15 @@ extension EventStore {
         }
     }
 
+    /// Lets a claim go if `owner` holds it (a name a creation no longer has); true if it did.
+    @discardableResult
+    public func releaseClaim(_ key: String, heldBy owner: UUID) throws -> Bool {
+        try write { txn in
+            guard let holder = try txn.get(claims, Array(key.utf8)), KeyEncoding.uuid(holder) == owner else { return false }
+            return try txn.delete(claims, Array(key.utf8))
+        }
+    }
+
     /// Takes a claim for `owner` outside any append (a name settled after a sync); false
     /// when another stream holds it.
     @discardableResult

@@ -74,6 +74,9 @@ struct SyncCommand: ParsableCommand {
                         Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
                     }
                     for line in report.setAside { Self.say("note: " + line) }
+                    for lost in report.lostRenames {
+                        Self.say("note: you renamed a creation \"\(lost.from)\", and another machine renamed it later: it is \"\(lost.to)\" (rename it again to keep yours)")
+                    }
                     Self.say(report.summary)
                 }
                 if watch { try await HubWatch.wait(login, after: report.position) }
