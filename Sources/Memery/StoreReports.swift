@@ -1,3 +1,4 @@
+import Foundation
 import MemeryStore
 
 /// What `verify` found, as the facade reports it.
@@ -10,18 +11,32 @@ public struct StoreCheck: Sendable, Equatable {
     public var blobs: Int
     public var blobBytes: Int
     public var names: Int
+    /// Every problem found, each once, naming the creation it is in where that is known.
+    public var problems: [String]
+    /// Problems past those listed (a store damaged all over).
+    public var unlisted: Int
+    /// The creations (by name) the problems are in.
+    public var damagedCreations: [String]
     /// The first problem met, or nil when the store is clean.
-    public var problem: String?
+    public var problem: String? { problems.first }
     /// The first bad log sequence, when the problem is in the log or its index.
     public var badSequence: UInt64?
 
-    init(_ report: VerifyReport) {
+    init(_ report: VerifyReport, name: (UUID) -> String?) {
         formatVersion = report.formatVersion; events = report.events; purged = report.purged; streams = report.streams
         blobs = report.blobs; blobBytes = report.blobBytes; names = report.claims
-        problem = report.problem?.description; badSequence = report.problem?.sequence
+        badSequence = report.problem?.sequence
+        unlisted = report.unlisted
+        var damaged = [String]()
+        problems = report.problems.map { problem in
+            guard let stream = problem.stream, let creation = name(stream) else { return problem.description }
+            if !damaged.contains(creation) { damaged.append(creation) }
+            return "\(problem.description) (in \"\(creation)\")"
+        }
+        damagedCreations = damaged
     }
 
-    public var isClean: Bool { problem == nil }
+    public var isClean: Bool { problems.isEmpty }
 }
 
 /// What a purge took out of the store.

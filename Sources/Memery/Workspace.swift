@@ -575,7 +575,12 @@ public final class Workspace: Sendable {
     }
 
     public func verify() throws -> StoreCheck {
-        StoreCheck(try store.verify())
+        let report = try store.verify()
+        guard !report.isClean else { return StoreCheck(report) { _ in nil } }
+        // A damaged creation's name is in its membership stream, apart from its history.
+        return StoreCheck(report) { stream in
+            WellKnownStreams.name(of: stream) ?? (try? self.loadMembership(stream))?.state.entry?.name
+        }
     }
 
     /// Why a path cannot be read as a picture, before reading it: a directory, a device or

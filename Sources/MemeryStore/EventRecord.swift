@@ -66,6 +66,15 @@ enum EventRecord {
         return bytes
     }
 
+    /// The stream a record says it belongs to, read without trusting the rest (for naming
+    /// what a damaged record damages): nil when even that part is cut short. A damaged
+    /// byte may be in the stream id itself, so this is a guess that the caller says is one.
+    static func streamIfReadable(_ record: UnsafeRawBufferPointer) -> UUID? {
+        let at = checksumSize + 4 + 8 + 8
+        guard record.count >= at + 16 else { return nil }
+        return KeyEncoding.uuid(Array(record[at..<at + 16]))
+    }
+
     /// Decodes and checks a record; `sequence` is the key it was stored under.
     static func decode(_ record: UnsafeRawBufferPointer, sequence: UInt64) throws -> StoredEvent {
         func damaged(_ reason: String) -> StoreError { .damaged(sequence: sequence, reason: reason) }

@@ -19,7 +19,8 @@ struct VerifyCommand: ParsableCommand {
         if output.json {
             try printJSON(["format": report.formatVersion, "events": report.events, "purged": report.purged, "streams": report.streams,
                            "blobs": report.blobs, "blobBytes": report.blobBytes, "names": report.names, "ok": report.isClean,
-                           "problem": report.problem.map { $0 as Any } ?? NSNull(),
+                           "problem": report.problem.map { $0 as Any } ?? NSNull(), "problems": report.problems,
+                           "unlisted": report.unlisted, "damagedCreations": report.damagedCreations,
                            "badSequence": report.badSequence.map { $0 as Any } ?? NSNull(), "setAside": setAside])
             if !report.isClean { throw ExitCode(3) }
             return
@@ -27,9 +28,13 @@ struct VerifyCommand: ParsableCommand {
         let purged = report.purged > 0 ? " (and \(report.purged) purged)" : ""
         print("format \(report.formatVersion): \(report.events) events\(purged) in \(report.streams) streams, \(report.blobs) blobs (\(report.blobBytes) bytes), \(report.names) names")
         for line in setAside { print("set aside: " + line) }
-        if let problem = report.problem {
-            print("damaged: \(problem)")
+        if !report.isClean {
+            for problem in report.problems { print("damaged: \(problem)") }
+            if report.unlisted > 0 { print("and \(report.unlisted) more problems") }
             if let sequence = report.badSequence { print("first bad sequence: \(sequence)") }
+            if !report.damagedCreations.isEmpty {
+                print("damaged creations: " + report.damagedCreations.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
             throw ExitCode(3)
         }
         print("ok")

@@ -33,4 +33,33 @@ import Testing
         // The original is untouched.
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
     }
+
+    /// Verify goes on past a problem (issue 30 §3): two creations damaged in two places
+    /// are both reported, each once, by name; one problem no longer hides the next.
+    @Test func everyProblemIsReportedOnceWithTheCreationItIsIn() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "first", "--canvas", "40x40"])
+        try s.ok(["text", "first", "--top", "FIRST-MARKER-TEXT"])
+        try s.ok(["new", "second", "--canvas", "40x40"])
+        try s.ok(["text", "second", "--top", "SECOND-MARKER-TEXT"])
+        try s.ok(["new", "third", "--canvas", "40x40"])
+        let copy = s.path("copy")
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: s.store + "/data.mdb"))
+        for marker in ["FIRST-MARKER-TEXT", "SECOND-MARKER-TEXT"] {
+            var from = bytes.startIndex
+            while let range = bytes.range(of: Data(marker.utf8), in: from..<bytes.endIndex) {
+                bytes[range.lowerBound + 3] ^= 0x01
+                from = range.upperBound
+            }
+        }
+        try bytes.write(to: URL(fileURLWithPath: copy + "/data.mdb"))
+        let outcome = try Sandbox.run(["verify", "--store", copy])
+        #expect(outcome.status == 3, "\(outcome)")
+        let damaged = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("damaged: ") }
+        #expect(damaged.count == 2, "\(outcome.stdout)")
+        #expect(damaged.first?.contains("checksum mismatch (in \"first\")") == true, "\(outcome.stdout)")
+        #expect(damaged.last?.contains("checksum mismatch (in \"second\")") == true, "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("damaged creations: \"first\", \"second\""), "\(outcome.stdout)")
+    }
 }
