@@ -74,8 +74,9 @@ struct Accounts: Sendable {
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     /// The hash of the bearer token the request carries, as sessions are kept; 401 without one.
     static func session(_ headers: HTTPFields) throws -> Data {
-        guard let value = headers[.authorization], value.hasPrefix("Bearer ") else { throw HubError.unauthorized }
-        let token = String(value.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
+        guard let value = headers[.authorization], value.count > 7, value.prefix(7).lowercased() == "bearer " else { throw HubError.unauthorized }
+        let token = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
         return Data(SHA256Digest.of(token))
     }

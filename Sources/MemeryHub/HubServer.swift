@@ -69,7 +69,7 @@ public enum HubServer {
                                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger)
         let router = Router(context: HubContext.self)
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: LogAnswers())
         router.add(middleware: ProblemAnswers())
         router.add(middleware: BodyLimits(accounts: accounts))
         router.add(middleware: RequestDeadline())

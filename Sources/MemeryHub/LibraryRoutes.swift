@@ -54,7 +54,15 @@ struct LibraryRoutes: Sendable {
             // A shared meme's public link: /s/ID.jpg (the extension is for chat apps; any is taken).
             router.on(RouterPath(HubPaths.shareLinks + "/:file"), method: method) { request, context -> Response in
                 let file = context.parameters.get("file") ?? ""
-                return try await picture(String(file.split(separator: ".", maxSplits: 1).first ?? ""), base: false, request)
+                let parts = file.split(separator: ".", maxSplits: 1).map(String.init)
+                let id = parts.first ?? ""
+                // A link whose extension is not the picture's (/s/ID.png for a JPEG) is sent
+                // to the one that is: a chat app trusts the extension as much as the type.
+                if parts.count == 2, let right = LibraryRules.contentTypes[try await library.pictureInfo(id, base: false).contentType],
+                   parts[1].lowercased() != right, !(right == "jpg" && parts[1].lowercased() == "jpeg") {
+                    return Response(status: .permanentRedirect, headers: [.location: HubPaths.shareLinks + "/" + id + "." + right])
+                }
+                return try await picture(id, base: false, request)
             }
         }
     }

@@ -25,10 +25,12 @@ public struct HubClientError: Error, CustomStringConvertible, Sendable {
 public struct HubConnection: Sendable {
     public let hub: String
     let token: String?
+    /// Whose token it is, to name them in what to do when the hub has forgotten it.
+    var user: String?
     var timeout: TimeAmount = .seconds(60)
 
     /// `hub` is the address `memery hub` printed (http://HOST:PORT).
-    public init(hub: String, token: String? = nil) throws {
+    public init(hub: String, token: String? = nil, user: String? = nil) throws {
         var address = hub.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -36,6 +38,7 @@ public struct HubConnection: Sendable {
         }
         self.hub = address
         self.token = token
+        self.user = user
     }
 
     /// One client for the process. A hub that refuses the connection fails the request at
@@ -60,7 +63,7 @@ public struct HubConnection: Sendable {
         do {
             response = try await Self.client.execute(request, timeout: timeout)
         } catch {
-            throw HubClientError("the hub at \(hub) cannot be reached (\(Self.describe(error))): is it running, and is the address right? Nothing was changed here")
+            throw HubClientError("the hub at \(hub) cannot be reached (\(Self.describe(error))): is it running, and is the address right? Nothing of this request was applied")
         }
         let bytes: ByteBuffer
         do {
@@ -77,7 +80,7 @@ public struct HubConnection: Sendable {
             if response.status.code == 401, token != nil {
                 throw HubClientError("""
                     the hub at \(hub) no longer knows this device's session (logged out or revoked from another device, \
-                    or the password was changed): run `memery login \(hub) --user NAME` again
+                    or the password was changed): run `memery login \(hub) --user \(user ?? "NAME")` again
                     """, problem: problem, status: 401)
             }
             throw HubClientError(problem?.message ?? "the hub answered \(response.status.code) \(response.status.reasonPhrase) to \(method) \(path)",

@@ -37,7 +37,7 @@ public struct HubLogin: Codable, Sendable, Equatable {
     }
 
     /// A connection as this device.
-    public func connection() throws -> HubConnection { try HubConnection(hub: hub, token: token) }
+    public func connection() throws -> HubConnection { try HubConnection(hub: hub, token: token, user: user) }
 }
 
 /// Files only their owner can read, replaced whole: written to a new file of mode 0600,

@@ -31,9 +31,15 @@ public final class Syncer {
 
     /// Pushes, pulls, and pushes again what settling the pull made (a name's suffix).
     public func run() async throws -> SyncReport {
-        try await takeSetAside()
-        try await push()
-        if try await pull() { try await push() }
+        do {
+            try await takeSetAside()
+            try await push()
+            if try await pull() { try await push() }
+        } catch var error as HubClientError where report.eventsUp + report.eventsDown > 0 {
+            // What the pages before the failure did is kept: say so, not "nothing changed".
+            error.description += " (this sync had already sent \(report.eventsUp) and stored \(report.eventsDown) events, which are kept: sync again to go on)"
+            throw error
+        }
         report.position = state.cursor
         report.setAside = setAside.lines(in: workspace)
         return report

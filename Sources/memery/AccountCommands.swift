@@ -36,6 +36,10 @@ struct AccountShowCommand: ParsableCommand {
         nonisolated(unsafe) var answer: AccountAnswer?
         do {
             try Blocking.run { answer = try await HubAccount.account(login) }
+        } catch let error as HubClientError where error.status == 401 {
+            // The hub forgot this device: who and where it was, then what to do (exit 4).
+            if !json { print("\(login.user)\(login.role == "manager" ? " (manager)" : "") on \(login.hub): signed out") }
+            throw error
         } catch let error as HubClientError where error.status == nil {
             // The hub does not answer: what this store knows is still worth saying.
             if json {

@@ -133,4 +133,25 @@ struct HubAccessTests {
         #expect(open == 0, "\(open) of 20 trickling connections are still open")
         #expect(try Self.login(hub, "nobody", "x").0 == 401, "and the hub still answers")
     }
+
+    /// Issue 30's smaller defects: `bearer` in lower case is the same scheme; a revoked
+    /// device's `memery account` says who, where and what to do; the hub's log says how
+    /// each request was answered.
+    @Test func smallThingsAreAnsweredRight() throws {
+        let log = "/tmp/memery-hub-log-\(UUID().uuidString.prefix(8)).txt"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let hub = try HubProcess(database: try Hub.cluster.newDatabase(), log: log)
+        let machine = try Hub.machine(hub, "quin", signUp: true)
+        let token = try Hub.token(machine)
+        let lower = try PostgresCluster.command("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "authorization: bearer \(token)",
+                                                                 hub.address + "/v1/account"])
+        #expect(lower == "200")
+        _ = try PostgresCluster.command("/usr/bin/curl", ["-s", "-X", "DELETE", "-H", "Authorization: Bearer \(token)", hub.address + "/v1/sessions"])
+        let account = try machine.run(["account"])
+        #expect(account.status == 4, "\(account)")
+        #expect(account.stdout.contains("quin") && account.stdout.contains(hub.address), "who and where: \(account)")
+        #expect(account.stderr.contains("memery login \(hub.address) --user quin"), "what to do: \(account)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(lines.contains("path=/v1/account") && lines.contains("status=200") && lines.contains("status=401"), "\(lines.suffix(2_000))")
+    }
 }

@@ -170,6 +170,9 @@ struct HubLibraryTests {
         #expect(headers.contains("x-content-type-options: nosniff") && headers.contains("etag: \""), "\(headers)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(contentsOf: URL(fileURLWithPath: try Self.export(alice, "cat", "jpg"))))
         #expect(try Self.fetch(link, to: "/dev/null", method: "HEAD").contains("content-length: \(try Data(contentsOf: URL(fileURLWithPath: file)).count)"))
+        // A link with another extension is sent to the right one (issue 30's small defects: /s/ID.png served a JPEG).
+        let wrong = try Self.fetch(hub.address + "/s/\(id).png", to: "/dev/null")
+        #expect(wrong.contains("308") && wrong.contains("location: /s/\(id.lowercased()).jpg"), "\(wrong)")
 
         // Only the sharer takes it down; then the link is gone.
         let stolen = try mallory.run(["share", "--revoke", link])

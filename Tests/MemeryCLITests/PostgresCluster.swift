@@ -157,13 +157,19 @@ final class HubProcess: @unchecked Sendable {
 
     /// `port`: 0 for any free one; a hub started again after a restore takes its old port,
     /// so that the machines logged in to it find it.
-    init(database: String, port: Int = 0, extra: [String] = []) throws {
+    /// `log`: a file for the hub's log, at level info (else warnings go to the tests' own).
+    init(database: String, port: Int = 0, extra: [String] = [], log: String? = nil) throws {
         self.database = database
         process.executableURL = URL(fileURLWithPath: Paths.memery)
-        process.arguments = ["hub", "--database", database, "--port", String(port), "--bcrypt-cost", "4", "--log-level", "warning"] + extra
+        process.arguments = ["hub", "--database", database, "--port", String(port), "--bcrypt-cost", "4", "--log-level", log == nil ? "warning" : "info"] + extra
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.standardError
+        if let log {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        } else {
+            process.standardError = FileHandle.standardError
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // The first line says where it listens, once migrations are done and the port is bound.
