@@ -110,7 +110,10 @@ final class LiveProjections: Sendable {
             }
             cache.heads[first.stream] = head
         }
-        try store.forEachEvent(from: cache.seen + 1) { event in
+        // A damaged record is passed over (its creation's own reads fail, naming it); what it
+        // may have changed is dropped from the cache, to be read again.
+        var damagedStreams = [UUID?]()
+        try store.forEachReadableEvent(from: cache.seen + 1, damaged: { _, stream, _ in damagedStreams.append(stream) }) { event in
             if let first = pending.first, first.batch != event.batch || first.stream != event.stream { flush() }
             if GalleryEvent.types.contains(event.type) {
                 // Gallery events come from every creation's membership stream: the gallery
@@ -135,6 +138,9 @@ final class LiveProjections: Sendable {
             return event.sequence < last
         }
         flush()
+        for stream in damagedStreams {
+            if let stream, cache.heads[stream] != nil { cache.heads[stream] = nil } else { cache.gallery = nil; cache.garage = nil; cache.templates = nil }
+        }
         cache.seen = last
     }
 

@@ -34,14 +34,21 @@ extension Workspace {
            let cached = try? PayloadJSONDecoder().decode([Gallery.Entry].self, from: snapshot.data) {
             (entries, since) = (cached, snapshot.version)
         }
-        var events = [(GalleryEvent, GalleryStamp?)](), seen = since
-        try store.forEachEvent(from: since + 1) { event in
-            if GalleryEvent.types.contains(event.type) { events.append((try EventCoding.galleryEvent(event), event.galleryStamp)) }
+        var events = [(GalleryEvent, GalleryStamp?)](), seen = since, metDamage = false
+        // A damaged record of one creation does not hide the others: the gallery is listed
+        // without it (that creation's own reads fail, naming it), and no snapshot is kept.
+        try store.forEachReadableEvent(from: since + 1, damaged: { sequence, _, _ in
+            metDamage = true
+            seen = max(seen, sequence)
+        }) { event in
+            if GalleryEvent.types.contains(event.type) {
+                if let decoded = try? EventCoding.galleryEvent(event) { events.append((decoded, event.galleryStamp)) } else { metDamage = true }
+            }
             seen = event.sequence
             return true
         }
         entries = Gallery.fold(entries, events)
-        let renewal = seen - since < Self.snapshotInterval ? nil : { [entries, seen] in
+        let renewal = metDamage || seen - since < Self.snapshotInterval ? nil : { [entries, seen] in
             guard let data = try? SortedJSONEncoder().encode(entries) else { return }
             try? self.store.putLogSnapshot(WellKnownStreams.gallery, sequence: seen, format: Gallery.snapshotFormat, data: data)
         }

@@ -45,6 +45,13 @@ extension Workspace {
     /// `only`: the appends that touch these streams alone (`memery sync NAME...`).
     public func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false },
                          only streams: Set<UUID>? = nil) throws -> OutgoingPage {
+        try outgoing(after: sequence, limit: limit, skip: skip, only: streams, leaving: nil)
+    }
+
+    /// `leaving`: when set, damaged records are passed over and these streams left out
+    /// (salvage: what is readable, without the creations damage touched).
+    func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false },
+                  only streams: Set<UUID>? = nil, leaving: Set<UUID>?) throws -> OutgoingPage {
         var events = [HubEvent](), append = [HubEvent]()
         var through = sequence, batchID: UUID?, batch: UInt64 = 0, more = false
         // An append goes whole, or not at all when it touches none of `streams`.
@@ -52,7 +59,14 @@ extension Workspace {
             if streams.map({ streams in append.contains { streams.contains($0.stream) } }) ?? true { events += append }
             append = []
         }
-        try store.forEachEvent(from: sequence + 1) { stored in
+        let visit: (UInt64, (StoredEvent) throws -> Bool) throws -> Void = { from, body in
+            if leaving != nil {
+                try self.store.forEachReadableEvent(from: from, damaged: { _, _, _ in }, body)
+            } else {
+                try self.store.forEachEvent(from: from, body)
+            }
+        }
+        try visit(sequence + 1) { stored in
             if stored.batch != batch {
                 finish()
                 // A page ends between appends only.
@@ -61,7 +75,7 @@ extension Workspace {
                 batchID = nil
             }
             through = stored.sequence
-            guard !stored.isPurged, !skip(stored.sequence) else { return true }
+            guard !stored.isPurged, !skip(stored.sequence), !(leaving?.contains(stored.stream) ?? false) else { return true }
             let id = batchID ?? stored.id
             batchID = id
             let payload = String(decoding: stored.payload, as: UTF8.self)

@@ -87,6 +87,21 @@ public final class Workspace: Sendable {
     }
 
     func openHead(_ entry: Gallery.Entry) throws -> (head: CreationHead, entry: Gallery.Entry) {
+        try Self.naming(entry.name) { try openHeadUnnamed(entry) }
+    }
+
+    /// Damage met while reading one creation is that creation's: the error names it (and
+    /// says the rest of the store is readable), instead of blaming the whole store.
+    static func naming<T>(_ name: String, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch StoreError.damaged(let sequence, let reason) {
+            throw MemeryError(.damagedStore, "\"\(name)\" is damaged\(sequence.map { " at sequence \($0)" } ?? ""): \(reason); the other creations can be read",
+                              underlying: StoreError.damaged(sequence: sequence, reason: reason))
+        }
+    }
+
+    private func openHeadUnnamed(_ entry: Gallery.Entry) throws -> (head: CreationHead, entry: Gallery.Entry) {
         var replayed: CreationHead?
         var head = try projections.head(entry.id, store) {
             let (head, fromScratch) = try readHead(entry.id)
@@ -140,7 +155,7 @@ public final class Workspace: Sendable {
 
     func load(_ name: String) throws -> (history: CreationHistory, events: [StoredEvent], trashed: Bool) {
         let entry = try entry(named: name)
-        var (history, stored) = try loadHistory(entry.id)
+        var (history, stored) = try Self.naming(entry.name) { try loadHistory(entry.id) }
         history.name = entry.name  // the gallery's name: renames live there
         return (history, stored, entry.trashed)
     }

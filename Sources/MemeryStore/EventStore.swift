@@ -328,6 +328,30 @@ public final class EventStore: Sendable {
         }
     }
 
+    /// Visits the global log as `forEachEvent` does, passing over the records that fail
+    /// their checks instead of stopping there: each is told to `damaged` with its sequence,
+    /// the stream its envelope names (a guess: the damage may be there) and the reason.
+    /// For what must go on past damage: listing the gallery, salvage.
+    public func forEachReadableEvent(from sequence: UInt64 = 1, damaged: (UInt64, UUID?, String) -> Void,
+                                     _ body: (StoredEvent) throws -> Bool) throws {
+        try env.read { txn in
+            try txn.scan(log, from: KeyEncoding.bigEndian(sequence)) { key, value in
+                guard let seq = KeyEncoding.uint64(key) else {
+                    damaged(0, nil, "a log key of \(key.count) bytes")
+                    return true
+                }
+                let event: StoredEvent
+                do {
+                    event = try EventRecord.decode(value, sequence: seq)
+                } catch StoreError.damaged(_, let reason) {
+                    damaged(seq, EventRecord.streamIfReadable(value), reason)
+                    return true
+                }
+                return try body(event)
+            }
+        }
+    }
+
     /// The global log from `sequence` on.
     public func events(from sequence: UInt64 = 1, limit: Int = .max) throws -> [StoredEvent] {
         var result = [StoredEvent]()

@@ -22,7 +22,7 @@ enum Hints {
             }
         default:
             switch error.topic {
-            case .damagedStore: return "run `memery verify` and restore from a backup"
+            case .damagedStore: return "run `memery verify` to see what is damaged, and `memery salvage NEW_STORE` to copy everything readable into a new store (or restore from a backup)"
             case .missingImage: return "run `memery verify`"
             case .unknownFilter: return "`memery filter list` shows the filters there are"
             case nil: return nil

@@ -13,7 +13,7 @@ struct MemeryCommand: ParsableCommand {
             ExportCommand.self, QuickCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self,
             CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,
-            FilterCommand.self, GarageCommand.self, TemplateCommand.self, ApplyCommand.self, LogCommand.self, VerifyCommand.self,
+            FilterCommand.self, GarageCommand.self, TemplateCommand.self, ApplyCommand.self, LogCommand.self, VerifyCommand.self, SalvageCommand.self,
             FontsCommand.self, ServeCommand.self, HubCommand.self, AccountCommand.self, LoginCommand.self, LogoutCommand.self, SyncCommand.self,
             RecommendCommand.self, RecommendedCommand.self, SearchCommand.self, ShareCommand.self, PluginCommand.self, PluginWorkerCommand.self, ImageWorkerCommand.self,
         ])
