@@ -44,6 +44,13 @@ public final class EventStore: Sendable {
             // Files or filesystem that cannot be written: still readable, never changed.
             do {
                 env = try LMDBEnvironment.open(directory: directory.path, mapSize: mapSize, databaseNames: Name.all, readOnly: true)
+            } catch let second as LMDBError where second.code == EACCES {
+                // Not even the lock file can be written (someone else's store): read without it.
+                do {
+                    env = try LMDBEnvironment.open(directory: directory.path, mapSize: mapSize, databaseNames: Name.all, readOnly: true, withoutLock: true)
+                } catch let third as LMDBError {
+                    throw StoreError.unusableDirectory(path: directory.path, reason: third.message)
+                }
             } catch let second as LMDBError {
                 throw StoreError.unusableDirectory(path: directory.path, reason: second.message)
             }

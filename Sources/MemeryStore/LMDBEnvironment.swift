@@ -33,7 +33,10 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     /// Opens (and creates, if needed) the environment in `directory` with the named databases.
     /// Read-only, the databases must exist already and every write fails.
-    public init(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false) throws {
+    /// `withoutLock`: read-only, and the lock file cannot be written either (a store of
+    /// someone else's): no reader table is kept, so a writer elsewhere could reuse pages
+    /// under a long read; reads here are short and each is checked against its checksum.
+    public init(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false, withoutLock: Bool = false) throws {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: EINVAL, operation: "mdb_env_create") }
@@ -47,13 +50,13 @@ public final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
             // NOTLS: read transactions are not tied to a thread (Swift tasks hop threads).
             // No NOSYNC, no WRITEMAP: an acknowledged commit must be on disk.
-            let flags = UInt32(MDB_NOTLS) | (readOnly ? UInt32(MDB_RDONLY) : 0)
+            let flags = UInt32(MDB_NOTLS) | (readOnly ? UInt32(MDB_RDONLY) : 0) | (readOnly && withoutLock ? UInt32(MDB_NOLOCK) : 0)
             try LMDBError.check(mdb_env_open(env, directory, flags, 0o644), "mdb_env_open")
             // Readers left behind by a killed process would pin old pages forever. (On a
             // read-only filesystem LMDB keeps no reader table, and there is nothing to check.)
             var dead: Int32 = 0
             let checked = mdb_reader_check(env, &dead)
-            if !readOnly { try LMDBError.check(checked, "mdb_reader_check") }
+            if !readOnly && !withoutLock { try LMDBError.check(checked, "mdb_reader_check") }
             currentMapSize.withLock { $0 = Self.currentMapSize(env) }
             let open = { (txn: Transaction) throws in
                 for name in databaseNames {
@@ -114,13 +117,15 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// The environment of the store in `directory`: the one this process has open (whatever
     /// mode it was opened in), or a new one, opened under the registry's lock so that two
     /// threads never open the same files twice.
-    public static func open(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false) throws -> LMDBEnvironment {
+    public static func open(directory: String, mapSize: Int, databaseNames: [String], readOnly: Bool = false,
+                            withoutLock: Bool = false) throws -> LMDBEnvironment {
         var info = stat()
         let key = stat(directory, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : directory
         while true {
             let shared: LMDBEnvironment? = try registry.withLock { open in
                 if let entry = open[key] { return entry.environment }  // nil: its close is under way
-                let environment = try LMDBEnvironment(directory: directory, mapSize: mapSize, databaseNames: databaseNames, readOnly: readOnly)
+                let environment = try LMDBEnvironment(directory: directory, mapSize: mapSize, databaseNames: databaseNames, readOnly: readOnly,
+                                                      withoutLock: withoutLock)
                 environment.registryKey = key
                 open[key] = Weak(environment)
                 return environment

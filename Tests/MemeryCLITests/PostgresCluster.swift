@@ -127,6 +127,30 @@ final class PostgresCluster: @unchecked Sendable {
         return text
     }
 
+    /// Runs a program to its end (as `command` does) and gives its exit status and output
+    /// (standard output and error together) instead of throwing on a failure.
+    static func commandOutcome(_ argv: [String]) throws -> Outcome {
+        let output = URL(fileURLWithPath: "/tmp/memery-cmd-\(UUID().uuidString.prefix(8)).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        chmod(output.path, 0o666)
+        defer { try? FileManager.default.removeItem(at: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let args = argv.map { strdup($0) } + [nil]
+        defer { args.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, args, environ)
+        guard spawned == 0 else { throw ClusterError("\(argv[0]) could not start: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return Outcome(status: (status >> 8) & 0xff, signaled: status & 0x7f != 0, stdout: text, stderr: text)
+    }
+
     /// A port nobody listens on now: bound to 0, read, released.
     static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
