@@ -14,8 +14,8 @@ struct ApplyCommand: ParsableCommand {
         Each line gets one JSON line on stdout once it is on disk: {"ok":true,"seq":N,"version":V} (seq is the global \
         sequence of the last event stored, null when nothing changed; version is the creation's event number, as \
         `history` shows it; "layer" names the layer an add made, "filter" the position of a filter) or \
-        {"ok":false,"line":N,"error":"..."}. A bad line is refused and the rest go on; the exit code is 1 when any \
-        line was refused, 3 when the store is damaged. This is the interface for bots and scripts.
+        {"ok":false,"line":N,"error":"..."}. A bad line is refused and the rest go on (but a full disk or a read-only \
+        store stops it at the first line it fails); the exit code is 1 when any line was refused, 3 when the store is damaged. This is the interface for bots and scripts.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,6 +59,9 @@ struct ApplyCommand: ParsableCommand {
                 let failure = Failure(error)
                 acknowledge([("ok", false), ("error", failure?.message ?? String(describing: error)), ("line", number)])
                 if failure?.exitCode == Failure.damagedStore { throw ExitCode(3) }
+                // A full disk or a store that cannot be written fails every line after it
+                // the same way: stop at the first, which said why.
+                if MemeryError(classifying: error)?.kind == .storage { throw ExitCode(1) }
             }
         }
         if failures > 0 { throw ExitCode(1) }

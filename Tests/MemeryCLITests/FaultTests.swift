@@ -52,6 +52,15 @@ struct FaultTests {
         #expect(full.status == 1 && !full.signaled)
         #expect(full.stderr.contains("the disk holding the store \(store) is full (or failing): nothing was stored; free some space and try again"), "\(full.stderr)")
         #expect(!made.isEmpty)
+        // A stream of edits stops at the first line the full disk fails (it went on failing
+        // 2,726 more lines before), with the reason on that line.
+        let lines = (0..<2_000).map { #"{"op":"text","top":"\#(String(repeating: "x", count: 2_000)) \#($0)"}"# }.joined(separator: "\n")
+        let script = s.path("many.jsonl")
+        try lines.write(toFile: script, atomically: true, encoding: .utf8)
+        let applied = try Sandbox.run(["apply", made[0], "--file", script, "--store", store])
+        let refusals = applied.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"ok":false"#) }
+        #expect(applied.status == 1 && refusals.count == 1 && refusals.first?.contains("is full") == true, "\(applied.stderr)")
+        #expect(applied.stdout.split(separator: "\n").count < 2_000, "2,000 lines of 2 kB do not fit in what is left of 900 kB")
         // What was acknowledged before is all there, and the store is sound.
         let list = try Sandbox.run(["list", "--store", store])
         #expect(list.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == made)
