@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bench-hub bench-peers crashtest fuzz tsan bootstrap build clean
+.PHONY: demo test bench bench-hub bench-peers chaos-hub crashtest fuzz tsan bootstrap build clean
 
 demo: bootstrap
 	swift build -c release --product memery
@@ -9,7 +9,7 @@ demo: bootstrap
 test: bootstrap
 	swift build --build-tests
 	swift test --disable-xctest
-	python3 -m pytest -q Tests/web
+	python3 -m pytest -q Tests/web Tests/chaos
 
 bench: bootstrap
 	swift build -c release
@@ -18,6 +18,12 @@ bench: bootstrap
 # Simulated machines (8, 64, 256) syncing through two hubs on one PostgreSQL, beside pgbench inserting the same rows.
 bench-hub: bootstrap
 	scripts/bench-hub
+
+# Faults against machines syncing through two hubs (kills, PostgreSQL stopped and restored
+# from older dumps, hostile pushes), then a check that nothing acknowledged was lost.
+chaos-hub: bootstrap
+	swift build --product memery
+	python3 scripts/chaos_hub.py --seed $${SEED:-1} --faults $${FAULTS:-250} --minutes $${MINUTES:-0}
 
 # Memery beside ImageMagick, Pillow, libvips, SQLite and raw LMDB; the report goes to docs/benchmarks.md.
 bench-peers: bootstrap

@@ -97,6 +97,8 @@ let package = Package(
         .executableTarget(name: "memery-fuzz-image", dependencies: ["MemeryRender", "MemeryFuzzSupport"]),
         .executableTarget(name: "memery-fuzz-import", dependencies: ["Memery", "MemeryRender", "MemeryFuzzSupport"]),
         .executableTarget(name: "memery-fuzz-events", dependencies: ["MemeryStore", "MemeryCore", "MemeryFuzzSupport"]),
+        // A hub's pull pages, hostile, through what `memery sync` does with them.
+        .executableTarget(name: "memery-fuzz-pull", dependencies: ["Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryFuzzSupport"]),
         // Measurements for `make bench`, beside their peers.
         .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
         // `make bench-hub`: simulated machines pushing and pulling through hubs (scripts/bench-hub).

@@ -5,6 +5,9 @@ import PostgresNIO
 /// address, or the same with `host=/path/to/socket/dir` for a Unix socket.
 public struct DatabaseAddress: Sendable {
     var configuration: PostgresClient.Configuration
+    /// Where it listens, to see whether anything does (DatabaseReachability).
+    enum Endpoint: Sendable { case tcp(host: String, port: Int), socket(path: String) }
+    let endpoint: Endpoint
     /// The address without its password, for messages and logs.
     public let shown: String
 
@@ -27,9 +30,11 @@ public struct DatabaseAddress: Sendable {
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
             let port = parts.port ?? 5432
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            endpoint = .socket(path: "\(socketDirectory)/.s.PGSQL.\(port)")
         } else {
             guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database names no host: give postgres://USER:PASSWORD@HOST:PORT/DATABASE") }
             configuration = .init(host: host, port: parts.port ?? 5432, username: user, password: password, database: database, tls: tls)
+            endpoint = .tcp(host: host, port: parts.port ?? 5432)
         }
         // No statement of the hub's runs longer than 25 s, nor waits over 20 s for a lock:
         // PostgreSQL stops it, and the request answers 503 within its 30 s (RequestDeadline).

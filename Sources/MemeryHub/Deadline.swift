@@ -1,4 +1,7 @@
+import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
 
 /// Work that must finish in time: PostgreSQL's pool waits for a connection for as long as
 /// it takes, and a database that is down must become a message, not a hang.
@@ -28,6 +31,11 @@ enum Deadline {
 /// hash). (An event stream's answer is its first line; the stream itself goes on.)
 struct RequestDeadline<Context: RequestContext>: RouterMiddleware {
     var limit: Duration = .seconds(30)
+    /// Whether the database can be reached at all (a connection to its port), asked of a
+    /// request still unanswered after `probeAfter`: one that cannot is answered 503 at
+    /// once, not after the whole limit (every sync waited 30 s while PostgreSQL was down).
+    var reachable: (@Sendable () async -> Bool)?
+    var probeAfter: Duration = .seconds(2)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The body arrives first, at the network's pace; the clock is for the hub's own work.
@@ -36,11 +44,50 @@ struct RequestDeadline<Context: RequestContext>: RouterMiddleware {
             _ = try await arrived.collectBody(upTo: context.maxUploadSize)
         }
         let request = arrived
+        let late = HubError(.serviceUnavailable, "unavailable", "the hub's database did not answer within \(limit.components.seconds) s: try again later")
+        let down = HubError(.serviceUnavailable, "unavailable", "the hub's database cannot be reached: try again later")
+        let reachable = reachable, probeAfter = probeAfter, limit = limit
         return try await withoutActuallyEscaping(next) { next in
             nonisolated(unsafe) let next = next
-            return try await Deadline.run(limit, failing: HubError(.serviceUnavailable, "unavailable",
-                                                                   "the hub's database did not answer within \(limit.components.seconds) s: try again later")) {
-                try await next(request, context)
+            return try await withThrowingTaskGroup(of: Response?.self) { group in
+                group.addTask { try await next(request, context) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw late
+                }
+                if let reachable {
+                    group.addTask {
+                        try await Task.sleep(for: probeAfter)
+                        guard await reachable() else { throw down }
+                        try await Task.sleep(for: limit)
+                        return nil
+                    }
+                }
+                defer { group.cancelAll() }
+                while let first = try await group.next() {
+                    if let response = first { return response }
+                }
+                throw late
+            }
+        }
+    }
+}
+
+/// Whether something listens at a database's address: a TCP connection opened and closed
+/// (or, for a Unix socket, the socket file there), within 2 s.
+enum DatabaseReachability {
+    static func check(_ address: DatabaseAddress) async -> Bool {
+        switch address.endpoint {
+        case .socket(let path):
+            return FileManager.default.fileExists(atPath: path)
+        case .tcp(let host, let port):
+            do {
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.seconds(2)).connect(host: host, port: port).get()
+                try? await channel.close().get()
+                return true
+            } catch {
+                return false
             }
         }
     }

@@ -72,7 +72,8 @@ public enum HubServer {
         router.add(middleware: LogAnswers())
         router.add(middleware: ProblemAnswers())
         router.add(middleware: BodyLimits(accounts: accounts))
-        router.add(middleware: RequestDeadline())
+        let database = settings.database
+        router.add(middleware: RequestDeadline(reachable: { await DatabaseReachability.check(database) }))
         router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
             // Healthy means the database answers: a hub without it can do nothing.
             do {

@@ -36,7 +36,7 @@ public struct SetAsideEvents: Codable, Sendable {
     }
 
     /// Splits a page into the appends that can be stored and those set aside (each whole).
-    static func sort(_ events: [HubEvent], in workspace: Workspace) -> (readable: [HubEvent], setAside: [Entry]) {
+    public static func sort(_ events: [HubEvent], in workspace: Workspace) -> (readable: [HubEvent], setAside: [Entry]) {
         var readable = [HubEvent](), setAside = [Entry]()
         var index = events.startIndex
         while index < events.endIndex {

@@ -40,4 +40,11 @@ import Testing
         #expect(outcome.status == 0 && !outcome.signaled, "\(outcome)")
         #expect(outcome.stdout.contains("replayed 6 inputs"), "\(outcome.stdout)")
     }
+
+    /// Hostile pull pages (issue 30 §2): no answer from a hub crashes `memery`.
+    @Test func keptPullPagesNeverCrashASync() throws {
+        let outcome = try replay("memery-fuzz-pull", [Paths.root.appendingPathComponent("Tests/Fuzz/pull").path])
+        #expect(outcome.status == 0 && !outcome.signaled, "\(outcome)")
+        #expect(outcome.stdout.contains("replayed 3 inputs"), "\(outcome.stdout)")
+    }
 }

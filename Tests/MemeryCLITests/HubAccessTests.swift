@@ -154,4 +154,18 @@ struct HubAccessTests {
         let lines = try String(contentsOfFile: log, encoding: .utf8)
         #expect(lines.contains("path=/v1/account") && lines.contains("status=200") && lines.contains("status=401"), "\(lines.suffix(2_000))")
     }
+
+    /// With PostgreSQL stopped, a sync is told so once the hub sees nothing listens there
+    /// (it waited out the whole 30 s deadline before, on every sync). A cluster of its own:
+    /// the shared one serves the other suites meanwhile.
+    @Test func aHubWhoseDatabaseIsDownSaysSoWithoutWaitingItsDeadline() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let hub = try HubProcess(database: try cluster.newDatabase())
+        let machine = try Hub.machine(hub, "ria", signUp: true)
+        #expect(try machine.run(["new", "x", "--canvas", "20x20"]).status == 0)
+        cluster.stop()
+        let outcome = try machine.run(["sync"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("the hub's database cannot be reached"), "\(outcome)")
+    }
 }
