@@ -11,6 +11,8 @@ import PostgresNIO
 struct Blobs: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// What a user may keep in bytes (`--quota-mb`), pictures and events together.
+    var quotaBytes: Int64?
     static let largest = 64 << 20
 
     /// Stores the bytes under their hash, which must be `hash`, and grants them to the user.
@@ -22,7 +24,13 @@ struct Blobs: Sendable {
         guard hex(SHA256Digest.of(data)) == hash else {
             throw HubError.badRequest("the picture's bytes do not match \(hash.prefix(12))…: it changed on the way; upload it again")
         }
+        // Only pictures Memery reads are kept, judged by their bytes (not what the sender says).
+        guard LibraryRules.sniff(data.prefix(16)) != nil else {
+            throw HubError(.unsupportedMediaType, "not-a-picture",
+                           "the upload is not a picture in a format Memery takes (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF): nothing was stored")
+        }
         let key = Data(hexBytes(hash))
+        let quota = quotaBytes
         return try await client.withTransaction(logger: logger) { connection in
             // Touching an existing row locks it, so an account deletion collecting unused
             // pictures at the same moment cannot delete it under this grant.
@@ -30,9 +38,18 @@ struct Blobs: Sendable {
                 INSERT INTO blobs (hash, bytes, size) VALUES (\(key), \(data), \(data.count))
                 ON CONFLICT (hash) DO UPDATE SET size = blobs.size
                 """, logger: logger)
-            return try await connection.query("""
+            let granted = try await connection.query("""
                 INSERT INTO blob_grants (user_id, hash) VALUES (\(who.user), \(key)) ON CONFLICT DO NOTHING RETURNING user_id
                 """, logger: logger).decode(Int64.self).first(where: { _ in true }) != nil
+            guard granted else { return false }
+            // A picture new to this user counts against their quota (the transaction is
+            // undone past it: neither the picture nor the grant stays).
+            for try await used in try await connection.query("""
+                UPDATE users SET stored_bytes = stored_bytes + \(Int64(data.count)) WHERE id = \(who.user) RETURNING stored_bytes
+                """, logger: logger).decode(Int64.self) {
+                if let quota, used > quota { throw HubError.overQuota(used: used - Int64(data.count), adding: Int64(data.count), quota: quota) }
+            }
+            return true
         }
     }
 

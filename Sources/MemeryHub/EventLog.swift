@@ -31,6 +31,16 @@ struct EventLog: Sendable {
         // of `hub_push_checked`, one transaction (schema step 5).
         let statement = PushEvents(tokenHash: tokenHash, key: request.key, checkpoint: request.checkpoint, resending: request.resending ?? false,
                                    events: request.events)
+        do {
+            return try await push(statement, request)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MQ001" {
+            // hub_push's quota check: the detail is "used adding quota".
+            let numbers = (error.serverInfo?[.detail] ?? "").split(separator: " ").compactMap { Int64($0) }
+            throw HubError.overQuota(used: numbers.first ?? 0, adding: numbers.dropFirst().first ?? 0, quota: numbers.last ?? 0)
+        }
+    }
+
+    private func push(_ statement: PushEvents, _ request: PushRequest) async throws -> PushAnswer {
         for try await row in try await client.execute(statement, logger: logger) {
             if let missing = row.missing {
                 throw HubError(.conflict, "missing-pictures",

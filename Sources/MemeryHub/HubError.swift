@@ -23,6 +23,12 @@ struct HubError: HTTPResponseError {
                                        "this request needs a login: run `memery login HUB --user NAME` (the session may have been revoked)")
     static func notFound(_ message: String) -> HubError { HubError(.notFound, "not-found", message) }
     static func forbidden(_ message: String) -> HubError { HubError(.forbidden, "forbidden", message) }
+    /// What would take an account past the hub's `--quota-mb`: nothing of it was stored.
+    static func overQuota(used: Int64, adding: Int64, quota: Int64) -> HubError {
+        func mb(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        return HubError(.contentTooLarge, "over-quota",
+                        "this would take the account past the hub's quota of \(mb(quota)) (\(mb(used)) kept, \(mb(adding)) more): purge creations you no longer need, or ask the hub's operator for more; nothing was stored")
+    }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONBody.response(problem, status: status)

@@ -22,10 +22,16 @@ public struct HubSettings: Sendable {
     public var trustedProxies: [AddressRange]
     /// How long a request's head may take to arrive (RequestReadTimeout).
     public var readTimeout: Duration
+    /// What each user may keep, in bytes (event payloads and pictures); nil: no limit.
+    public var quotaBytes: Int64?
     public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
-                searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10)) {
+                searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10),
+                quotaBytes: Int64? = nil) {
         self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
         self.searchTimeout = searchTimeout; self.trustedProxies = trustedProxies; self.readTimeout = readTimeout
+        self.quotaBytes = quotaBytes
+        // The push function reads the quota from its connection (schema step 7).
+        if let quotaBytes { self.database.configuration.options.additionalStartupParameters.append(("memery.quota_bytes", String(quotaBytes))) }
     }
 }
 
@@ -91,7 +97,8 @@ public enum HubServer {
             registry.emit(into: &buffer)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
         }
-        HubRoutes(accounts: accounts, events: EventLog(client: client, logger: logger), blobs: Blobs(client: client, logger: logger)).add(to: router)
+        HubRoutes(accounts: accounts, events: EventLog(client: client, logger: logger),
+                  blobs: Blobs(client: client, logger: logger, quotaBytes: settings.quotaBytes)).add(to: router)
         WatchRoute(accounts: accounts).add(to: router)
         LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: searchTimeout)).add(to: router)
         return router

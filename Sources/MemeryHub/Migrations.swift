@@ -442,6 +442,109 @@ enum Migrations {
             """,
             "ALTER FUNCTION hub_push_checked SET plan_cache_mode = force_generic_plan",
         ]),
+        (7, [
+            // Quotas (`memery hub --quota-mb`): what each user keeps, in bytes (event payloads
+            // and the pictures granted to them), kept current by the functions below; a push
+            // past the quota (the connection's `memery.quota_bytes`) stores nothing and
+            // raises MQ001, which the hub answers 413.
+            "ALTER TABLE users ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0",
+            """
+            UPDATE users u SET stored_bytes =
+                coalesce((SELECT sum(length(e.payload)) FROM events e WHERE e.user_id = u.id), 0)
+                + coalesce((SELECT sum(b.size) FROM blob_grants g JOIN blobs b ON b.hash = g.hash WHERE g.user_id = u.id), 0)
+            """,
+            """
+            CREATE OR REPLACE FUNCTION hub_push(p_user bigint, p_key text, p_ids uuid[], p_batches uuid[], p_streams uuid[], p_parents text[],
+                                                p_types text[], p_versions integer[], p_times bigint[], p_payloads text[], p_blobs text[],
+                                                p_checksums text[])
+            RETURNS TABLE (o_accepted integer, o_duplicates integer, o_position bigint, o_before bigint, o_replayed boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_before bigint;
+                v_used bigint;
+                v_accepted integer;
+                v_bytes bigint;
+                v_quota bigint;
+                v_receipt record;
+            BEGIN
+                SELECT u.position, u.stored_bytes INTO v_before, v_used FROM users u WHERE u.id = p_user FOR UPDATE;
+                SELECT r.accepted, r.duplicates, r.position INTO v_receipt FROM push_receipts r WHERE r.user_id = p_user AND r.key = p_key;
+                IF FOUND THEN
+                    RETURN QUERY SELECT v_receipt.accepted, v_receipt.duplicates, v_receipt.position, v_before, true;
+                    RETURN;
+                END IF;
+                WITH pushed AS (
+                    SELECT * FROM unnest(p_ids, p_batches, p_streams, p_parents, p_types, p_versions, p_times, p_payloads, p_blobs, p_checksums)
+                        WITH ORDINALITY AS x(i, b, s, pa, t, v, tm, pl, bl, c, n)),
+                fresh AS (
+                    SELECT x.*, row_number() OVER (ORDER BY x.n) AS k FROM pushed x
+                    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = p_user AND e.id = x.i)
+                      AND NOT EXISTS (SELECT 1 FROM purged_streams ps WHERE ps.user_id = p_user AND ps.stream = x.s)),
+                stored AS (
+                    INSERT INTO events (user_id, position, id, batch, stream, parent, type, schema_version, time_ms, payload, blobs, checksum)
+                    SELECT p_user, v_before + f.k, f.i, f.b, f.s, NULLIF(f.pa, '')::uuid, f.t, f.v, f.tm, f.pl,
+                           CASE WHEN f.bl = '' THEN '{}'::text[] ELSE string_to_array(f.bl, ',') END, f.c
+                    FROM fresh f
+                    RETURNING length(payload) AS size)
+                SELECT count(*), coalesce(sum(size), 0) INTO v_accepted, v_bytes FROM stored;
+                v_quota := nullif(current_setting('memery.quota_bytes', true), '')::bigint;
+                IF v_quota IS NOT NULL AND v_bytes > 0 AND v_used + v_bytes > v_quota THEN
+                    RAISE EXCEPTION 'over quota' USING ERRCODE = 'MQ001', DETAIL = v_used::text || ' ' || v_bytes::text || ' ' || v_quota::text;
+                END IF;
+                IF v_accepted > 0 THEN
+                    UPDATE users SET position = v_before + v_accepted, stored_bytes = stored_bytes + v_bytes WHERE id = p_user;
+                END IF;
+                INSERT INTO push_receipts (user_id, key, accepted, duplicates, position)
+                VALUES (p_user, p_key, v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted)
+                ON CONFLICT (user_id, key) DO NOTHING;
+                RETURN QUERY SELECT v_accepted, cardinality(p_ids) - v_accepted, v_before + v_accepted, v_before, false;
+            END
+            $$
+            """,
+            "ALTER FUNCTION hub_push SET plan_cache_mode = force_generic_plan",
+            """
+            CREATE OR REPLACE FUNCTION hub_purge(p_user bigint, p_creation uuid) RETURNS integer
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_streams uuid[];
+                v_hashes text[];
+                v_deleted integer;
+                v_freed bigint;
+                v_pictures bigint;
+            BEGIN
+                SELECT array_agg(DISTINCT s) INTO v_streams FROM (
+                    SELECT p_creation AS s
+                    UNION SELECT e.stream FROM events e
+                          WHERE e.user_id = p_user AND e.type = 'GalleryEntryAdded' AND lower(e.payload::jsonb ->> 'id') = p_creation::text
+                ) AS x;
+                INSERT INTO purged_streams (user_id, stream) SELECT p_user, s FROM unnest(v_streams) AS s ON CONFLICT DO NOTHING;
+                SELECT array_agg(DISTINCT h) INTO v_hashes FROM events e, unnest(e.blobs) AS h
+                WHERE e.user_id = p_user AND e.stream = ANY (v_streams);
+                SELECT coalesce(sum(length(e.payload)), 0) INTO v_freed FROM events e
+                WHERE e.user_id = p_user AND e.stream = ANY (v_streams) AND e.type <> '$purged';
+                UPDATE events e SET type = '$purged', payload = '', blobs = '{}', parent = NULL, schema_version = 0, checksum = ''
+                WHERE e.user_id = p_user AND e.stream = ANY (v_streams) AND e.type <> '$purged';
+                GET DIAGNOSTICS v_deleted = ROW_COUNT;
+                IF v_hashes IS NOT NULL THEN
+                    WITH gone AS (
+                        DELETE FROM blob_grants g
+                        WHERE g.user_id = p_user AND encode(g.hash, 'hex') = ANY (v_hashes)
+                          AND NOT EXISTS (SELECT 1 FROM events e WHERE e.user_id = p_user AND encode(g.hash, 'hex') = ANY (e.blobs))
+                          AND NOT EXISTS (SELECT 1 FROM library l WHERE l.owner_id = p_user AND (l.hash = g.hash OR l.base_hash = g.hash))
+                        RETURNING g.hash)
+                    SELECT coalesce(sum(b.size), 0) INTO v_pictures FROM gone JOIN blobs b ON b.hash = gone.hash;
+                    v_freed := v_freed + v_pictures;
+                    DELETE FROM blobs b
+                    WHERE encode(b.hash, 'hex') = ANY (v_hashes)
+                      AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
+                      AND NOT EXISTS (SELECT 1 FROM library l WHERE l.hash = b.hash OR l.base_hash = b.hash);
+                END IF;
+                UPDATE users SET stored_bytes = greatest(0, stored_bytes - v_freed) WHERE id = p_user;
+                RETURN v_deleted;
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -54,6 +54,10 @@ struct HubServeCommand: ParsableCommand {
                                valueName: "cidr"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("quota-mb"), help: ArgumentHelp("What each user may keep on the hub, in MB (events and pictures together); none by default.",
+                                                               valueName: "mb"))
+    var quotaMB: Int?
+
     @Option(help: ArgumentHelp("Seconds a request's head may take to arrive (its body gets as long again, then must average 16 kB/s); slower connections are closed.",
                                visibility: .hidden))
     var readTimeout = 10.0
@@ -67,6 +71,7 @@ struct HubServeCommand: ParsableCommand {
             throw ValidationError("--trusted-proxy \(proxy) is not an address or a range such as 10.0.0.0/8 or ::1/128")
         }
         guard readTimeout >= 0.1 else { throw ValidationError("--read-timeout must be at least 0.1 seconds") }
+        if let quotaMB, !(1...10_000_000).contains(quotaMB) { throw ValidationError("--quota-mb must be from 1 to 10000000, got \(quotaMB)") }
         _ = try databaseOptions.address()
     }
 
@@ -74,7 +79,8 @@ struct HubServeCommand: ParsableCommand {
         let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
                                    logLevel: Logger.Level(rawValue: logLevel) ?? .info,
                                    searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
-                                   trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)))
+                                   trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)),
+                                   quotaBytes: quotaMB.map { Int64($0) << 20 })
         try Blocking.run {
             try await HubServer.run(settings) { address in
                 FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))

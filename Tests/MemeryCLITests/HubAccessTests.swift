@@ -168,4 +168,46 @@ struct HubAccessTests {
         let outcome = try machine.run(["sync"])
         #expect(outcome.status == 4 && outcome.stderr.contains("the hub's database cannot be reached"), "\(outcome)")
     }
+
+    /// Issue 30's defect 10: no quota, and any bytes were kept. A hub with --quota-mb keeps
+    /// no more than that per user (a sync past it is refused whole, saying so); an upload
+    /// that is not a picture is refused; a purge gives the room back.
+    @Test func aQuotaBoundsWhatAUserKeepsAndOnlyPicturesAreKept() throws {
+        let hub = try HubProcess(database: try Hub.cluster.newDatabase(), extra: ["--quota-mb", "1"])
+        let machine = try Hub.machine(hub, "sol", signUp: true)
+        let token = try Hub.token(machine)
+        // Random bytes named by their own hash: refused as not a picture.
+        let junk = Data((0..<4_096).map { _ in UInt8.random(in: 0...255) })
+        let file = machine.path("junk.bin")
+        try junk.write(to: URL(fileURLWithPath: file))
+        let hash = SHA256Hex.of(junk)
+        let put = try PostgresCluster.command("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Authorization: Bearer \(token)",
+                                                               "--data-binary", "@" + file, hub.address + "/v1/blobs/" + hash])
+        #expect(put == "415")
+        // Pictures of about 240 kB each, all different: three fit in 1 MB, five do not.
+        func make(_ n: Int) throws {
+            #expect(try machine.run(["new", "p\(n)", "--image", Paths.example]).status == 0)
+            #expect(try machine.run(["text", "p\(n)", "--top", "picture \(n)"]).status == 0)
+            try machine.ok(["export", "p\(n)", "-o", machine.path("p\(n).png")])
+            #expect(try machine.run(["new", "q\(n)", "--image", machine.path("p\(n).png")]).status == 0)
+            #expect(try machine.run(["purge", "p\(n)", "--yes"]).status == 0)
+        }
+        for n in 0..<3 { try make(n) }
+        _ = try Hub.sync(machine)
+        for n in 3..<5 { try make(n) }
+        let refused = try machine.run(["sync"])
+        #expect(refused.status == 4 && refused.stderr.contains("past the hub's quota of 1.0 MB"), "\(refused)")
+        func used() throws -> Int {
+            Int(try Hub.cluster.sql("SELECT stored_bytes FROM users WHERE name_key = 'sol'", database: hub.database)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let full = try used()
+        #expect(full > 700_000 && full <= 1 << 20, "\(full) bytes kept")
+        // Purging gives the room back (what did not fit is purged here too, so that the
+        // purges are what goes up).
+        for n in [3, 4, 0] { #expect(try machine.run(["purge", "q\(n)", "--yes"]).status == 0) }
+        _ = try Hub.sync(machine)
+        let after = try used()
+        #expect(after < full - 200_000, "\(after) after purging q0, \(full) before")
+    }
 }
