@@ -113,7 +113,8 @@ extension Workspace {
     /// A change's time: now, or just after the entry's last change if the clock says
     /// otherwise (it went back), so that on every machine the later change of a field wins.
     func membershipNow(_ stream: UUID) throws -> Date {
-        let last = try store.events(in: stream).last?.timeMilliseconds ?? 0
+        // The latest time of any (pulled events are in the hub's order, not time's).
+        let last = try store.events(in: stream).map(\.timeMilliseconds).max() ?? 0
         let now = Date()
         // In whole milliseconds, as the store keeps it.
         return Int64((now.timeIntervalSince1970 * 1000).rounded()) > last ? now : Date(timeIntervalSince1970: Double(last + 1) / 1000)

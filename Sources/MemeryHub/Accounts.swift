@@ -55,7 +55,8 @@ struct Accounts: Sendable {
         let rows = try await client.query("SELECT id, name, role, password_hash FROM users WHERE name_key = \(request.user.lowercased())", logger: logger)
         var found: (Int64, String, String, String)?
         for try await row in rows.decode((Int64, String, String, String).self) { found = row }
-        guard let (id, name, role, hash) = found, try await passwords.verify(request.password, against: hash, from: address, slowedBy: attempt.wait) else {
+        guard let (id, name, role, hash) = found,
+              try await passwords.verify(request.password, against: hash, from: address, account: request.user, slowedBy: attempt.wait) else {
             if found == nil { try await passwords.burn(request.password, from: address, slowedBy: attempt.wait) }
             logger.notice("login refused", metadata: ["user": "\(request.user.prefix(40))", "address": "\(address)"])
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
@@ -159,7 +160,7 @@ struct Accounts: Sendable {
         for try await value in try await client.query("SELECT password_hash FROM users WHERE id = \(who.user)", logger: logger).decode(String.self) {
             hash = value
         }
-        guard let hash, try await passwords.verify(password, against: hash, from: address, slowedBy: attempt.wait) else {
+        guard let hash, try await passwords.verify(password, against: hash, from: address, account: who.name, slowedBy: attempt.wait) else {
             throw HubError(.forbidden, "forbidden", "the password given is not this account's")
         }
         try await limits.succeeded(attempt)

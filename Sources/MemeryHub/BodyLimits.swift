@@ -24,7 +24,11 @@ struct BodyLimits<Context: RequestContext>: RouterMiddleware {
                 : "this route takes a body of at most \(limit >> 10) kB")
         }
         if isUpload, announced ?? .max > Self.unchecked {
-            _ = try await accounts.signedIn(request.headers)
+            // Before the request's own deadline starts: a database that is down is said in 10 s.
+            let headers = request.headers, accounts = accounts
+            try await Deadline.run(.seconds(10), failing: HubError(.serviceUnavailable, "unavailable", "the hub's database did not answer: try again later")) {
+                _ = try await accounts.signedIn(headers)
+            }
         }
         var request = request
         do {

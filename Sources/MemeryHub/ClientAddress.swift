@@ -51,7 +51,19 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
 struct ClientAddress: Sendable {
     var trusted: [AddressRange] = []
 
+    /// The client's address as the limits count it: an IPv6 address by its /64, which is
+    /// what one home or one server is given (counting single addresses, one client would
+    /// be 2^64 of them).
     func of(peer: String, headers: HTTPFields) -> String {
+        Self.counted(forwarded(peer: peer, headers: headers))
+    }
+
+    static func counted(_ address: String) -> String {
+        guard let bytes = AddressRange.bytes(address), bytes.count == 16 else { return address }
+        return AddressRange.text(Array(bytes[0..<8]) + [UInt8](repeating: 0, count: 8)) + "/64"
+    }
+
+    private func forwarded(peer: String, headers: HTTPFields) -> String {
         guard !trusted.isEmpty, isTrusted(peer) else { return peer }
         let forwarded = headers[values: .init("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }

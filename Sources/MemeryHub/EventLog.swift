@@ -27,9 +27,11 @@ struct EventLog: Sendable {
             throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
         }
         try Self.check(request.events)
+        // A memery from before checkpoints sends no `resending` and would not understand
+        // `lacking`: its parents are not asked for (as before), so it loses nothing.
         // The session, the pictures' grants, what the push builds on, and the push: one call
         // of `hub_push_checked`, one transaction (schema step 5).
-        let statement = PushEvents(tokenHash: tokenHash, key: request.key, checkpoint: request.checkpoint, resending: request.resending ?? false,
+        let statement = PushEvents(tokenHash: tokenHash, key: request.key, checkpoint: request.checkpoint, resending: request.resending ?? true,
                                    events: request.events)
         do {
             return try await push(statement, request)

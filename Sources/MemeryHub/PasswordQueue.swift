@@ -21,7 +21,9 @@ actor PasswordQueue {
     /// Admits one check for `address` (before any wait it may have to make); 429 when full.
     func admit(_ address: String) throws {
         guard byAddress[address, default: 0] < perAddress else {
-            throw HubError(.tooManyRequests, "too-many-attempts", "too many password checks from this address at once: wait for the answers",
+            throw HubError(.tooManyRequests, "too-many-attempts",
+                           address.hasPrefix("account:") ? "too many password checks for this account at once: wait for the answers"
+                                                         : "too many password checks from this address at once: wait for the answers",
                            headers: [.retryAfter: "2"])
         }
         guard queue.count < waiting else {

@@ -31,8 +31,20 @@ struct Passwords: Sendable {
         return try await bounded(address, wait) { Self.prehashed + Bcrypt.hash(Self.prepared(password), cost: cost) }
     }
 
-    func verify(_ password: String, against hash: String, from address: String, slowedBy wait: Duration = .zero) async throws -> Bool {
-        try await bounded(address, wait) { Self.check(password, against: hash) }
+    /// `account`: whose password; one account has at most two checks at once, so that the
+    /// limits' slowing bounds the rate of guesses sent in parallel.
+    func verify(_ password: String, against hash: String, from address: String, account: String? = nil,
+                slowedBy wait: Duration = .zero) async throws -> Bool {
+        guard let account else { return try await bounded(address, wait) { Self.check(password, against: hash) } }
+        try await queue.admit("account:" + account.lowercased())
+        do {
+            let result = try await bounded(address, wait) { Self.check(password, against: hash) }
+            await queue.leave("account:" + account.lowercased())
+            return result
+        } catch {
+            await queue.leave("account:" + account.lowercased())
+            throw error
+        }
     }
 
     /// Checked when the user does not exist, so that a wrong name costs as long as a wrong password.

@@ -19,6 +19,8 @@ final class RequestReadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     private var bodyStarted: NIODeadline?
     private var bodyBytes: Int64 = 0
+    /// The largest body any route takes (BodyLimits.upload), with room for chunk framing.
+    static let mostBytes: Int64 = 100 << 20
 
     init(headTimeout: TimeAmount, minimumRate: Int64 = 16 << 10) {
         self.headTimeout = headTimeout
@@ -42,9 +44,16 @@ final class RequestReadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
             schedule(context, in: headTimeout)
         case .body(let buffer):
             bodyBytes += Int64(buffer.readableBytes)
+            // No route takes more than an upload: a body past it (one Hummingbird would read
+            // and throw away after answering, say) ends the connection.
+            if bodyBytes > Self.mostBytes {
+                context.close(promise: nil)
+                return
+            }
             if let started = bodyStarted {
-                // The grace, then as long as the bytes so far take at the minimum rate.
-                let allowed = headTimeout + .nanoseconds(bodyBytes * 1_000_000_000 / minimumRate)
+                // The grace, then as long as the bytes so far take at the minimum rate
+                // (whole seconds: no product that could overflow).
+                let allowed = headTimeout + .seconds(bodyBytes / minimumRate)
                 let left = started + allowed - .now()
                 schedule(context, in: max(left, .milliseconds(1)))
             }

@@ -57,20 +57,25 @@ extension EventStore {
                 // The log: contiguous sequences, sound records, each one indexed.
                 var expected: UInt64 = 1
                 var unreadable = 0
+                // Where each unreadable record's problem is listed: the stream index, read
+                // next, knows its true stream (the record's own bytes may be what is damaged).
+                var unreadableProblems = [UInt64: Int]()
                 try txn.scan(log) { key, value in
                     guard let sequence = KeyEncoding.uint64(key) else {
                         fail(expected, "a log key of \(key.count) bytes")
                         return true
                     }
-                    if sequence != expected { fail(expected, "the log jumps from \(expected - 1) to \(sequence)") }
-                    expected = sequence + 1
+                    if sequence != expected { fail(expected, "the log jumps from \(expected &- 1) to \(sequence)") }
+                    expected = sequence &+ 1
                     let event: StoredEvent
                     do {
                         event = try EventRecord.decode(value, sequence: sequence)
                     } catch let error as StoreError {
                         guard case let .damaged(_, reason) = error else { throw error }
                         // Its stream, if the envelope still says (the checksum covers all of it).
+                        let listed = report.problems.count
                         fail(sequence, reason, stream: EventRecord.streamIfReadable(value))
+                        if report.problems.count > listed { unreadableProblems[sequence] = listed }
                         unreadable += 1
                         return true
                     }
@@ -116,7 +121,12 @@ extension EventStore {
                         return true
                     }
                     // An unreadable record was reported with the log.
-                    guard let event = try? record.withUnsafeBytes({ try EventRecord.decode($0, sequence: sequence) }) else { return true }
+                    guard let event = try? record.withUnsafeBytes({ try EventRecord.decode($0, sequence: sequence) }) else {
+                        if let index = unreadableProblems[sequence], report.problems.indices.contains(index) {
+                            report.problems[index].stream = stream
+                        }
+                        return true
+                    }
                     if event.stream != stream || event.version != keyVersion {
                         fail(sequence, "the stream index entry does not match the event", stream: stream)
                     }

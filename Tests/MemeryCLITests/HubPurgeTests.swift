@@ -63,15 +63,21 @@ struct HubPurgeTests {
         _ = try Hub.sync(b)
         #expect(try a.run(["purge", "x", "--yes"]).status == 0)
         _ = try Hub.sync(a)
+        // More than a page of them: a page ending on an edit the hub drops must not leave a
+        // checkpoint the hub lacks (the sync then failed for good).
         #expect(try b.run(["text", "x", "--top", "OFFLINE EDIT"]).status == 0)
+        try HubRestoreTests.edit(b, "x", 600, prefix: "MORE")
         let onB = try b.run(["sync"])
         #expect(onB.status == 0 && onB.stdout.contains("purged \"x\" as another machine did"), "\(onB)")
+        #expect(try b.run(["new", "z", "--canvas", "10x10"]).status == 0)
+        let again = try b.run(["sync"])
+        #expect(again.status == 0 && !again.stdout.contains("sent everything again"), "\(again)")
         let onA = try a.run(["sync"])
         #expect(onA.status == 0, "\(onA)")
         for machine in [a, b] {
             let verified = try machine.run(["verify"])
             #expect(verified.status == 0 && verified.stdout.hasSuffix("ok\n"), "\(verified)")
-            #expect(try Hub.list(machine) == ["y"])
+            #expect(try Hub.list(machine) == ["y", "z"])
         }
         #expect(try Self.count(hub, "SELECT count(*) FROM events WHERE payload LIKE '%OFFLINE EDIT%'") == 0)
     }
