@@ -53,8 +53,11 @@ struct LoginLimits: Sendable {
         for try await (fromHere, forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64, Int64).self) {
             if let user, fromHere > perUserFromAddress {
                 // A refused attempt never reaches a password: it counts against this pair
-                // (which goes on guessing) but not against the account.
-                if let accountRow { try await client.query("DELETE FROM login_failures WHERE id = \(accountRow)", logger: logger) }
+                // (which goes on guessing) but not against the account; past twice the limit
+                // it leaves no row at all (the refusal holds on the rows there), so a guesser
+                // cannot grow the table without end.
+                let drop = fromHere > 2 * perUserFromAddress ? ids : accountRow.map { [$0] } ?? []
+                if !drop.isEmpty { try await client.query("DELETE FROM login_failures WHERE id = ANY(\(drop)::bigint[])", logger: logger) }
                 let minutes = max(1, (wait + 59) / 60)
                 throw HubError(.tooManyRequests, "too-many-attempts",
                                "too many failed logins for \(user.prefix(40)) from this address: try again in \(minutes) minute\(minutes == 1 ? "" : "s")",

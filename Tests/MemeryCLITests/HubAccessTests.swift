@@ -44,6 +44,10 @@ struct HubAccessTests {
         let blocked = try Self.login(hub, "hal", Hub.password, headers: guesser)
         #expect(blocked.0 == 429 && blocked.1.contains("too many failed logins for hal from this address"), "\(blocked)")
         #expect(try Self.count(hub, "address:203.0.113.5") >= 11, "the client the proxy names is counted, not what it claimed before")
+        // Guessing on past twice the limit adds no rows: the table cannot be grown without end.
+        for _ in 0..<15 { #expect(try Self.login(hub, "hal", "wrong", headers: guesser).0 == 429) }
+        let rows = try Self.count(hub, "pair:hal@203.0.113.5")
+        #expect(rows == 20, "\(rows) rows: twice the limit, however long the guessing")
         // The owner, behind the same proxy, is another client.
         #expect(try Self.login(hub, "hal", Hub.password, headers: ["X-Forwarded-For: 203.0.113.9"]).0 == 201)
         // A hub not told to trust the proxy counts the proxy, whatever the header says.
