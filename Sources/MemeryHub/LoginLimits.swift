@@ -6,8 +6,8 @@ import PostgresNIO
 /// Every password check is counted, in PostgreSQL so that the limits hold however many hubs
 /// share it, and no limit can be turned against someone else:
 /// - one account from one address (a person mistyping, or one guesser): past
-///   `perUserFromAddress` failures the attempts are refused, and each refused one keeps
-///   the refusal going (the wait grows for as long as the guessing goes on);
+///   `perUserFromAddress` failures the attempts are refused until the failures age out of
+///   the window (refused ones count too, up to twice the limit: no more rows than that);
 /// - one account from anywhere, and one address at any accounts: past their limits every
 ///   attempt is slowed (`slowDown`, growing to `slowest`), never refused, so a guesser
 ///   cannot lock the owner out, nor one client everyone behind a shared address;
