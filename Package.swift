@@ -11,18 +11,20 @@ let package = Package(
         .library(name: "memery-builtins", type: .dynamic, targets: ["MemeryBuiltinFilters"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         // The local web editor's HTTP server; no traits: swift-configuration is not needed.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         // The hub: passwords (bcrypt), PostgreSQL, metrics; and the client's HTTP.
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         // The hub's read timeout sees the request's parts as Hummingbird's HTTP/1 channel hands them on.
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // The hub's background work (the picture sweep) runs beside its server as a Service.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // System-library shims: module maps over pkg-config.
@@ -76,6 +78,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [

@@ -300,6 +300,20 @@ extension Workspace {
         return streams
     }
 
+    /// The creations whose purges are among this store's events after `sequence` that the
+    /// hub has not had yet: what a sync past the hub's quota sends ahead to free room.
+    public func purgesNotPushed(after sequence: UInt64, skip: (UInt64) -> Bool) throws -> [UUID] {
+        var creations = [UUID]()
+        try store.forEachEvent(from: sequence + 1) { stored in
+            if stored.type == "CreationPurged", stored.stream == WellKnownStreams.gallery, !skip(stored.sequence),
+               case .purged(let id) = try? GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload) {
+                creations.append(id)
+            }
+            return true
+        }
+        return creations
+    }
+
     /// The name of the creation a stream belongs to (its history or its gallery entry), when
     /// this store knows it: what sync says about events it set aside.
     public func creationName(ofStream stream: UUID) throws -> String? {

@@ -42,6 +42,23 @@ struct EventLog: Sendable {
         }
     }
 
+    /// Purges sent ahead of the push that carries their notes, so that a machine past its
+    /// quota frees room first (the notes, when they come, find the work done). Under the
+    /// user's row lock, as a push carries out a purge.
+    func purge(_ creations: [UUID], of who: SignedIn) async throws -> Int {
+        guard creations.count <= 1000 else { throw HubError.badRequest("purge at most 1000 creations at once, not \(creations.count)") }
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT 1 FROM users WHERE id = \(who.user) FOR UPDATE", logger: logger)
+            var emptied = 0
+            for creation in Set(creations) {
+                for try await count in try await connection.query("SELECT hub_purge(\(who.user), \(creation))", logger: logger).decode(Int32.self) {
+                    emptied += Int(count)
+                }
+            }
+            return emptied
+        }
+    }
+
     private func push(_ statement: PushEvents, _ request: PushRequest) async throws -> PushAnswer {
         for try await row in try await client.execute(statement, logger: logger) {
             if let missing = row.missing {

@@ -68,6 +68,11 @@ struct HubRoutes: Sendable {
             return JSONBody.response(try await events.pull(after: after, at: at, limit: Int(limit), session: session))
         }
 
+        router.post(RouterPath(HubPaths.purges)) { request, context -> Response in
+            let who = try await accounts.signedIn(request.headers)
+            let body = try await JSONBody.decode(PurgeRequest.self, from: request, context: context)
+            return JSONBody.response(PurgeAnswer(emptied: try await events.purge(body.creations, of: who)))
+        }
         router.post(RouterPath(HubPaths.blobs + "/missing")) { request, context -> Response in
             let who = try await accounts.signedIn(request.headers)
             let body = try await JSONBody.decode(BlobList.self, from: request, context: context)

@@ -24,12 +24,14 @@ public struct HubSettings: Sendable {
     public var readTimeout: Duration
     /// What each user may keep, in bytes (event payloads and pictures); nil: no limit.
     public var quotaBytes: Int64?
+    /// How long an uploaded picture may stay unused by any event before it is taken away (PictureSweeper).
+    public var unusedPictureGrace: Duration
     public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
                 searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10),
-                quotaBytes: Int64? = nil) {
+                quotaBytes: Int64? = nil, unusedPictureGrace: Duration = .seconds(24 * 3600)) {
         self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
         self.searchTimeout = searchTimeout; self.trustedProxies = trustedProxies; self.readTimeout = readTimeout
-        self.quotaBytes = quotaBytes
+        self.quotaBytes = quotaBytes; self.unusedPictureGrace = unusedPictureGrace
         // The push function reads the quota from its connection (schema step 7).
         if let quotaBytes { self.database.configuration.options.additionalStartupParameters.append(("memery.quota_bytes", String(quotaBytes))) }
     }
@@ -57,7 +59,7 @@ public enum HubServer {
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
-            services: [client],
+            services: [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")

@@ -560,6 +560,56 @@ enum Migrations {
             $$
             """,
         ]),
+        (8, [
+            // Pictures uploaded and never used (PictureSweeper): a grant is `in_use` once an
+            // event or library entry of its user names the picture; one that is not, a grace
+            // period after its upload, is taken away (and the picture off the hub when nobody
+            // else has it). Grants from before this step start their grace period now.
+            """
+            ALTER TABLE blob_grants ADD COLUMN granted_at timestamptz NOT NULL DEFAULT now(),
+                                    ADD COLUMN in_use boolean NOT NULL DEFAULT false
+            """,
+            "CREATE INDEX blob_grants_unconfirmed ON blob_grants (granted_at) WHERE NOT in_use",
+            // One user's sweep, under their row lock as pushes check grants: a push either
+            // stored its events before (and the picture is found in use) or finds the picture
+            // missing after (and the machine uploads it again). Returns what was taken away.
+            """
+            CREATE FUNCTION hub_sweep_pictures(p_user bigint, p_grace interval) RETURNS TABLE (o_removed integer, o_freed bigint)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_hashes bytea[];
+                v_removed integer;
+                v_freed bigint;
+            BEGIN
+                PERFORM 1 FROM users u WHERE u.id = p_user FOR UPDATE SKIP LOCKED;
+                IF NOT FOUND THEN  -- busy (a push, a purge): the next sweep
+                    RETURN;
+                END IF;
+                WITH used AS (
+                    SELECT DISTINCT decode(h, 'hex') AS hash FROM events e, unnest(e.blobs) AS h WHERE e.user_id = p_user
+                    UNION SELECT l.hash FROM library l WHERE l.owner_id = p_user
+                    UNION SELECT l.base_hash FROM library l WHERE l.owner_id = p_user AND l.base_hash IS NOT NULL)
+                UPDATE blob_grants g SET in_use = true FROM used
+                WHERE g.user_id = p_user AND NOT g.in_use AND g.hash = used.hash;
+                WITH gone AS (
+                    DELETE FROM blob_grants g WHERE g.user_id = p_user AND NOT g.in_use AND g.granted_at < now() - p_grace
+                    RETURNING g.hash)
+                SELECT count(*), coalesce(sum(b.size), 0), array_agg(gone.hash) INTO v_removed, v_freed, v_hashes
+                FROM gone JOIN blobs b ON b.hash = gone.hash;
+                IF v_removed = 0 THEN
+                    RETURN;
+                END IF;
+                UPDATE users SET stored_bytes = greatest(0, stored_bytes - v_freed) WHERE id = p_user;
+                -- A picture another upload is granting right now is locked by it: skipped, never waited for.
+                DELETE FROM blobs b
+                WHERE b.hash IN (SELECT c.hash FROM blobs c WHERE c.hash = ANY (v_hashes) FOR UPDATE SKIP LOCKED)
+                  AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
+                  AND NOT EXISTS (SELECT 1 FROM library l WHERE l.hash = b.hash OR l.base_hash = b.hash);
+                RETURN QUERY SELECT v_removed, v_freed;
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -67,9 +67,21 @@ public final class Syncer {
     }
 
     func push() async throws {
+        var purgedAhead = false
         while true {
             let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
-            if let lacking = try await send(page) {
+            let lacking: String?
+            do {
+                lacking = try await send(page)
+            } catch let error as HubClientError where error.problem?.error == "over-quota" && !purgedAhead {
+                // Purges made to free room travel behind what did not fit: send them ahead, once.
+                purgedAhead = true
+                let creations = try workspace.purgesNotPushed(after: state.pushedThrough, skip: state.cameFromHub)
+                guard !creations.isEmpty, (try? await connection.json(.POST, HubPaths.purges, PurgeRequest(creations: creations),
+                                                                       as: PurgeAnswer.self)) != nil else { throw error }
+                continue
+            }
+            if let lacking {
                 // The hub lacks what this store sent it before (restored from an older
                 // backup): send everything again. A resend is never told this twice.
                 guard state.resending != true else {
@@ -98,7 +110,15 @@ public final class Syncer {
         let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events,
                                   checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false)
         let body = try JSONEncoder().encode(request)
-        let data = try await connection.send(.POST, HubPaths.events, body: body)
+        let data: Data
+        do {
+            data = try await connection.send(.POST, HubPaths.events, body: body)
+        } catch let error as HubClientError where error.problem?.error == "missing-pictures" {
+            // A picture uploaded long before this push was taken away as unused meanwhile
+            // (the hub's grace period): upload it again, once.
+            try await uploadPictures(error.problem?.missing ?? [])
+            data = try await connection.send(.POST, HubPaths.events, body: body)
+        }
         guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }

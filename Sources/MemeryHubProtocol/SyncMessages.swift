@@ -81,6 +81,20 @@ public struct BlobList: Codable, Sendable {
     public init(hashes: [String]) { self.hashes = hashes }
 }
 
+/// Creations whose purge a machine sends ahead of its push (`POST /v1/purges`): a push past
+/// the quota frees its room first. Each purge's own note follows in log order and finds the
+/// work done.
+public struct PurgeRequest: Codable, Sendable {
+    public var creations: [UUID]
+    public init(creations: [UUID]) { self.creations = creations }
+}
+
+/// How many of the user's events on the hub the purges emptied.
+public struct PurgeAnswer: Codable, Sendable {
+    public var emptied: Int
+    public init(emptied: Int) { self.emptied = emptied }
+}
+
 /// Where the hub answers: the paths of protocol version 1.
 public enum HubPaths {
     public static let accounts = "/v1/accounts"
@@ -89,6 +103,7 @@ public enum HubPaths {
     public static let password = "/v1/account/password"
     public static let events = "/v1/events"
     public static let blobs = "/v1/blobs"
+    public static let purges = "/v1/purges"
     /// Server-Sent Events: `position` each time the user's newest position passes `after`.
     public static let watch = "/v1/events/watch"
     public static let recommendations = "/v1/recommendations"

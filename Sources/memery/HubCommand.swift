@@ -58,6 +58,10 @@ struct HubServeCommand: ParsableCommand {
                                                                valueName: "mb"))
     var quotaMB: Int?
 
+    @Option(name: .customLong("unused-picture-hours"),
+            help: ArgumentHelp("Hours an uploaded picture may stay unused by any event before the hub takes it away.", valueName: "hours"))
+    var unusedPictureHours = 24.0
+
     @Option(help: ArgumentHelp("Seconds a request's head may take to arrive (its body gets as long again, then must average 16 kB/s); slower connections are closed.",
                                visibility: .hidden))
     var readTimeout = 10.0
@@ -71,6 +75,9 @@ struct HubServeCommand: ParsableCommand {
             throw ValidationError("--trusted-proxy \(proxy) is not an address or a range such as 10.0.0.0/8 or ::1/128")
         }
         guard readTimeout >= 0.1 else { throw ValidationError("--read-timeout must be at least 0.1 seconds") }
+        guard unusedPictureHours >= 0.0001 && unusedPictureHours <= 100_000 else {
+            throw ValidationError("--unused-picture-hours must be from 0.0001 to 100000, got \(unusedPictureHours)")
+        }
         if let quotaMB, !(1...10_000_000).contains(quotaMB) { throw ValidationError("--quota-mb must be from 1 to 10000000, got \(quotaMB)") }
         _ = try databaseOptions.address()
     }
@@ -80,7 +87,8 @@ struct HubServeCommand: ParsableCommand {
                                    logLevel: Logger.Level(rawValue: logLevel) ?? .info,
                                    searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
                                    trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)),
-                                   quotaBytes: quotaMB.map { Int64($0) << 20 })
+                                   quotaBytes: quotaMB.map { Int64($0) << 20 },
+                                   unusedPictureGrace: .milliseconds(Int64(unusedPictureHours * 3_600_000)))
         try Blocking.run {
             try await HubServer.run(settings) { address in
                 FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
