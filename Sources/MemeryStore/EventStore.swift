@@ -101,7 +101,9 @@ public final class EventStore: Sendable {
         do {
             return try env.write(body)
         } catch let error as LMDBError where [ENOSPC, EDQUOT, EIO].contains(error.code) {
-            // LMDB reports a short write of a full disk as EIO.
+            // LMDB reports a short write of a full disk as EIO. The pages the failed commit
+            // wrote past the end of the file are given back, so the disk is no fuller than before.
+            _ = try? env.trimToCommitted()
             throw StoreError.diskFull(path: directory.path)
         }
     }

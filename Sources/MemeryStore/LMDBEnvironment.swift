@@ -181,6 +181,26 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return result
     }
 
+    /// Gives back the room a failed write took: LMDB writes a transaction's new pages past
+    /// the end of data.mdb before its commit, and a commit that fails (a full disk) leaves the
+    /// file grown. Nothing committed lies past the last page the newest commit uses, and no
+    /// snapshot reads beyond it (that page only ever grows), so the file is cut back there,
+    /// under the writer's lock so that no other write is extending it. Returns the bytes given back.
+    @discardableResult
+    public func trimToCommitted() throws -> Int {
+        let txn = try begin(flags: 0)
+        defer { mdb_txn_abort(txn); pthread_rwlock_unlock(resizeLock) }
+        var info = MDB_envinfo(), stat = MDB_stat(), fd: Int32 = -1
+        mdb_env_info(handle, &info)
+        mdb_env_stat(handle, &stat)
+        try LMDBError.check(mdb_env_get_fd(handle, &fd), "mdb_env_get_fd")
+        let committed = off_t(info.me_last_pgno + 1) * off_t(stat.ms_psize)
+        var status = Glibc.stat()
+        guard fstat(fd, &status) == 0, status.st_size > committed else { return 0 }
+        guard ftruncate(fd, committed) == 0 else { throw LMDBError(code: errno, operation: "ftruncate") }
+        return Int(status.st_size - committed)
+    }
+
     /// Begins a transaction holding the resize lock shared; adopts a map another process grew.
     private func begin(flags: UInt32) throws -> OpaquePointer {
         while true {

@@ -41,10 +41,13 @@ struct FaultTests {
         try s.ok(["new", "source", "--image", Paths.example])
         var made = [String]()
         var failure: Outcome?
+        func fileSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: store + "/data.mdb"))?[.size] as? Int) ?? -1 }
+        var sizeBefore = 0
         for n in 0..<8 {
             try s.ok(["text", "source", "--top", "picture \(n)"])
             let picture = s.path("p\(n).png")
             try s.ok(["export", "source", "-o", picture])
+            sizeBefore = fileSize()
             let outcome = try Sandbox.run(["new", "c\(n)", "--image", picture, "--store", store])
             if outcome.status == 0 { made.append("c\(n)") } else { failure = outcome; break }
         }
@@ -52,6 +55,10 @@ struct FaultTests {
         #expect(full.status == 1 && !full.signaled)
         #expect(full.stderr.contains("the disk holding the store \(store) is full (or failing): nothing was stored; free some space and try again"), "\(full.stderr)")
         #expect(!made.isEmpty)
+        // The failed write gave back what it had taken (LMDB had written its pages past the
+        // end of data.mdb), so a small edit still fits.
+        #expect(fileSize() <= sizeBefore, "data.mdb is \(fileSize()) bytes after the failed write, \(sizeBefore) before")
+        #expect(try Sandbox.run(["text", made[0], "--top", "still room", "--store", store]).status == 0)
         // A stream of edits stops at the first line the full disk fails (it went on failing
         // 2,726 more lines before), with the reason on that line.
         let lines = (0..<2_000).map { #"{"op":"text","top":"\#(String(repeating: "x", count: 2_000)) \#($0)"}"# }.joined(separator: "\n")
