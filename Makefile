@@ -32,7 +32,8 @@ bench-peers: bootstrap
 	scripts/bench-peers > docs/benchmarks.md
 	@cat docs/benchmarks.md
 
-# Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points.
+# Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points,
+# while a second process edits the same creation (none of its edits may fail).
 crashtest: bootstrap
 	swift build -c release
 	.build/release/memery-crashtest --kills $${KILLS:-1000}

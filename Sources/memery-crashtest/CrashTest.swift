@@ -7,7 +7,8 @@ import MemeryStore
 /// — and after every kill proves: the store opens with no stale reader left, every
 /// acknowledged edit is there and byte-identical, sequences are contiguous and every record
 /// sound (verify), and snapshot plus tail equals a full replay. The map starts tiny so it
-/// grows under the kills.
+/// grows under the kills. Meanwhile a second process edits the same creation (SecondWriter):
+/// none of its edits may fail, and each one acknowledged must be there at the end.
 ///
 ///     memery-crashtest [--kills N] [--memery PATH] [--store DIR]
 @main
@@ -53,6 +54,8 @@ enum CrashTest {
             try workspace.create(name: "soak", canvasWidth: 64, height: 64, background: .white)
             try workspace.setCaptions("soak", top: "start", bottom: nil)
         }
+        let second = SecondWriter(memery: memery, store: store, mapSize: mapSize)
+        defer { second.stop() }
         var rng = SystemRandomNumberGenerator()
         var totals = [String: Int](), acknowledged = 0, started = Date()
         for round in 0..<kills {
@@ -67,8 +70,10 @@ enum CrashTest {
                 try fresh.create(name: "soak", canvasWidth: 64, height: 64, background: .white)
                 try fresh.setCaptions("soak", top: "start", bottom: nil)
             }
+            if target == store { second.resume() }
             let (replies, texts, how) = try kill(round: round, memery: memery, store: target, mapSize: mapSize,
                                                  failPoint: failPoint.map { "\($0):\(Int.random(in: 1...3, using: &rng))" }, rng: &rng)
+            second.pause()
             totals[how, default: 0] += 1
             acknowledged += try check(store: target, mapSize: mapSize, replies: replies, texts: texts, round: round)
             if (round + 1) % 100 == 0 {
@@ -76,9 +81,19 @@ enum CrashTest {
             }
         }
         try? FileManager.default.removeItem(at: store.appendingPathExtension("growth"))
+        second.stop()
+        guard second.failures.isEmpty else {
+            throw Failure(description: "\(second.failures.count) of the second writer's \(second.failures.count + second.acknowledged.count) edits failed: "
+                          + second.failures.prefix(3).joined(separator: "; "))
+        }
+        let stored = try texts(in: store, mapSize: mapSize)
+        if let lost = second.acknowledged.first(where: { !stored.contains($0) }) {
+            throw Failure(description: "the second writer's acknowledged caption \(lost) is not in the store")
+        }
         let report = try EventStore(directory: store, mapSize: mapSize).verify()
         print("crashtest passed: \(kills) kills (" + totals.keys.sorted().map { "\($0) \(totals[$0]!)" }.joined(separator: ", ")
               + "), \(acknowledged) acknowledged edits present and byte-identical, \(report.events) events in the store, verify clean")
+        print("second writer: \(second.acknowledged.count) edits beside the killed ones, 0 failed, all present")
     }
 
     /// Starts `memery apply`, streams edits into it, and kills it (or lets a fail point do so).
@@ -128,6 +143,20 @@ enum CrashTest {
             .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)  // the last may be torn
         try? input.fileHandleForWriting.close()
         return (replies, texts, how)
+    }
+
+    /// Every caption the store's text edits hold.
+    static func texts(in store: URL, mapSize: Int) throws -> Set<String> {
+        let workspace = try Workspace(directory: store, mapSize: mapSize)
+        var texts = Set<String>()
+        for stored in try workspace.eventStore.events(from: 1, limit: Int.max) {
+            switch try? CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload) {
+            case .textLayerEdited(let e): if let text = e.text { texts.insert(text) }
+            case .textLayerAdded(let e): if let text = e.layer.text?.text { texts.insert(text) }
+            default: break
+            }
+        }
+        return texts
     }
 
     /// The checks after one kill; returns how many acknowledged edits it proved present.
