@@ -26,6 +26,9 @@ struct EventLog: Sendable {
         guard !request.key.isEmpty, request.key.count <= 100, !request.key.contains("\u{0}") else {
             throw HubError.badRequest("a push's key has 1 to 100 characters, none of them NUL")
         }
+        guard (request.history?.count ?? 0) <= PushRequest.historyLimit else {
+            throw HubError.badRequest("a push names at most \(PushRequest.historyLimit) earlier checkpoints, this one \(request.history?.count ?? 0)")
+        }
         try Self.check(request.events)
         // A memery from before checkpoints sends no `resending` and would not understand
         // `lacking`: its parents are not asked for (as before), so it loses nothing.
@@ -67,8 +70,10 @@ struct EventLog: Sendable {
                                missing: missing)
             }
             if let lacking = row.lacking {
-                logger.notice("a push builds on events the hub lacks: the machine will send everything again", metadata: ["lacking": "\(lacking)"])
-                return PushAnswer(accepted: 0, duplicates: 0, position: row.position, behind: true, lacking: lacking)
+                let common = try await newestHeld(request.history ?? [], user: row.user)
+                logger.notice("a push builds on events the hub lacks: the machine will send again what came after the last point both hold",
+                              metadata: ["lacking": "\(lacking)", "common": "\(common?.uuidString.lowercased() ?? "none")"])
+                return PushAnswer(accepted: 0, duplicates: 0, position: row.position, behind: true, lacking: lacking, common: common)
             }
             // Receipts are for retries within days; old ones go now and then, not on every push.
             if !row.replayed, Int.random(in: 0..<100) == 0 {
@@ -82,6 +87,20 @@ struct EventLog: Sendable {
                               replayed: row.replayed, clockAhead: ahead > Self.clockTolerance ? ahead : nil)
         }
         throw HubError.unauthorized
+    }
+
+    /// The first of `history` (a machine's checkpoints, newest first) the hub holds. A row
+    /// emptied by a purge counts: the event was there.
+    private func newestHeld(_ history: [UUID], user: Int64) async throws -> UUID? {
+        let candidates = Array(history.prefix(PushRequest.historyLimit))
+        guard !candidates.isEmpty else { return nil }
+        var held = Set<UUID>()
+        for try await id in try await client.query("""
+            SELECT id FROM events WHERE user_id = \(user) AND id = ANY (\(candidates)::uuid[])
+            """, logger: logger).decode(UUID.self) {
+            held.insert(id)
+        }
+        return candidates.first(where: held.contains)
     }
 
     /// Refuses a push that is not whole, intact appends: each event as its writer hashed it,

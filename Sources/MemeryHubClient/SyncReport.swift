@@ -28,8 +28,10 @@ public struct SyncReport: Codable, Sendable, Equatable {
     /// Creations edited here and on another machine: both lines are now branches.
     public var branched: [String] = []
     /// True when the hub lacked what this store had sent it (restored from an older backup)
-    /// and the store sent everything again.
+    /// and the store sent again what came after the last point both held.
     public var resent = false
+    /// How many events that sending again took (those the hub still had count too).
+    public var eventsResent = 0
     /// How many minutes ahead of the hub's clock this machine's edits were timed, when the
     /// hub noticed: this machine's clock is off, and its edits sort after others' they follow.
     public var clockAheadMinutes: Int?
@@ -62,7 +64,9 @@ public struct SyncReport: Codable, Sendable, Equatable {
         if let minutes = clockAheadMinutes {
             text += "; this machine's clock is about \(minutes) minute\(minutes == 1 ? "" : "s") ahead of the hub's: set it right (timedatectl), or its edits sort after later ones"
         }
-        if resent { text += "; the hub had lost edits this store sent it (restored from a backup?), so it was sent everything again" }
+        if resent {
+            text += "; the hub had lost edits this store sent it (restored from a backup?), so it sent again the \(eventsResent) event\(eventsResent == 1 ? "" : "s") after the last point both held"
+        }
         return text
     }
 }

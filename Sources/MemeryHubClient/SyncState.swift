@@ -22,6 +22,15 @@ struct SyncState: Codable, Equatable {
     var resending: Bool?
     /// Ranges of local sequences stored from pulls, past `pushedThrough`.
     var fromHub: [ClosedRange<UInt64>] = []
+    /// Earlier checkpoints, newest first: where a resend starts when the hub lost only the
+    /// newest pushes (CouchDB's replication keeps such a history on both sides). Each is the
+    /// last event of an acknowledged push page and the local sequence the page went through.
+    var checkpoints: [Checkpoint]?
+
+    struct Checkpoint: Codable, Equatable {
+        var event: UUID
+        var through: UInt64
+    }
 
     static func file(_ workspace: Workspace) -> URL { HubLogin.folder(workspace).appendingPathComponent("sync.json") }
 
@@ -50,18 +59,48 @@ struct SyncState: Codable, Equatable {
         }
     }
 
-    /// The hub lacks what this store sent it: everything is sent again, whoever made it (the
-    /// events that came from the hub too: the machine that made them may never sync again).
-    /// Where the pull got stays; the pull checks that on its own.
-    mutating func resendEverything() {
-        pushedThrough = 0
-        pushedEvent = nil
+    /// The hub lacks what this store sent it (restored from an older backup): sent again is
+    /// everything after `common`, the newest checkpoint the hub still holds, whoever made it
+    /// (events that came from the hub too: the machine that made them may never sync again);
+    /// everything when it holds none. What came before `common` is on the hub: this store's
+    /// pushes up to it were acknowledged in order, and what it pulled before them was there
+    /// before them. Where the pull got stays; the pull checks that on its own.
+    mutating func resend(after common: UUID?) {
+        var history = checkpoints ?? []
+        if let common, common != pushedEvent || resending != true, let index = history.firstIndex(where: { $0.event == common }) {
+            history.removeFirst(index)
+            pushedThrough = history[0].through
+            pushedEvent = common
+        } else {
+            history = []
+            pushedThrough = 0
+            pushedEvent = nil
+        }
+        checkpoints = history
         fromHub = []
         resending = true
     }
 
-    mutating func pushed(through sequence: UInt64) {
+    /// The hub no longer has what this store pulled from it: pull everything again, and send
+    /// again what came after the newest checkpoint (the push finds out whether the hub holds it).
+    mutating func restartPull() {
+        cursor = 0
+        cursorEvent = nil
+        resend(after: checkpoints?.first?.event)
+    }
+
+    /// True when a resend is under way and already covers everything.
+    var resendingEverything: Bool { resending == true && pushedEvent == nil }
+
+    mutating func pushed(through sequence: UInt64, last event: UUID?) {
         pushedThrough = max(pushedThrough, sequence)
         fromHub.removeAll { $0.upperBound <= pushedThrough }
+        guard let event else { return }
+        pushedEvent = event
+        var history = checkpoints ?? []
+        history.insert(Checkpoint(event: event, through: pushedThrough), at: 0)
+        // The newest 16 kept, older ones thinned from the middle: a few reach far back.
+        if history.count > 32 { history.remove(at: 16 + (history.count - 16) / 2) }
+        checkpoints = history
     }
 }

@@ -70,7 +70,7 @@ public final class Syncer {
         var purgedAhead = false
         while true {
             let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
-            let lacking: String?
+            let lacking: (what: String, common: UUID?)?
             do {
                 lacking = try await send(page)
             } catch let error as HubClientError where error.problem?.error == "over-quota" && !purgedAhead {
@@ -83,17 +83,17 @@ public final class Syncer {
             }
             if let lacking {
                 // The hub lacks what this store sent it before (restored from an older
-                // backup): send everything again. A resend is never told this twice.
-                guard state.resending != true else {
-                    throw HubClientError("the hub still lacks \(lacking) after this store sent everything again: report this with `memery verify`'s output")
+                // backup): send again what came after the last point both hold. Each time
+                // this starts further back; a resend of everything is never told this.
+                guard !state.resendingEverything else {
+                    throw HubClientError("the hub still lacks \(lacking.what) after this store sent everything again: report this with `memery verify`'s output")
                 }
                 report.resent = true
-                state.resendEverything()
+                state.resend(after: lacking.common)
                 try state.save(workspace)
                 continue
             }
-            state.pushed(through: page.through)
-            if let last = page.events.last { state.pushedEvent = last.id }
+            state.pushed(through: page.through, last: page.events.last?.id)
             if !page.more { state.resending = nil }
             try state.save(workspace)
             FailPoints.afterPushPage()
@@ -104,11 +104,15 @@ public final class Syncer {
 
     /// Pictures first, then the page's events; what the hub lacks, when it lacks what the
     /// push builds on (nothing was stored then).
-    func send(_ page: OutgoingPage, checkpoint: Bool = true) async throws -> String? {
-        guard !page.events.isEmpty else { return nil }
+    func send(_ page: OutgoingPage, checkpoint: Bool = true) async throws -> (what: String, common: UUID?)? {
+        // A resend that has nothing (more) to send still asks whether the hub holds its
+        // checkpoint: after a pull's restart, that is where the resend starts.
+        let probe = page.events.isEmpty && !page.more && checkpoint && state.resending == true && state.pushedEvent != nil
+        guard !page.events.isEmpty || probe else { return nil }
         try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
-        let request = PushRequest(key: Self.key(page.events), seen: state.cursor, events: page.events,
-                                  checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false)
+        let request = PushRequest(key: probe ? "probe-" + UUID().uuidString.lowercased() : Self.key(page.events), seen: state.cursor, events: page.events,
+                                  checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false,
+                                  history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil)
         let body = try JSONEncoder().encode(request)
         let data: Data
         do {
@@ -122,7 +126,8 @@ public final class Syncer {
         guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }
-        if let lacking = answer.lacking { return lacking }
+        if let lacking = answer.lacking { return (lacking, answer.common) }
+        if state.resending == true && !answer.replayed { report.eventsResent += page.events.count }
         if let ahead = answer.clockAhead { report.clockAheadMinutes = max(report.clockAheadMinutes ?? 0, Int(ahead / 60_000)) }
         report.eventsUp += answer.replayed ? 0 : answer.accepted
         report.bytesUp += body.count
@@ -198,11 +203,10 @@ public final class Syncer {
         while true {
             let page = try await pullPage(after: state.cursor, at: state.cursorEvent)
             if page.restart {
-                // The hub does not have what this store pulled from it: another hub, or one
-                // restored from a backup. Start over: everything is pushed and pulled again,
-                // and events either side has already are stored once.
-                state = SyncState(hub: login.hub, user: login.user)
-                state.resending = true
+                // The hub does not have what this store pulled from it: one restored from a
+                // backup. Everything is pulled again, and what came after the last point
+                // both hold pushed again; events either side has already are stored once.
+                state.restartPull()
                 report.resent = true
                 try state.save(workspace)
                 try await push()

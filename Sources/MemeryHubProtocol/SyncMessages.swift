@@ -13,8 +13,15 @@ public struct PushRequest: Codable, Sendable {
     /// True while the machine sends everything it holds again (after `lacking`, or a pull's
     /// `restart`): a parent it does not send is not to be had, and is not asked for again.
     public var resending: Bool?
-    public init(key: String, seen: Int64, events: [HubEvent], checkpoint: UUID? = nil, resending: Bool = false) {
+    /// This machine's earlier checkpoints, newest first (at most `historyLimit`), as
+    /// CouchDB's replication keeps them: when the hub lacks what the push builds on, it
+    /// answers the newest of these it holds (`common`), and the machine sends again only
+    /// what came after that.
+    public var history: [UUID]?
+    public static let historyLimit = 64
+    public init(key: String, seen: Int64, events: [HubEvent], checkpoint: UUID? = nil, resending: Bool = false, history: [UUID]? = nil) {
         self.key = key; self.seen = seen; self.events = events; self.checkpoint = checkpoint; self.resending = resending
+        self.history = history
     }
 }
 
@@ -33,13 +40,16 @@ public struct PushAnswer: Codable, Sendable, Equatable {
     /// event's parent (says which). Nothing was stored: the machine sends everything it
     /// holds again, whoever made it (the hub was restored from an older backup).
     public var lacking: String?
+    /// With `lacking`: the newest of the push's `history` the hub holds, where the two last
+    /// agreed. Everything the machine pushed up to it is on the hub; nil: none is, send everything.
+    public var common: UUID?
     /// How far (milliseconds) the newest event of the push is ahead of the hub's clock, when
     /// that is more than a few minutes: the events are stored, and the machine's clock is off.
     public var clockAhead: Int64?
     public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false, lacking: String? = nil,
-                clockAhead: Int64? = nil) {
+                clockAhead: Int64? = nil, common: UUID? = nil) {
         self.accepted = accepted; self.duplicates = duplicates; self.position = position; self.behind = behind
-        self.replayed = replayed; self.lacking = lacking; self.clockAhead = clockAhead
+        self.replayed = replayed; self.lacking = lacking; self.clockAhead = clockAhead; self.common = common
     }
 }
 
