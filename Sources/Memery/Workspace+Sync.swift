@@ -290,7 +290,7 @@ extension Workspace {
 extension Workspace {
     /// The streams of every creation this store purged (or took a purge of): the gallery
     /// stream keeps each purge's note.
-    func purgedStreams() throws -> Set<UUID> {
+    public func purgedStreams() throws -> Set<UUID> {
         var streams = Set<UUID>()
         for event in try store.events(in: WellKnownStreams.gallery) where event.type == "CreationPurged" {
             if case .purged(let id) = try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload) {
@@ -313,6 +313,9 @@ extension Workspace {
         }
         return creations
     }
+
+    /// True when the store holds events of creation `id`'s own history.
+    public func hasHistory(_ id: UUID) throws -> Bool { try store.version(of: id) > 0 }
 
     /// The name of the creation a stream belongs to (its history or its gallery entry), when
     /// this store knows it: what sync says about events it set aside.

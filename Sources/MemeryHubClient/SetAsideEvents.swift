@@ -50,6 +50,14 @@ public struct SetAsideEvents: Codable, Sendable {
                                                time: event.time)
                 if verdict != .readable { break }
             }
+            // (A creation purged here has no history either: its edits are dropped when stored.)
+            if verdict == .readable, let ghost = Self.creationWithoutHistory(append, in: workspace),
+               (try? workspace.purgedStreams().contains(ghost)) != true {
+                // A name for a creation whose history is neither here nor in the same append
+                // (where a store always writes the two): it would hold the name for nothing.
+                // Waits, and is taken once the history is here.
+                verdict = .unreadable("it names creation \(ghost.uuidString.lowercased()) in the gallery without that creation's history")
+            }
             switch verdict {
             case .readable:
                 readable += append
@@ -60,6 +68,22 @@ public struct SetAsideEvents: Codable, Sendable {
             }
         }
         return (readable, setAside)
+    }
+
+    /// The creation an append's gallery entry or rename names when its history is neither in
+    /// the append nor in the store.
+    static func creationWithoutHistory(_ append: ArraySlice<HubEvent>, in workspace: Workspace) -> UUID? {
+        let streams = Set(append.map(\.stream))
+        for event in append where event.type == "GalleryEntryAdded" || event.type == "CreationRenamed" {
+            let named: UUID?
+            switch try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8)) {
+            case .added(let entry): named = entry.id
+            case .renamed(let id, _): named = id
+            default: named = nil
+            }
+            if let named, !streams.contains(named), (try? workspace.hasHistory(named)) != true { return named }
+        }
+        return nil
     }
 
     /// One line per creation (and kind) for people: how many edits wait, and why. Names are
