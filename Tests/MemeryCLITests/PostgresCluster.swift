@@ -10,7 +10,6 @@ final class PostgresCluster: @unchecked Sendable {
     let folder: URL
     let port: Int
     private let bin: URL
-    private var databases = 0
 
     /// Why no cluster can be started here, or nil when one can.
     static let unavailable: String? = binaries == nil ? "PostgreSQL's initdb is not installed (scripts/bootstrap installs Debian's postgresql)" : nil
@@ -49,8 +48,8 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// A new empty database; its postgres:// address.
     func newDatabase() throws -> String {
-        databases += 1
-        let name = "hub\(databases)"
+        // Suites run in parallel: a counter would hand two of them one name.
+        let name = "hub_" + UUID().uuidString.prefix(8).lowercased()
         try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
         return "postgres://memery@127.0.0.1:\(port)/\(name)?sslmode=disable"
     }
