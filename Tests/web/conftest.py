@@ -139,3 +139,17 @@ def running_hub():
             process.wait()
         as_postgres(f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def reveal(driver, element_id):
+    """Opens the editor's tool sheet that holds `element_id`, by pressing its button in the
+    tool bar as a person would, when the element is not on screen yet."""
+    from selenium.webdriver.common.by import By
+    sheet = driver.execute_script(
+        "const e = document.getElementById(arguments[0]) || document.querySelector(arguments[0]);"
+        "return e?.closest('.sheet-page')?.dataset.sheet || null", element_id)
+    shown = driver.execute_script(
+        "const e = document.getElementById(arguments[0]) || document.querySelector(arguments[0]);"
+        "return Boolean(e && e.getClientRects().length)", element_id)
+    if sheet and not shown:
+        driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]').click()

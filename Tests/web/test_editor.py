@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import EXAMPLE, ROOT
+from conftest import EXAMPLE, ROOT, reveal
 
 SHOTS = pathlib.Path(os.environ.get("MEMERY_SCREENSHOTS", tempfile.gettempdir())) / "memery-screens"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -105,6 +105,7 @@ def test_dragging_a_text_box_moves_it_in_one_event(browser, server):
 
 
 def test_a_stroke_is_drawn_undone_with_ctrl_z_and_redone(browser, server):
+    reveal(browser, "[data-tool=brush]")
     browser.find_element(By.CSS_SELECTOR, "[data-tool=brush]").click()
     picture = browser.find_element(By.ID, "picture")
     ActionChains(browser).move_to_element_with_offset(picture, -100, 60).click_and_hold() \
@@ -121,6 +122,7 @@ def test_a_stroke_is_drawn_undone_with_ctrl_z_and_redone(browser, server):
 
 
 def test_a_filter_is_applied_from_the_filter_panel(browser, server):
+    reveal(browser, "filter-choice")
     choice = browser.find_element(By.ID, "filter-choice")
     browser.execute_script("arguments[0].value = 'org.memery.grayscale'; arguments[0].dispatchEvent(new Event('change'))", choice)
     wait(browser, lambda d: "/preview?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the filter preview")
@@ -131,6 +133,7 @@ def test_a_filter_is_applied_from_the_filter_panel(browser, server):
 
 
 def test_the_time_slider_shows_an_older_picture(browser, server):
+    reveal(browser, "time-slider")
     slider = browser.find_element(By.ID, "time-slider")
     browser.execute_script("arguments[0].value = 3; arguments[0].dispatchEvent(new Event('input'))", slider)
     wait(browser, lambda d: picture_version(d) == "3", what="the picture at event 3")
@@ -149,24 +152,6 @@ def test_an_edit_from_the_cli_shows_in_the_open_page(browser, server):
     assert run.returncode == 0, run.stderr
     wait(browser, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "typed in a terminal",
          timeout=5, what="the CLI's caption in the page")
-
-
-def test_phone_width_shows_one_column(browser, server):
-    browser.set_window_size(390, 844)
-    time.sleep(0.5)
-    browser.save_screenshot(str(SHOTS / "editor-phone.png"))
-    stage = browser.find_element(By.ID, "stage").rect
-    panels = browser.find_element(By.CSS_SELECTOR, ".panels").rect
-    assert panels["y"] > stage["y"] + stage["height"] - 1  # below the stage, not beside it
-    browser.set_window_size(844, 390)  # the phone turned: the picture still fits the screen's height
-    time.sleep(0.5)
-    browser.save_screenshot(str(SHOTS / "editor-phone-landscape.png"))
-    assert browser.find_element(By.ID, "picture").rect["height"] <= browser.execute_script("return window.innerHeight")
-    browser.set_window_size(390, 844)
-    browser.get(server.base + "/")
-    wait(browser, lambda d: d.find_element(By.ID, "thumbnails").find_elements(By.TAG_NAME, "li"), what="a thumbnail")
-    browser.save_screenshot(str(SHOTS / "gallery-phone.png"))
-    browser.set_window_size(1400, 1300)
 
 
 def open_creation(browser, server, name):
@@ -245,17 +230,27 @@ def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server)
             info = browser.execute_script("""
               const e = document.activeElement, s = getComputedStyle(e);
               if (e === document.body) return ['(past the last control)', 'auto', '1px'];
-              return [e.id || e.dataset.tool || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 20), s.outlineStyle, s.outlineWidth];""")
+              return [e.id || e.dataset.tool || e.dataset.sheet || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 20), s.outlineStyle, s.outlineWidth];""")
             reached.append(info[0])
             if info[1] == "none" or info[2] == "0px":
                 outlines.add(info[0])
         return reached, outlines
 
-    reached, outlines = tab_through(110)
-    for control in ["undo", "redo", "brush", "crop", "add-text", "choose-sticker", "rotate-left", "top-caption",
-                    "bottom-caption", "time-slider", "filter-choice", "filter-apply", "export-format", "export-link"]:
+    browser.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
+    reached, outlines = tab_through(80)
+    for control in ["undo", "redo", "text", "stickers", "draw", "filters", "crop", "history", "export",
+                    "add-text", "top-caption", "bottom-caption"]:
         assert control in reached, f"{control} is not reached by Tab: {reached}"
     assert not outlines, f"focused without a visible outline: {outlines}"
+    # Each task's sheet, opened from the tool bar, is reached by Tab too.
+    for sheet, controls in [("stickers", ["choose-sticker", "add-rect"]), ("draw", ["brush", "eraser"]), ("filters", ["filter-choice", "filter-apply"]),
+                            ("crop", ["crop", "rotate-left"]), ("history", ["time-slider"]), ("export", ["export-format", "export-link"])]:
+        browser.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]').click()
+        reached, outlines = tab_through(60)
+        for control in controls:
+            assert control in reached, f"{control} is not reached by Tab in the {sheet} sheet: {reached}"
+        assert not outlines, f"focused without a visible outline: {outlines}"
+    browser.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
 
     # Ctrl+Z while typing belongs to the field, not to the creation's history.
     events = show(server, "chelsea")["events"]
@@ -291,6 +286,7 @@ def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server)
 def test_a_crop_dragged_on_the_canvas_keeps_that_rectangle(browser, server):
     events = open_creation(browser, server, "chelsea")
     before = show(server, "chelsea")
+    reveal(browser, "[data-tool=crop]")
     browser.find_element(By.CSS_SELECTOR, "[data-tool=crop]").click()
     picture = browser.find_element(By.ID, "picture")
     ratio = before["width"] / picture.size["width"]
@@ -300,7 +296,8 @@ def test_a_crop_dragged_on_the_canvas_keeps_that_rectangle(browser, server):
     after = show(server, "chelsea")
     assert abs(after["width"] - 180 * ratio) <= 2 and abs(after["height"] - 110 * ratio) <= 2, (after["width"], after["height"], ratio)
     browser.save_screenshot(str(SHOTS / "editor-cropped-desktop.png"))
-    browser.find_element(By.CSS_SELECTOR, "[data-tool=select]").click()
+    pressed = browser.find_element(By.CSS_SELECTOR, "[data-tool=crop]").get_attribute("aria-pressed")
+    assert pressed == "false", "the crop tool lets go after a crop (issue 31's defect 8)"
 
 
 def test_the_camera_makes_a_creation_from_a_webcam_picture(server):
@@ -374,6 +371,7 @@ def test_the_gallery_renames_favourites_trashes_and_takes_the_same_picture_twice
 def test_a_portrait_picture_fits_the_window_and_a_shape_takes_the_style_panel(browser, server):
     name = names(server)[0]
     events = open_creation(browser, server, name)
+    reveal(browser, "rotate-right")
     browser.find_element(By.ID, "rotate-right").click()
     settle(browser, server, name, events + 1)
     state = show(server, name)
@@ -383,10 +381,12 @@ def test_a_portrait_picture_fits_the_window_and_a_shape_takes_the_style_panel(br
     assert picture["height"] <= height, (picture, height)
     assert abs(picture["width"] / picture["height"] - state["width"] / state["height"]) < 0.02
     browser.save_screenshot(str(SHOTS / "editor-portrait-desktop.png"))
+    reveal(browser, "add-rect")
     browser.find_element(By.ID, "add-rect").click()
     settle(browser, server, name, events + 2)
     rect = show(server, name)["layers"][-1]
     assert rect["kind"] == "shape"
+    reveal(browser, "style-panel")
     fill = browser.find_element(By.CSS_SELECTOR, "#style-panel [name=color]")
     assert fill.is_enabled(), "a shape's fill is set in the style panel"
     browser.execute_script("arguments[0].value = '#00ff00'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", fill)

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BINARY, EDGE, EXAMPLE, Server, running_hub
+from conftest import reveal, BINARY, EDGE, EXAMPLE, Server, running_hub
 from test_editor import SHOTS, chromium, wait
 
 PASSWORD = "correct horse"
@@ -129,6 +129,7 @@ def test_share_puts_a_public_link_on_the_hub_and_a_manager_recommends_from_the_e
     hub, server, driver, store = setup
     driver.execute_script("location.hash = '#/creation/wow'")
     wait(driver, lambda d: d.find_element(By.ID, "creation-title").text == "wow", what="the creation")
+    reveal(driver, "export-format")
     driver.find_element(By.ID, "export-format").send_keys("JPEG")
     driver.find_element(By.ID, "share").click()
     link = wait(driver, lambda d: d.find_element(By.ID, "share-link").get_attribute("href") if d.find_element(By.ID, "share-link").is_displayed() else None,

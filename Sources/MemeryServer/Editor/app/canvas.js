@@ -20,7 +20,8 @@ export class Stage {
     this.stage.addEventListener('pointercancel', () => this.cancel());
     this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));
     this.picture.addEventListener('load', () => this.layout());
-    window.addEventListener('resize', () => { this.fit(); this.layout(); });
+    // The area changes with the window, a sheet opened or closed, a message that wraps.
+    new ResizeObserver(() => { this.fit(); this.layout(); }).observe(this.stage.parentElement);
     this.inlineText.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); this.inlineText.blur(); }
       if (event.key === 'Escape') { this.inlineText.dataset.cancelled = '1'; this.inlineText.blur(); }
@@ -36,19 +37,17 @@ export class Stage {
     return { x: (event.clientX - rect.left) * this.ratio, y: (event.clientY - rect.top) * this.ratio };
   }
 
-  // The stage as wide as the column allows, but no taller than the window leaves room for
-  // under the toolbar (with the captions and the time slider below it): a portrait picture
-  // is not drawn 1,500 pixels tall.
+  // The picture fitted whole into the stage's area (what the bars and the open sheet leave),
+  // whatever the window and whichever sheet is open: it never leaves the view.
   fit() {
     const creation = this.editor.creation;
     if (!creation) return;
-    const column = this.stage.parentElement.clientWidth || 800;
-    const toolbar = document.querySelector('#editor-view .toolbar')?.getBoundingClientRect().bottom || 100;
-    // A phone on its side scrolls the toolbar away (it is not sticky there): the picture
-    // takes the screen's height.
-    const room = window.innerHeight < 500 ? window.innerHeight - 16 : Math.max(200, window.innerHeight - Math.max(0, toolbar) - 175);
-    const width = Math.min(column, (room * creation.width) / creation.height);
-    this.stage.style.width = `${Math.floor(width)}px`;
+    const area = this.stage.parentElement;
+    const style = getComputedStyle(area);
+    const width = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const fitted = Math.max(40, Math.min(width, (height * creation.width) / creation.height));
+    this.stage.style.width = `${Math.floor(fitted)}px`;
   }
 
   layout() {
@@ -205,7 +204,11 @@ export class Stage {
     } else if (g.kind === 'crop') {
       this.cropBox.hidden = true;
       const box = this.cropRect(g);
-      if (box.w >= 2 && box.h >= 2) await ed.commit({ op: 'crop', box: [box.x, box.y, box.w, box.h].map(Math.round) }, 'cropped');
+      if (box.w >= 2 && box.h >= 2) {
+        // One crop per press of Crop: the next drag selects again, it does not crop the crop.
+        ed.tools.use('select');
+        await ed.commit({ op: 'crop', box: [box.x, box.y, box.w, box.h].map(Math.round) }, 'cropped');
+      }
     } else if (g.preview) {
       const set = Object.entries(g.preview).map(([key, value]) => `${key}=${round(value)}`);
       await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${g.layer.label}` : `${g.kind}d ${g.layer.label}`);

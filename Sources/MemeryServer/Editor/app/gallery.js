@@ -107,6 +107,7 @@ export class Gallery {
           if (to && to !== creation.name) this.change(creation.name, { op: 'rename', to }, `renamed to ${to}`);
         }),
         action('Trash', `Move ${creation.name} to the trash`, () => this.change(creation.name, { op: 'delete' }, 'moved to the trash')));
+      actions.lastElementChild.classList.add('trash');  // set apart from Rename: a slip of the finger is costly
     }
     item.append(actions);
     item.addEventListener('dragstart', (event) => event.dataTransfer.setData('text/x-memery', creation.name));

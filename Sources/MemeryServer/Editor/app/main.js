@@ -6,6 +6,7 @@ import { Gallery } from './gallery.js';
 import { History } from './history.js';
 import { Hub } from './hub.js';
 import { Panels } from './panels.js';
+import { Sheets } from './sheets.js';
 import { say, fail } from './status.js';
 import { Tools } from './tools.js';
 
@@ -22,6 +23,7 @@ class Editor {
     this.tools = new Tools(this);
     this.panels = new Panels(this);
     this.history = new History(this);
+    this.sheets = new Sheets(this);
     this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
     for (const [which, input] of Object.entries(this.captions)) {
       input.addEventListener('change', () => this.commit({ op: 'text', [which]: input.value }, `${which} caption set`));
@@ -52,6 +54,7 @@ class Editor {
   open(name) { location.hash = `#/creation/${encodeURIComponent(name)}`; }
 
   showGallery() {
+    if (this.name) say('');
     this.name = null;
     document.getElementById('creation-title').textContent = '';
     document.getElementById('gallery-view').hidden = false;
@@ -63,7 +66,13 @@ class Editor {
   async show(name) {
     document.getElementById('gallery-view').hidden = true;
     document.getElementById('editor-view').hidden = false;
-    if (this.name !== name) { this.selected = null; document.getElementById('share-link').hidden = true; }
+    if (this.name !== name) {
+      // Another creation: nothing said about the last one, and no preview of it, stays.
+      this.selected = null;
+      document.getElementById('share-link').hidden = true;
+      if (this.panels.previewing()) this.panels.dropPreview();
+      say('');
+    }
     this.name = name;
     await this.reload();
     this.tools.refreshStickers();
@@ -160,7 +169,9 @@ class Editor {
       if (navigator.canShare?.({ files: [file] })) {
         try { await navigator.share({ files: [file], title: this.name }); } catch (error) { if (error.name !== 'AbortError') fail(error); }
       } else {
-        document.getElementById('export-link').click();  // no share sheet here: download instead
+        // No share sheet here: a download instead, and the person is told which happened.
+        document.getElementById('export-link').click();
+        say(`this browser has no share sheet: the picture was downloaded as ${file.name}`);
       }
     });
     const gallery = (edit, what) => async () => {

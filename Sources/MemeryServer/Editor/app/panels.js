@@ -141,11 +141,31 @@ export class Panels {
     return target === 'canvas' ? { canvas: true } : {};
   }
 
+  previewing() { return Boolean(this.filterChoice.value); }
+
+  // The filter chosen but not applied is let go: the picture is again what is applied.
+  dropPreview() {
+    const id = this.filterChoice.value;
+    clearTimeout(this.pending);
+    this.filterChoice.value = '';
+    this.filterParams.replaceChildren();
+    this.note(null);
+    this.editor.showPicture();
+    return this.filters.find((f) => f.id === id)?.name || id;
+  }
+
+  // Said above the picture while it shows a preview, wherever the person goes in the page.
+  note(text) {
+    const note = document.getElementById('preview-note');
+    note.textContent = text || '';
+    note.hidden = !text;
+  }
+
   // The engine's picture with the filter as set, stored nowhere.
   preview() {
     clearTimeout(this.pending);
     const id = this.filterChoice.value;
-    if (!id) { this.editor.showPicture(); return; }
+    if (!id) { this.note(null); this.editor.showPicture(); return; }
     this.pending = setTimeout(() => {
       const target = this.target() || {};
       const query = new URLSearchParams({ filter: id, width: String(this.editor.previewWidth()) });
@@ -154,6 +174,7 @@ export class Panels {
       if (target.canvas) query.set('canvas', 'true');
       this.editor.showPictureURL(`/api/creations/${encodeURIComponent(this.editor.name)}/preview?${query}`);
       const name = this.filters.find((f) => f.id === id)?.name || id;
+      this.note(`Preview of ${name}: not applied (nor in a download) until you press Apply`);
       say(`previewing ${name}: not applied until you press Apply`);
     }, 150);
   }
@@ -164,6 +185,8 @@ export class Panels {
     if (!id) return fail(new Error('choose a filter first'));
     if (!target) return fail(new Error('select a layer to filter it, or apply to the picture'));
     const name = this.filters.find((f) => f.id === id)?.name || id;
+    clearTimeout(this.pending);  // a preview still to come would cover what was applied
+    this.note(null);
     await this.editor.commit({ op: 'filter apply', filter: id, params: this.settings(), ...target }, `applied ${name}`);
     this.filterChoice.value = '';
     this.filterParams.replaceChildren();
@@ -196,16 +219,26 @@ function control(param, onChange) {
     input = document.createElement('input');
     input.type = 'color';
     input.value = param.default.slice(0, 7);
+  } else if (param.type === 'integer' && Number(param.max) - Number(param.min) > 1000) {
+    // A seed, a count in the millions: a slider could not land on each value, a field can.
+    input = document.createElement('input');
+    input.type = 'number';
+    input.min = param.min;
+    input.max = param.max;
+    input.step = 1;
+    input.value = param.default;
   } else if (param.type === 'number' || param.type === 'integer') {
     input = document.createElement('input');
     input.type = 'range';
     input.min = param.min;
     input.max = param.max;
-    // Round steps a person can hit: 1 on a range of hundreds, 0.01 on one of 0 to 1.
+    // An integer steps by 1; a number by round steps a person can hit (0.01 on 0 to 1), and
+    // never by more than its default can be reached with (the value shown is the value sent).
     const span = Number(param.max) - Number(param.min);
     const step = span > 0 ? 10 ** (Math.floor(Math.log10(span)) - 2) : 0.01;
-    input.step = param.type === 'integer' ? Math.max(1, Math.round(step)) : step;
+    input.step = param.type === 'integer' ? 1 : step;
     input.value = param.default;
+    if (input.value !== String(param.default)) input.step = 'any';
     const shown = document.createElement('output');
     shown.textContent = param.default;
     input.addEventListener('input', () => { shown.textContent = input.value; });

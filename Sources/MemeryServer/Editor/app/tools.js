@@ -53,7 +53,7 @@ export class Tools {
   use(tool) {
     this.editor.tool = tool;
     for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
-    this.editor.stageElement().dataset.tool = tool;
+    this.editor.stageElement().dataset.mode = tool;  // not data-tool: that names the buttons
   }
 
   async refreshStickers() {

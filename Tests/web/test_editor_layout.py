@@ -1,0 +1,226 @@
+"""The editor as an app (issue 31), at a phone's size with touch (390x844, Chromium's mobile
+emulation) and a desktop's (1440x900): with every tool's sheet open the whole picture is in
+the view, large, and nothing is drawn over it; nothing is wider than the screen; on touch
+every control is at least 44x44 CSS pixels and a touch 20 px off a handle's centre takes
+the handle; axe-core finds no serious or critical violation."""
+import json
+import shutil
+
+import pytest
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+
+from conftest import EXAMPLE
+from test_editor import DRIVER, SHOTS, open_creation, settle, show, wait
+
+SHEETS = ["text", "stickers", "draw", "filters", "crop", "history", "export"]
+PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True},
+         "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"}
+
+
+def chromium(phone):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
+        options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", PHONE)
+    else:
+        options.add_argument("--window-size=1440,900")
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    if not phone:
+        # The window's outer size includes no browser chrome when headless: the view is 1440x900.
+        driver.set_window_size(1440, 900)
+    return driver
+
+
+@pytest.fixture(scope="module", params=["phone", "desktop"])
+def device(request, server):
+    phone = request.param == "phone"
+    driver = chromium(phone)
+    driver.get(server.url)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    if not any(c["name"] == "layout" for c in server.json("GET", "/api/creations")[1]["creations"]):
+        run = server.memery("new", "layout", "--image", str(EXAMPLE))
+        assert run.returncode == 0, run.stderr
+        assert server.memery("text", "layout", "--top", "picture in view", "--bottom", "always").returncode == 0
+    yield request.param, driver
+    driver.quit()
+
+
+# Where the picture is and what covers it, measured in the page.
+GEOMETRY = """
+const picture = document.getElementById('picture'), stage = document.getElementById('stage');
+const p = picture.getBoundingClientRect(), vw = innerWidth, vh = innerHeight;
+const points = [[p.left + 3, p.top + 3], [p.right - 3, p.top + 3], [p.left + 3, p.bottom - 3], [p.right - 3, p.bottom - 3],
+                [(p.left + p.right) / 2, (p.top + p.bottom) / 2]];
+const covered = points.filter(([x, y]) => { const e = document.elementFromPoint(x, y); return !(e && (e === picture || stage.contains(e))); })
+  .map(([x, y]) => { const e = document.elementFromPoint(x, y); return e ? e.tagName + '#' + e.id + '.' + e.className : 'nothing'; });
+const wide = [...document.querySelectorAll('body *')].filter((e) => e.getClientRects().length)
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > vw + 1 || r.right > vw + 1 || r.left < -1; })
+  .filter((e) => !e.closest('#stage'))
+  .map((e) => e.tagName + '#' + e.id + '.' + e.className);
+return {left: p.left, top: p.top, right: p.right, bottom: p.bottom, width: p.width, height: p.height, vw, vh, covered, wide,
+        scrollWidth: document.documentElement.scrollWidth};
+"""
+
+# Visible controls whose hit area (a checkbox's is its label) is under 44x44.
+SMALL = """
+return [...document.querySelectorAll('button, a[href], input, select, textarea')]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden]'))
+  .map((e) => [e, (e.type === 'checkbox' && e.closest('label')) || e])
+  .map(([e, area]) => [e, area.getBoundingClientRect()])
+  .filter(([e, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([e, r]) => (e.id || e.dataset.sheet || e.getAttribute('aria-label') || e.name || e.textContent.trim().slice(0, 20)) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+"""
+
+
+def check_picture(driver, what):
+    g = driver.execute_script(GEOMETRY)
+    assert g["left"] >= -0.5 and g["top"] >= -0.5 and g["right"] <= g["vw"] + 0.5 and g["bottom"] <= g["vh"] + 0.5, f"{what}: the picture leaves the view {g}"
+    assert min(g["width"], g["height"]) >= 0.4 * min(g["vw"], g["vh"]), f"{what}: the picture is too small {g}"
+    assert not g["covered"], f"{what}: drawn over the picture: {g['covered']}"
+    assert not g["wide"] and g["scrollWidth"] <= g["vw"], f"{what}: wider than the screen: {g['wide']} (page {g['scrollWidth']} in {g['vw']})"
+
+
+def test_every_sheet_leaves_the_whole_picture_in_view(device, server):
+    kind, driver = device
+    open_creation(driver, server, "layout")
+    if kind == "phone":
+        assert driver.execute_script("return matchMedia('(pointer: coarse)').matches"), "the phone emulation is a touch screen"
+        assert driver.execute_script("return innerWidth") == 390
+    for sheet in SHEETS:
+        button = driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]')
+        if button.get_attribute("aria-pressed") != "true":
+            button.click()
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{sheet}"]').is_displayed(), what=f"the {sheet} sheet")
+        check_picture(driver, f"{kind}, {sheet} open")
+        driver.save_screenshot(str(SHOTS / f"editor-{sheet}-{kind}.png"))
+        if kind == "phone":
+            small = driver.execute_script(SMALL)
+            assert not small, f"{sheet} sheet: controls smaller than 44x44 on touch: {small}"
+    if kind == "phone":
+        # The open task's button again closes its sheet: the picture grows, still whole.
+        before = driver.execute_script(GEOMETRY)["width"]
+        driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+        wait(driver, lambda d: not d.find_element(By.ID, "sheet").is_displayed(), what="the sheet closed")
+        check_picture(driver, "phone, no sheet")
+        assert driver.execute_script(GEOMETRY)["width"] >= before
+        driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
+
+
+def test_a_portrait_picture_and_a_turned_phone_keep_it_in_view(device, server):
+    kind, driver = device
+    if not any(c["name"] == "tall" for c in server.json("GET", "/api/creations")[1]["creations"]):
+        assert server.memery("new", "tall", "--canvas", "540x960", "--background", "#3366cc").returncode == 0
+    open_creation(driver, server, "tall")
+    for sheet in ["text", "filters", "history"]:
+        button = driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]')
+        if button.get_attribute("aria-pressed") != "true":
+            button.click()
+        check_picture(driver, f"{kind}, portrait picture, {sheet} open")
+    driver.save_screenshot(str(SHOTS / f"editor-portrait-{kind}.png"))
+    if kind == "phone":
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 3, "mobile": True})
+        try:
+            open_creation(driver, server, "layout")
+            wait(driver, lambda d: d.execute_script("return innerWidth") == 844, what="the turned phone")
+            for sheet in ["text", "filters"]:
+                driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]').click()
+                check_picture(driver, f"phone on its side, {sheet} open")
+            driver.save_screenshot(str(SHOTS / "editor-phone-landscape.png"))
+        finally:
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+
+
+def test_a_touch_near_a_handle_takes_the_handle(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("the touch test runs at the phone's size")
+    events = open_creation(driver, server, "layout")
+    state = show(server, "layout")
+    bottom = next(l for l in state["layers"] if l.get("role") == "bottom")
+    picture = driver.find_element(By.ID, "picture")
+    ratio = state["width"] / picture.size["width"]
+    left, top = picture.rect["x"], picture.rect["y"]
+    finger = PointerInput(POINTER_TOUCH, "finger")
+
+    def touch(x, y, to=None):
+        actions = ActionBuilder(driver, mouse=finger)
+        actions.pointer_action.move_to_location(round(x), round(y)).pointer_down().pause(0.3)
+        if to:
+            for step in range(1, 5):
+                actions.pointer_action.move_to_location(round(x + (to[0] - x) * step / 4), round(y + (to[1] - y) * step / 4))
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
+    touch(left + bottom["transform"]["x"] / ratio, top + bottom["transform"]["y"] / ratio)
+    wait(driver, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the bottom caption selected")
+    handle = driver.find_element(By.CSS_SELECTOR, ".handle.resize").rect
+    hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    # 20 px off the handle's centre, toward the caption's own body (where a miss used to move it).
+    start = (hx - 14, hy - 14)
+    touch(*start, to=(start[0] + 30, start[1] + 20))
+    settle(driver, server, "layout", events + 1)
+    after = next(l for l in show(server, "layout")["layers"] if l["id"] == bottom["id"])
+    assert after["transform"]["scale"] != bottom["transform"]["scale"], "the handle was taken: the caption was resized"
+    assert (after["transform"]["x"], after["transform"]["y"]) == (bottom["transform"]["x"], bottom["transform"]["y"]), "not moved"
+
+
+def test_axe_finds_nothing_serious_in_the_gallery_or_the_editor(device, server):
+    kind, driver = device
+    found = {}
+    for where, url in [("gallery", server.base + "/"), ("editor", f"{server.base}/#/creation/layout")]:
+        driver.get(url)
+        view = "gallery-view" if where == "gallery" else "editor-view"
+        wait(driver, lambda d: d.find_element(By.ID, view).is_displayed(), what=f"the {where}")
+        if where == "editor":
+            settle(driver, server, "layout", show(server, "layout")["events"])
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run()
+        serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+        found[where] = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    assert found == {"gallery": [], "editor": []}, json.dumps(found, indent=1)
+
+
+def test_a_filter_preview_is_labelled_and_never_downloaded_as_applied(device, server):
+    kind, driver = device
+    open_creation(driver, server, "layout")
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.sepia'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    wait(driver, lambda d: "/preview?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview")
+    note = driver.find_element(By.ID, "preview-note")
+    assert note.is_displayed() and "not applied" in note.text
+    # Going to Export lets the preview go: the picture is again what a download gives.
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+    wait(driver, lambda d: "/preview?" not in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview let go")
+    assert not driver.find_element(By.ID, "preview-note").is_displayed()
+    assert "not applied" in driver.find_element(By.ID, "status").text
+    assert show(server, "layout")["filters"] == []
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
+
+
+def test_a_seed_shows_the_value_it_applies_and_recommend_stays_hidden_without_a_hub(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    open_creation(driver, server, "layout")
+    assert not driver.find_element(By.ID, "recommend").is_displayed(), "no hub: no Recommend"
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.deep-fry'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    seed = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-param="seed"]'), what="the seed's control")
+    assert seed.get_attribute("value") == "42", "the seed shown is the seed applied"
+    events = show(server, "layout")["events"]
+    driver.find_element(By.ID, "filter-apply").click()
+    settle(driver, server, "layout", events + 1)
+    applied = show(server, "layout")["filters"][-1]
+    assert applied["filter"] == "org.memery.deep-fry" and str(applied["params"].get("seed")) == "42", applied
+    assert server.memery("undo", "layout").returncode == 0
