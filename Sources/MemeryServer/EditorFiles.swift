@@ -54,6 +54,7 @@ struct EditorFiles {
         case "svg": "image/svg+xml"
         case "png": "image/png"
         case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
         default: "application/octet-stream"
         }
     }

@@ -224,3 +224,83 @@ def test_a_seed_shows_the_value_it_applies_and_recommend_stays_hidden_without_a_
     applied = show(server, "layout")["filters"][-1]
     assert applied["filter"] == "org.memery.deep-fry" and str(applied["params"].get("seed")) == "42", applied
     assert server.memery("undo", "layout").returncode == 0
+
+
+def test_the_editor_can_be_installed_and_opens_on_the_gallery(device, server):
+    kind, driver = device
+    driver.get(server.base + "/")
+    wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    status, headers, body = server.request("GET", "/app/manifest.webmanifest")
+    assert status == 200 and headers["Content-Type"].startswith("application/manifest+json")
+    manifest = json.loads(body)
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        status, headers, picture = server.request("GET", icon["src"])
+        side = int(icon["sizes"].split("x")[0])
+        assert status == 200 and picture[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(picture[16:20], "big") == side and int.from_bytes(picture[20:24], "big") == side, icon
+    # Chromium's own verdict on the page as an app.
+    errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
+    assert errors == [], errors
+
+
+def test_a_meme_from_the_camera_takes_six_taps_on_a_phone(server):
+    """MemeMe's whole task at a phone's size: the camera, a top and a bottom caption, share.
+    Each tap is counted; the typing is not."""
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", PHONE)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        element = wait(driver, lambda d: d.find_element(*locator) if d.find_element(*locator).is_displayed() else None, what=str(locator))
+        element.click()
+        taps += 1
+        return element
+
+    try:
+        driver.get(server.url)
+        wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+        before = {c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]}
+        tap((By.ID, "camera"))
+        wait(driver, lambda d: d.execute_script("const v = document.getElementById('camera-video'); return v.readyState >= 2 && v.videoWidth > 0"),
+             what="the camera's picture")
+        tap((By.ID, "camera-shoot"))
+        wait(driver, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+        name = wait(driver, lambda d: next(iter({c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]} - before), None),
+                    what="the new creation")
+        tap((By.ID, "top-caption")).send_keys("me at 7 am")
+        tap((By.ID, "bottom-caption")).send_keys("me at 7:05 am")
+        tap((By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]'))
+        tap((By.ID, "share"))
+        wait(driver, lambda d: "downloaded" in d.find_element(By.ID, "status").text or "shared" in d.find_element(By.ID, "status").text,
+             what="what became of the picture")
+        assert taps <= 6, taps
+        layers = {l["role"]: l["text"] for l in show(server, name)["layers"] if l.get("role") in ("top", "bottom")}
+        assert layers == {"top": "me at 7 am", "bottom": "me at 7:05 am"}, layers
+        driver.save_screenshot(str(SHOTS / "mememe-phone.png"))
+    finally:
+        driver.quit()
+
+
+def test_a_second_copy_of_a_sticker_lands_beside_the_first(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    assert server.memery("garage", "add", str(EXAMPLE), "--name", "cat sticker").returncode == 0
+    events = open_creation(driver, server, "layout")
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="stickers"]').click()
+    for n in range(2):
+        wait(driver, lambda d: "cat sticker" in d.find_element(By.ID, "add-sticker").text, what="the sticker in the list")
+        driver.execute_script("const s = document.getElementById('add-sticker'); s.value = 'cat sticker'; s.dispatchEvent(new Event('change'))")
+        settle(driver, server, "layout", events + n + 1)
+    stickers = [l for l in show(server, "layout")["layers"] if l["kind"] == "image"][-2:]
+    first, second = (s["transform"] for s in stickers)
+    assert (first["x"], first["y"]) != (second["x"], second["y"]), (first, second)
+    for _ in range(2):
+        assert server.memery("undo", "layout").returncode == 0

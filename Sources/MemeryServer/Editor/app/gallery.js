@@ -152,11 +152,20 @@ export class Gallery {
       video.srcObject = null;
       box.hidden = true;
     };
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: true });
+    // The back camera first (a meme of what is in front of you); Switch turns to the other.
+    const start = async () => {
+      stream?.getTracks().forEach((track) => track.stop());
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: this.facing || 'environment' } } });
       video.srcObject = stream;
+    };
+    try {
+      await start();
       box.hidden = false;
       document.getElementById('camera-cancel').onclick = close;
+      document.getElementById('camera-switch').onclick = async () => {
+        this.facing = (this.facing || 'environment') === 'environment' ? 'user' : 'environment';
+        try { await start(); } catch (error) { fail(new Error(`could not switch cameras: ${error.message}`)); }
+      };
       box.onkeydown = (event) => { if (event.key === 'Escape') close(); };
       const shoot = document.getElementById('camera-shoot');
       shoot.onclick = () => {

@@ -29,8 +29,14 @@ export class Tools {
     };
     on('add-rect', shape('rect'));
     on('add-ellipse', shape('ellipse'));
+    // A sticker lands a step away from the last layer added, so a second copy is not hidden under the first.
+    const stickerAt = () => {
+      const { width, height } = editor.creation;
+      const step = cascade();
+      return [Math.round(width * (0.5 + step)), Math.round(height * (0.5 + step))];
+    };
     document.getElementById('add-sticker').addEventListener('change', (event) => {
-      if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value }, 'added a sticker');
+      if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value, at: stickerAt() }, 'added a sticker');
       event.target.value = '';
     });
     document.getElementById('choose-sticker').addEventListener('click', () => document.getElementById('sticker-upload').click());
@@ -39,7 +45,7 @@ export class Tools {
       if (!file) return;
       try {
         const item = await api.addToGarage(file);
-        await editor.commit({ op: 'image add', garage: item.name }, 'added a photo');
+        await editor.commit({ op: 'image add', garage: item.name, at: stickerAt() }, 'added a photo');
         this.refreshStickers();
       } catch (error) { fail(error); }
     });
