@@ -32,7 +32,7 @@ struct APIError: HTTPResponseError {
         case .damagedStore, .storage: .internalServerError
         case .pluginFailure: .unprocessableContent
         }
-        self.init(status, error.message, kind: error.kind.rawValue)
+        self.init(status, PageWords.forThePage(error.message), kind: error.kind.rawValue)
     }
 
     static func kindName(_ status: HTTPResponse.Status) -> String {

@@ -304,3 +304,49 @@ def test_a_second_copy_of_a_sticker_lands_beside_the_first(device, server):
     assert (first["x"], first["y"]) != (second["x"], second["y"]), (first, second)
     for _ in range(2):
         assert server.memery("undo", "layout").returncode == 0
+
+
+def test_a_wait_over_300_ms_shows_a_sign_of_work(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    open_creation(driver, server, "layout")
+    assert not driver.find_element(By.ID, "busy").is_displayed()
+    # Every answer made to take 1.2 s, as a big picture's would.
+    driver.execute_script("""
+      const real = window.fetch;
+      window.fetch = (...args) => new Promise((resolve) => setTimeout(() => resolve(real(...args)), 1200));""")
+    events = show(server, "layout")["events"]
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+    driver.find_element(By.ID, "favorite").click()
+    wait(driver, lambda d: d.find_element(By.ID, "busy").is_displayed(), timeout=5, what="the sign of work")
+    wait(driver, lambda d: not d.find_element(By.ID, "busy").is_displayed(), timeout=20, what="the sign gone once answered")
+    assert server.json("GET", "/api/creations/layout")[1]["favorite"] is True
+    driver.execute_script("location.reload()")
+    assert server.memery("unfavorite", "layout").returncode == 0
+
+
+def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    for args in [("new", "branchy", "--canvas", "60x40"), ("text", "branchy", "--top", "first"), ("text", "branchy", "--top", "second"),
+                 ("undo", "branchy"), ("text", "branchy", "--top", "other way"), ("undo", "branchy")]:
+        assert server.memery(*args).returncode == 0, args
+    open_creation(driver, server, "branchy")
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="history"]').click()
+    rows = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#history li") or None, what="the history")
+    lanes = {row.get_attribute("data-version"): row.get_attribute("data-lane") for row in rows}
+    tree = json.loads(server.memery("history", "branchy", "--json").stdout)
+    assert len(rows) == len(tree["nodes"])
+    second, other = (next(n["version"] for n in tree["nodes"] if word in n["summary"]) for word in ('"second"', '"other way"'))
+    assert lanes[str(second)] != lanes[str(other)], f"two branches, two lanes: {lanes}"
+    head = driver.find_element(By.CSS_SELECTOR, "#history li.head")
+    assert head.get_attribute("data-version") == str(tree["head"]) and "shown now" in head.text
+    dots = driver.find_elements(By.CSS_SELECTOR, "#history svg circle")
+    assert len(dots) == len(rows)
+    back = driver.find_element(By.ID, "history-newest")
+    assert back.is_displayed(), "after an undo the newest edit is one tap away"
+    back.click()
+    wait(driver, lambda d: json.loads(server.memery("history", "branchy", "--json").stdout)["head"] == other, what="the newest checked out")
+    driver.save_screenshot(str(SHOTS / "editor-history-branches-desktop.png"))

@@ -2,9 +2,13 @@
 // travels as the cookie the first visit set; every answer that is not 2xx becomes an Error
 // carrying the server's own message.
 
+import { during } from './busy.js';
+
 const enc = encodeURIComponent;
 
-async function call(method, path, body, contentType) {
+function call(method, path, body, contentType) { return during(request(method, path, body, contentType)); }
+
+async function request(method, path, body, contentType) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     if (body instanceof Blob || body instanceof ArrayBuffer) {

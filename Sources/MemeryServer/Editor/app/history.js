@@ -13,6 +13,7 @@ export class History {
     this.label = document.getElementById('time-label');
     this.go = document.getElementById('time-go');
     this.tree = null;
+    this.stale = true;  // fetched when its sheet opens
     this.slider.addEventListener('input', () => this.scrub());
     this.go.addEventListener('click', () => {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
@@ -31,18 +32,35 @@ export class History {
   }
 
   async refresh(name) {
+    this.stale = false;
     this.tree = await api.history(name);
     const tree = this.tree;
-    const byVersion = new Map(tree.nodes.map((node) => [node.version, node]));
-    const depth = (node) => { let d = 0; for (let n = node; n.parent !== null; n = byVersion.get(n.parent)) if (byVersion.get(n.parent).children.length > 1) d++; return d; };
-    this.list.replaceChildren(...tree.nodes.slice().reverse().map((node) => {
+    const graph = lanes(tree);
+    const row = matchMedia('(pointer: coarse)').matches ? 48 : 36;  // a finger's 44 px button, and room between
+    const width = 12 + graph.count * 16;
+    const newest = tree.nodes.reduce((a, b) => (b.time > a.time || (b.time === a.time && b.version > a.version) ? b : a), tree.nodes[0]);
+    // Back to the newest edit, one tap away, whenever the head is elsewhere (after undo or a checkout).
+    const back = document.getElementById('history-newest');
+    back.hidden = !newest || newest.version === tree.head;
+    if (newest) {
+      back.textContent = `Back to the newest (v${newest.version})`;
+      back.onclick = () => this.editor.commit({ op: 'checkout', event: newest.version }, `back to the newest, v${newest.version}`);
+    }
+    this.list.replaceChildren(...graph.rows.map((node, index) => {
       const item = document.createElement('li');
+      item.style.height = `${row}px`;
+      item.dataset.version = String(node.version);
+      item.dataset.lane = String(graph.lane.get(node.version));
+      item.append(drawRow(graph, index, width, row));
       const button = document.createElement('button');
       button.type = 'button';
-      button.style.marginLeft = `${depth(node)}em`;
       button.textContent = `v${node.version} ${this.editor.panels.named(node.summary)}`;
       button.title = new Date(node.time).toLocaleString();
-      if (node.version === tree.head) { item.className = 'head'; button.setAttribute('aria-current', 'step'); }
+      if (node.version === tree.head) {
+        item.className = 'head';
+        button.setAttribute('aria-current', 'step');
+        button.textContent += ' — shown now';
+      }
       button.addEventListener('click', () => this.editor.commit({ op: 'checkout', event: node.version }, `checked out v${node.version}`));
       item.append(button);
       return item;
@@ -81,4 +99,54 @@ function ago(time) {
   if (seconds < 3600) return `${Math.round(seconds / 60)}m ago`;
   if (seconds < 86400) return `${Math.round(seconds / 3600)}h ago`;
   return new Date(time).toLocaleDateString();
+}
+
+// The tree as a git client draws it: the newest edit on top, each line of edits in a lane
+// of its own, the line that leads to the head straight down lane 0.
+function lanes(tree) {
+  const byVersion = new Map(tree.nodes.map((node) => [node.version, node]));
+  const towardHead = new Set();
+  for (let n = byVersion.get(tree.head); n; n = n.parent === null ? null : byVersion.get(n.parent)) towardHead.add(n.version);
+  const lane = new Map();
+  let count = 0;
+  for (const node of [...tree.nodes].sort((a, b) => a.version - b.version)) {
+    if (!lane.has(node.version)) lane.set(node.version, count++);
+    const children = node.children.map((v) => byVersion.get(v)).filter(Boolean).sort((a, b) => a.version - b.version);
+    const heir = children.find((c) => towardHead.has(c.version)) || children[0];
+    for (const child of children) lane.set(child.version, child === heir ? lane.get(node.version) : count++);
+  }
+  const rows = [...tree.nodes].sort((a, b) => b.version - a.version);
+  const rowOf = new Map(rows.map((node, index) => [node.version, index]));
+  const edges = rows.filter((n) => n.parent !== null && byVersion.has(n.parent))
+    .map((n) => ({ from: rowOf.get(n.version), to: rowOf.get(n.parent), lane: lane.get(n.version), parentLane: lane.get(n.parent) }));
+  return { rows, lane, edges, count: Math.max(count, 1), head: tree.head };
+}
+
+// One row's part of the drawing: the lines passing through it and its own dot.
+function drawRow(graph, index, width, height) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('aria-hidden', 'true');
+  svg.classList.add('lanes');
+  const x = (lane) => 10 + lane * 16, mid = height / 2;
+  const line = (x1, y1, x2, y2) => {
+    const l = document.createElementNS(ns, 'line');
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, String(v));
+    svg.append(l);
+  };
+  for (const edge of graph.edges) {
+    if (edge.from === index) line(x(edge.lane), mid, x(edge.lane), height);
+    else if (edge.from < index && index < edge.to) line(x(edge.lane), 0, x(edge.lane), height);
+    else if (edge.to === index) line(x(edge.lane), 0, x(edge.parentLane), mid);
+  }
+  const node = graph.rows[index];
+  const dot = document.createElementNS(ns, 'circle');
+  dot.setAttribute('cx', String(x(graph.lane.get(node.version))));
+  dot.setAttribute('cy', String(mid));
+  dot.setAttribute('r', node.version === graph.head ? '6' : '4');
+  if (node.version === graph.head) dot.classList.add('head');
+  svg.append(dot);
+  return svg;
 }

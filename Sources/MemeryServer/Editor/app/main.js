@@ -1,6 +1,7 @@
 // The editor page: the gallery or one creation, kept in step with the store. Every change
 // goes through the HTTP API as an edit; the picture shown is always the engine's render.
 import { api } from './api.js';
+import { loading } from './busy.js';
 import { Stage } from './canvas.js';
 import { Gallery } from './gallery.js';
 import { History } from './history.js';
@@ -97,7 +98,8 @@ class Editor {
       favorite.setAttribute('aria-pressed', String(this.creation.favorite));
       favorite.textContent = this.creation.favorite ? '★ Favourite' : '☆ Favourite';
       this.updateExportLink();
-      await this.history.refresh(this.name);
+      // The history tree only while its sheet is open (a 3,000-event tree is not free).
+      if (this.sheets.showing('history')) await this.history.refresh(this.name); else this.history.stale = true;
     } catch (error) { fail(error); }
   }
 
@@ -108,7 +110,10 @@ class Editor {
 
   showPictureURL(url) {
     const picture = this.stage.picture;
-    if (picture.getAttribute('src') !== url) picture.src = url;
+    if (picture.getAttribute('src') !== url) {
+      loading(picture);
+      picture.src = url;
+    }
     picture.dataset.version = new URL(url, location.href).searchParams.get('version') || '';
   }
 

@@ -34,7 +34,10 @@ export class Sheets {
     if (leaving !== name) this.left(leaving);
     if (name === 'draw' && !['brush', 'eraser'].includes(this.editor.tool)) this.editor.tools.use('brush');
     if (name !== 'draw' && name !== 'crop') this.editor.tools.use('select');
+    if (name === 'history' && this.editor.history.stale && this.editor.name) this.editor.history.refresh(this.editor.name);
   }
+
+  showing(name) { return this.current === name && !this.sheet.hidden; }
 
   close() {
     this.sheet.hidden = true;
@@ -46,6 +49,14 @@ export class Sheets {
   // A filter preview belongs to the Filters sheet: once it is closed, the picture is again
   // what is applied (and what a download gives).
   left(name) {
+    // The past the time slider showed belongs to the History sheet too.
+    if (name === 'history' && this.editor.showingPast) {
+      this.editor.showingPast = false;
+      this.editor.history.stale = true;
+      this.editor.showPicture();
+      this.editor.stage.showSelection();
+      say('back to now');
+    }
     if (name === 'filters' && this.editor.panels.previewing()) {
       const dropped = this.editor.panels.dropPreview();
       say(`the ${dropped} preview was not applied: the picture is as before`);
