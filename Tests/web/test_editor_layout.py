@@ -350,3 +350,21 @@ def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest
     back.click()
     wait(driver, lambda d: json.loads(server.memery("history", "branchy", "--json").stdout)["head"] == other, what="the newest checked out")
     driver.save_screenshot(str(SHOTS / "editor-history-branches-desktop.png"))
+
+
+def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    assert server.memery("new", "fried", "--canvas", "80x60", "--background", "#3366cc").returncode == 0
+    assert server.memery("filter", "apply", "fried", "org.memery.deep-fry").returncode == 0
+    events = open_creation(driver, server, "fried")
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#applied-filters [aria-label^="Change the settings of F1"]'), what="the applied filter").click()
+    amount = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="amount"]'), what="its settings")
+    assert amount.get_attribute("value") == "0.7", "the settings shown are the ones applied"
+    driver.execute_script("arguments[0].value = '0.3'; arguments[0].dispatchEvent(new Event('change'))", amount)
+    settle(driver, server, "fried", events + 1)
+    assert show(server, "fried")["filters"][0]["params"]["amount"] == "0.3"
+    seed = driver.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="seed"]')
+    assert seed.get_attribute("value") == "42", "the other settings stay as they were, shown still"

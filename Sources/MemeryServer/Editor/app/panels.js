@@ -114,11 +114,39 @@ export class Panels {
     const applied = document.getElementById('applied-filters');
     applied.replaceChildren(...creation.filters.map((f) => {
       const item = document.createElement('li');
-      const name = this.filters.find((known) => known.id === f.filter)?.name || f.filter;
-      item.textContent = `${f.label} ${name} on ${f.target === 'base' ? 'the picture' : f.target} `;
+      const known = this.filters.find((k) => k.id === f.filter);
+      const name = known?.name || f.filter;
+      const title = document.createElement('span');
+      title.textContent = `${f.label} ${name} on ${f.target === 'base' ? 'the picture' : f.target}`;
+      item.append(title);
+      if (known?.params?.length) {
+        item.append(button('Settings', `Change the settings of ${f.label} ${name}`, () => {
+          this.openSettings = this.openSettings === f.id ? null : f.id;
+          this.showLayers(this.editor.creation, this.editor.selected);
+        }));
+      }
       item.append(button('✕', `Remove filter ${f.position}`, () => this.editor.commit({ op: 'filter remove', position: f.position }, `removed ${f.label}`)));
+      if (known && this.openSettings === f.id) item.append(this.appliedSettings(f, known, name));
       return item;
     }));
+  }
+
+  // An applied filter's settings, as they are now; each change is one edit (`filter set`).
+  appliedSettings(f, known, name) {
+    const box = document.createElement('div');
+    box.className = 'filter-settings';
+    for (const param of known.params) {
+      const current = f.params?.[param.id] ?? param.default;
+      let label;
+      const onChange = () => {
+        const input = label.querySelector('[data-param]');
+        const value = input.type === 'checkbox' ? input.checked : input.value;
+        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${f.label} ${name}: ${param.name} ${value}`);
+      };
+      label = control({ ...param, default: String(current) }, onChange);
+      box.append(label);
+    }
+    return box;
   }
 
   // MARK: filters
