@@ -368,3 +368,31 @@ def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):
     assert show(server, "fried")["filters"][0]["params"]["amount"] == "0.3"
     seed = driver.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="seed"]')
     assert seed.get_attribute("value") == "42", "the other settings stay as they were, shown still"
+
+
+def test_a_meme_from_an_album_picture_takes_five_taps_on_a_phone(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("the phone's task")
+    driver.get(server.base + "/")
+    wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    before = {c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]}
+    taps = 1  # "New from a picture…" opens the phone's picker; the test hands the file to it
+    assert driver.find_element(By.ID, "choose-picture").is_displayed()
+    driver.find_element(By.ID, "upload").send_keys(str(EXAMPLE))
+    wait(driver, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+    name = wait(driver, lambda d: next(iter({c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]} - before), None),
+                what="the new creation")
+    for element_id, words in [("top-caption", "one does not simply"), ("bottom-caption", "tap five times")]:
+        field = wait(driver, lambda d: d.find_element(By.ID, element_id) if d.find_element(By.ID, element_id).is_displayed() else None, what=element_id)
+        field.click()
+        field.send_keys(words)
+        taps += 1
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+    driver.find_element(By.ID, "share").click()
+    taps += 2
+    wait(driver, lambda d: "downloaded" in d.find_element(By.ID, "status").text or "shared" in d.find_element(By.ID, "status").text,
+         what="what became of the picture")
+    assert taps <= 5
+    layers = {l["role"]: l["text"] for l in show(server, name)["layers"] if l.get("role") in ("top", "bottom")}
+    assert layers == {"top": "one does not simply", "bottom": "tap five times"}, layers
