@@ -396,3 +396,66 @@ def test_a_meme_from_an_album_picture_takes_five_taps_on_a_phone(device, server)
     assert taps <= 5
     layers = {l["role"]: l["text"] for l in show(server, name)["layers"] if l.get("role") in ("top", "bottom")}
     assert layers == {"top": "one does not simply", "bottom": "tap five times"}, layers
+
+
+def test_the_picture_zooms_with_the_wheel_keys_and_two_fingers(device, server):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    kind, driver = device
+    events = open_creation(driver, server, "layout")
+    picture = driver.find_element(By.ID, "picture")
+    fit = picture.rect["width"]
+    zoom = lambda: float(driver.find_element(By.ID, "stage").get_attribute("data-zoom") or 1)
+    if kind == "desktop":
+        # The wheel zooms about the pointer: the bottom caption stays under it, and a click
+        # there still reaches that canvas point (the caption is selected).
+        state = show(server, "layout")
+        bottom = next(l for l in state["layers"] if l.get("role") == "bottom")
+        before = driver.execute_script("const r = document.getElementById('picture').getBoundingClientRect(); return {x: r.left, y: r.top, width: r.width}")
+        scale = before["width"] / state["width"]
+        x, y = round(before["x"] + bottom["transform"]["x"] * scale), round(before["y"] + bottom["transform"]["y"] * scale)
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, -300).perform()
+        wait(driver, lambda d: zoom() > 1.5, what="zoomed in by the wheel")
+        rect = driver.execute_script("const r = document.getElementById('picture').getBoundingClientRect(); return {x: r.left, y: r.top, width: r.width}")
+        assert rect["width"] > fit * 1.5, (rect, fit)
+        scale = rect["width"] / state["width"]
+        assert abs(rect["x"] + bottom["transform"]["x"] * scale - x) < 2 and abs(rect["y"] + bottom["transform"]["y"] * scale - y) < 2, "zoomed about the pointer"
+        click = ActionBuilder(driver)
+        click.pointer_action.move_to_location(x, y).click()
+        click.perform()
+        wait(driver, lambda d: d.execute_script("return window.memery.selected") == bottom["id"], what="the bottom caption selected while zoomed")
+        driver.execute_script("window.memery.select(null)")
+        driver.find_element(By.TAG_NAME, "body").send_keys("0")
+        wait(driver, lambda d: zoom() == 1, what="fit again with 0")
+        driver.find_element(By.TAG_NAME, "body").send_keys("+")
+        wait(driver, lambda d: zoom() > 1.2, what="zoomed in with +")
+    else:
+        stage = driver.find_element(By.ID, "stage").rect
+        cx, cy = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
+        actions = ActionBuilder(driver)
+        one = actions.add_pointer_input(POINTER_TOUCH, "one")
+        two = actions.add_pointer_input(POINTER_TOUCH, "two")
+        one.create_pointer_move(x=round(cx - 40), y=round(cy))
+        two.create_pointer_move(x=round(cx + 40), y=round(cy))
+        one.create_pointer_down(button=0)
+        two.create_pointer_down(button=0)
+        for step in range(1, 7):
+            one.create_pointer_move(x=round(cx - 40 - 14 * step), y=round(cy), duration=40)
+            two.create_pointer_move(x=round(cx + 40 + 14 * step), y=round(cy), duration=40)
+        one.create_pointer_up(button=0)
+        two.create_pointer_up(button=0)
+        actions.perform()
+        wait(driver, lambda d: zoom() > 1.5, what="zoomed in by a pinch")
+        assert show(server, "layout")["events"] == events, "a pinch is not an edit"
+    bar = driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]')
+    covered = driver.execute_script("const r = arguments[0].getBoundingClientRect(); const e = document.elementFromPoint(r.left + r.width / 2, r.top + 4); return !(e && arguments[0].contains(e))", bar)
+    assert not covered, "the zoomed picture covers the tool bar"
+    if kind == "desktop":
+        # Opening a tool shows the whole picture again (the same code runs for a tap; a tap
+        # emulated right after an emulated pinch is not always made a click by Chromium).
+        bar.click()
+        wait(driver, lambda d: zoom() == 1, what="fit when a tool opens")
+        check_picture(driver, f"{kind}, after zooming, a tool opened")
+        driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
+    else:
+        driver.execute_script("window.memery.stage.resetZoom()")

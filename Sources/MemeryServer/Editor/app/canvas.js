@@ -14,10 +14,16 @@ export class Stage {
     this.cropBox = document.getElementById('crop-box');
     this.inlineText = document.getElementById('inline-text');
     this.gesture = null;
+    this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
+    this.fingers = new Map();  // touch points down on the stage, by pointer id
+    this.pinching = null;
+    const area = this.stage.parentElement;
+    area.addEventListener('wheel', (event) => this.wheel(event), { passive: false });
     this.stage.addEventListener('pointerdown', (event) => this.down(event));
     this.stage.addEventListener('pointermove', (event) => this.move(event));
     this.stage.addEventListener('pointerup', (event) => this.up(event));
-    this.stage.addEventListener('pointercancel', () => this.cancel());
+    this.stage.addEventListener('pointercancel', (event) => { this.fingers.delete(event.pointerId); this.pinching = null; this.cancel(); });
     this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));
     this.picture.addEventListener('load', () => this.layout());
     // The area changes with the window, a sheet opened or closed, a message that wraps.
@@ -32,9 +38,70 @@ export class Stage {
   // Canvas pixels per screen pixel.
   get ratio() { return this.editor.creation ? this.editor.creation.width / (this.picture.clientWidth || 1) : 1; }
 
+  // Canvas pixels per pixel of the screen: the same at fit zoom, smaller when zoomed in.
+  get screenRatio() {
+    const width = this.picture.getBoundingClientRect().width;
+    return this.editor.creation && width ? this.editor.creation.width / width : this.ratio;
+  }
+
   toCanvas(event) {
     const rect = this.picture.getBoundingClientRect();
-    return { x: (event.clientX - rect.left) * this.ratio, y: (event.clientY - rect.top) * this.ratio };
+    const r = this.screenRatio;
+    return { x: (event.clientX - rect.left) * r, y: (event.clientY - rect.top) * r };
+  }
+
+  // MARK: zoom. Fit (the whole picture) is zoom 1; the stage is scaled and moved inside its
+  // area, which clips it. The wheel and + and − zoom on a desktop, two fingers pinch and pan.
+  applyZoom() {
+    this.stage.style.transform = this.zoom === 1 && !this.pan.x && !this.pan.y ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
+    this.stage.dataset.zoom = String(Math.round(this.zoom * 100) / 100);
+    this.stage.parentElement.classList.toggle('zoomed', this.zoom !== 1);
+  }
+
+  resetZoom() {
+    this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
+    this.applyZoom();
+  }
+
+  // Zooms by `factor` keeping the screen point (x, y) where it is.
+  zoomBy(factor, x, y) {
+    const next = Math.min(8, Math.max(1, this.zoom * factor));
+    const area = this.stage.parentElement.getBoundingClientRect();
+    const cx = x ?? area.left + area.width / 2, cy = y ?? area.top + area.height / 2;
+    // The stage's centre on screen, before: the origin of its scale.
+    const rect = this.stage.getBoundingClientRect();
+    const ox = rect.left + rect.width / 2, oy = rect.top + rect.height / 2;
+    const k = next / this.zoom;
+    this.pan = next === 1 ? { x: 0, y: 0 } : { x: this.pan.x + (cx - ox) * (1 - k), y: this.pan.y + (cy - oy) * (1 - k) };
+    this.zoom = next;
+    this.applyZoom();
+  }
+
+  wheel(event) {
+    if (!this.editor.creation) return;
+    event.preventDefault();
+    this.zoomBy(Math.exp(-event.deltaY / 400), event.clientX, event.clientY);
+  }
+
+  // Two fingers down: a pinch (zoom about their midpoint) and a pan, never an edit.
+  pinch(event) {
+    const points = [...this.fingers.values()];
+    const mid = { x: (points[0].x + points[1].x) / 2, y: (points[0].y + points[1].y) / 2 };
+    const distance = Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) || 1;
+    if (!this.pinching) {
+      this.pinching = { distance, mid, zoom: this.zoom, pan: { ...this.pan } };
+      return;
+    }
+    const p = this.pinching;
+    this.zoom = p.zoom;
+    this.pan = { ...p.pan };
+    this.zoomBy(distance / p.distance, p.mid.x, p.mid.y);
+    if (this.zoom > 1) {
+      this.pan.x += mid.x - p.mid.x;
+      this.pan.y += mid.y - p.mid.y;
+      this.applyZoom();
+    }
   }
 
   // The picture fitted whole into the stage's area (what the bars and the open sheet leave),
@@ -72,6 +139,16 @@ export class Stage {
   }
 
   async down(event) {
+    if (event.pointerType === 'touch') {
+      this.fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (this.fingers.size >= 2) {
+        // A second finger: whatever the first began is let go, and the two pinch.
+        this.cancel();
+        this.stage.setPointerCapture(event.pointerId);
+        this.pinch(event);
+        return;
+      }
+    }
     if (event.button !== 0 || !this.editor.creation || event.target === this.inlineText) return;
     const tool = this.editor.tool;
     const point = this.toCanvas(event);
@@ -101,6 +178,10 @@ export class Stage {
   }
 
   move(event) {
+    if (this.fingers.has(event.pointerId)) {
+      this.fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (this.fingers.size >= 2) { this.pinch(event); return; }
+    }
     const g = this.gesture;
     if (!g) return;
     const point = this.toCanvas(event);
@@ -136,7 +217,15 @@ export class Stage {
   // in a row are one gesture: one edit, committed once they rest.
   key(event) {
     const layer = this.editor.selectedLayer();
-    if (!layer || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (!layer) {
+      // Nothing selected: + and − zoom the picture, 0 fits it again.
+      const zoom = { '+': 1.25, '=': 1.25, '-': 0.8, '0': 0 }[event.key];
+      if (zoom === undefined || !this.editor.creation) return false;
+      event.preventDefault();
+      if (zoom === 0) this.resetZoom(); else this.zoomBy(zoom);
+      return true;
+    }
     const keyed = this.keyed?.layer.id === layer.id ? this.keyed.preview : {};
     const t = { ...layer.transform, ...keyed };
     const step = (event.shiftKey ? 10 : 1) * this.ratio;
@@ -168,7 +257,7 @@ export class Stage {
   // Snaps a layer's centre, or its edges, to the canvas centre and edges, and shows the guide.
   snapped(centre, layer) {
     const { width, height } = this.editor.creation;
-    const near = SNAP * this.ratio;
+    const near = SNAP * this.screenRatio;
     const snapAxis = (value, half, size) => {
       for (const target of [size / 2]) if (Math.abs(value - target) < near) return [target, target];
       if (Math.abs(value - half) < near) return [half, 0];
@@ -189,6 +278,12 @@ export class Stage {
   }
 
   async up(event) {
+    this.fingers.delete(event.pointerId);
+    if (this.pinching) {
+      if (this.fingers.size < 2) this.pinching = null;
+      this.gesture = null;
+      return;
+    }
     const g = this.gesture;
     this.gesture = null;
     this.guide('guide-v', null, 'left');
@@ -199,7 +294,7 @@ export class Stage {
       this.ink.getContext('2d').clearRect(0, 0, this.ink.width, this.ink.height);
       if (g.points.length === 1) g.points.push({ x: g.points[0].x + 0.5, y: g.points[0].y });
       const points = thin(g.points).map((p) => [round(p.x), round(p.y)]);
-      await ed.commit({ op: 'draw', points, width: round(ed.brushWidth() * this.ratio), color: ed.brushColor(), erase: g.erase },
+      await ed.commit({ op: 'draw', points, width: round(ed.brushWidth() * this.screenRatio), color: ed.brushColor(), erase: g.erase },
         g.erase ? 'erased' : 'drew a stroke');
     } else if (g.kind === 'crop') {
       this.cropBox.hidden = true;

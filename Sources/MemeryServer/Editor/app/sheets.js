@@ -25,6 +25,7 @@ export class Sheets {
   }
 
   open(name) {
+    this.editor.stage.resetZoom();  // a tool opens on the whole picture
     const leaving = this.current;
     this.current = name;
     this.sheet.hidden = false;
