@@ -39,7 +39,9 @@ def chromium(phone):
     return driver
 
 
-@pytest.fixture(scope="module", params=["phone", "desktop"])
+# A browser of its own for each test: what one test leaves (a sheet open, emulated touches
+# in chromedriver) cannot change what the next one sees.
+@pytest.fixture(params=["phone", "desktop"])
 def device(request, server):
     phone = request.param == "phone"
     driver = chromium(phone)
@@ -64,6 +66,7 @@ const covered = points.filter(([x, y]) => { const e = document.elementFromPoint(
 const wide = [...document.querySelectorAll('body *')].filter((e) => e.getClientRects().length)
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width > vw + 1 || r.right > vw + 1 || r.left < -1; })
   .filter((e) => !e.closest('#stage'))
+  .filter((e) => { for (let a = e.parentElement; a; a = a.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return false; return true; })
   .map((e) => e.tagName + '#' + e.id + '.' + e.className);
 return {left: p.left, top: p.top, right: p.right, bottom: p.bottom, width: p.width, height: p.height, vw, vh, covered, wide,
         scrollWidth: document.documentElement.scrollWidth};
@@ -78,6 +81,13 @@ return [...document.querySelectorAll('button, a[href], input, select, textarea')
   .filter(([e, r]) => r.width < 43.5 || r.height < 43.5)
   .map(([e, r]) => (e.id || e.dataset.sheet || e.getAttribute('aria-label') || e.name || e.textContent.trim().slice(0, 20)) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
 """
+
+
+def open_sheet(driver, name):
+    """Opens a tool's sheet by its button (pressing the open one on a phone would close it)."""
+    if not driver.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{name}"]').is_displayed():
+        driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{name}"]').click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{name}"]').is_displayed(), what=f"the {name} sheet")
 
 
 def check_picture(driver, what):
@@ -192,14 +202,14 @@ def test_axe_finds_nothing_serious_in_the_gallery_or_the_editor(device, server):
 def test_a_filter_preview_is_labelled_and_never_downloaded_as_applied(device, server):
     kind, driver = device
     open_creation(driver, server, "layout")
-    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
+    open_sheet(driver, "filters")
     choice = driver.find_element(By.ID, "filter-choice")
     driver.execute_script("arguments[0].value = 'org.memery.sepia'; arguments[0].dispatchEvent(new Event('change'))", choice)
     wait(driver, lambda d: "/preview?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview")
     note = driver.find_element(By.ID, "preview-note")
     assert note.is_displayed() and "not applied" in note.text
     # Going to Export lets the preview go: the picture is again what a download gives.
-    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+    open_sheet(driver, "export")
     wait(driver, lambda d: "/preview?" not in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview let go")
     assert not driver.find_element(By.ID, "preview-note").is_displayed()
     assert "not applied" in driver.find_element(By.ID, "status").text
@@ -445,6 +455,7 @@ def test_the_picture_zooms_with_the_wheel_keys_and_two_fingers(device, server):
         one.create_pointer_up(button=0)
         two.create_pointer_up(button=0)
         actions.perform()
+        actions.clear_actions()  # chromedriver forgets the two fingers: later taps are taps again
         wait(driver, lambda d: zoom() > 1.5, what="zoomed in by a pinch")
         assert show(server, "layout")["events"] == events, "a pinch is not an edit"
     bar = driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]')
@@ -459,3 +470,21 @@ def test_the_picture_zooms_with_the_wheel_keys_and_two_fingers(device, server):
         driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
     else:
         driver.execute_script("window.memery.stage.resetZoom()")
+
+
+def test_a_strip_shows_the_filters_on_this_picture(device, server):
+    kind, driver = device
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "filters")
+    thumbs = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#filter-strip .filter-thumb") or None, what="the strip")
+    assert len(thumbs) >= 8, len(thumbs)
+    wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#filter-strip img')].slice(0, 3).every((i) => i.complete && i.naturalWidth > 0)"), what="the first previews")
+    check_picture(driver, f"{kind}, the filter strip shown")
+    sepia = driver.find_element(By.CSS_SELECTOR, '#filter-strip [data-filter="org.memery.sepia"]')
+    driver.execute_script("arguments[0].scrollIntoView({inline: 'center', block: 'nearest'})", sepia)
+    sepia.click()
+    wait(driver, lambda d: d.find_element(By.ID, "filter-choice").get_attribute("value") == "org.memery.sepia", what="sepia chosen")
+    wait(driver, lambda d: d.find_element(By.ID, "preview-note").is_displayed(), what="the preview's note")
+    driver.save_screenshot(str(SHOTS / f"editor-filter-strip-{kind}.png"))
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()

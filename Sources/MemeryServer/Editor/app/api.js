@@ -46,6 +46,15 @@ export const api = {
       expectedVersion === undefined ? edit : { edits: [].concat(edit), expectedVersion }),
   renderURL: (name, { width, version, format = 'auto' } = {}) =>
     `/api/creations/${enc(name)}/render?format=${format}` + (width ? `&width=${width}` : '') + (version ? `&version=${version}` : ''),
+  // The picture with a filter as it would be applied, stored nowhere.
+  previewURL: (name, filter, { width, settings = [], layer, canvas, version } = {}) => {
+    const query = new URLSearchParams({ filter, width: String(width) });
+    for (const setting of settings) query.append('set', setting);
+    if (layer) query.set('layer', layer);
+    if (canvas) query.set('canvas', 'true');
+    if (version) query.set('version', String(version));  // a new address for each state: no stale thumbnail
+    return `/api/creations/${enc(name)}/preview?${query}`;
+  },
   exportURL: (name, format, quality) => `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`,
   filters: () => call('GET', '/api/filters'),
   fonts: () => call('GET', '/api/fonts'),

@@ -100,6 +100,7 @@ class Editor {
       this.updateExportLink();
       // The history tree only while its sheet is open (a 3,000-event tree is not free).
       if (this.sheets.showing('history')) await this.history.refresh(this.name); else this.history.stale = true;
+      if (this.sheets.showing('filters')) this.panels.showStrip();
     } catch (error) { fail(error); }
   }
 

@@ -2,7 +2,7 @@
 // filters with a control for each parameter and a preview before applying.
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
-import { fail, say } from './status.js';
+import { fail } from './status.js';
 
 export class Panels {
   constructor(editor) {
@@ -153,6 +153,9 @@ export class Panels {
 
   showFilter() {
     const filter = this.filters.find((f) => f.id === this.filterChoice.value);
+    for (const thumb of document.querySelectorAll('#filter-strip .filter-thumb')) {
+      thumb.setAttribute('aria-pressed', String(thumb.dataset.filter === this.filterChoice.value));
+    }
     this.filterParams.replaceChildren(...(filter?.params || []).map((param) => control(param, () => this.preview())));
     this.preview();
   }
@@ -170,6 +173,38 @@ export class Panels {
   }
 
   previewing() { return Boolean(this.filterChoice.value); }
+
+  // A strip of small previews of Memery's own filters and the plugins' on this picture, as
+  // it is now (frei0r's hundred are in the list below it). A tap previews one.
+  showStrip() {
+    const strip = document.getElementById('filter-strip');
+    const creation = this.editor.creation;
+    if (!creation) return;
+    const shown = this.filters.filter((f) => f.origin !== 'frei0r').sort((a, b) => a.name.localeCompare(b.name));
+    const key = `${this.editor.name}@${creation.events}`;
+    if (strip.dataset.key === key && strip.children.length === shown.length) return;
+    strip.dataset.key = key;
+    const side = 72 * Math.min(2, window.devicePixelRatio || 1);
+    strip.replaceChildren(...shown.map((filter) => {
+      const choose = document.createElement('button');
+      choose.type = 'button';
+      choose.className = 'filter-thumb';
+      choose.dataset.filter = filter.id;
+      choose.setAttribute('aria-label', `Preview ${filter.name}`);
+      const picture = document.createElement('img');
+      picture.alt = '';
+      picture.loading = 'lazy';
+      picture.src = api.previewURL(this.editor.name, filter.id, { width: side, version: creation.events });
+      const name = document.createElement('span');
+      name.textContent = filter.name;
+      choose.append(picture, name);
+      choose.addEventListener('click', () => {
+        this.filterChoice.value = filter.id;
+        this.showFilter();
+      });
+      return choose;
+    }));
+  }
 
   // The filter chosen but not applied is let go: the picture is again what is applied.
   dropPreview() {
@@ -196,14 +231,10 @@ export class Panels {
     if (!id) { this.note(null); this.editor.showPicture(); return; }
     this.pending = setTimeout(() => {
       const target = this.target() || {};
-      const query = new URLSearchParams({ filter: id, width: String(this.editor.previewWidth()) });
-      for (const setting of this.settings()) query.append('set', setting);
-      if (target.layer) query.set('layer', target.layer);
-      if (target.canvas) query.set('canvas', 'true');
-      this.editor.showPictureURL(`/api/creations/${encodeURIComponent(this.editor.name)}/preview?${query}`);
+      this.editor.showPictureURL(api.previewURL(this.editor.name, id,
+        { width: this.editor.previewWidth(), settings: this.settings(), layer: target.layer, canvas: target.canvas }));
       const name = this.filters.find((f) => f.id === id)?.name || id;
       this.note(`Preview of ${name}: not applied (nor in a download) until you press Apply`);
-      say(`previewing ${name}: not applied until you press Apply`);
     }, 150);
   }
 

@@ -36,6 +36,7 @@ export class Sheets {
     if (name === 'draw' && !['brush', 'eraser'].includes(this.editor.tool)) this.editor.tools.use('brush');
     if (name !== 'draw' && name !== 'crop') this.editor.tools.use('select');
     if (name === 'history' && this.editor.history.stale && this.editor.name) this.editor.history.refresh(this.editor.name);
+    if (name === 'filters') this.editor.panels.showStrip();
   }
 
   showing(name) { return this.current === name && !this.sheet.hidden; }
