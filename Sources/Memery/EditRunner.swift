@@ -130,6 +130,10 @@ public final class EditRunner {
             stored = try session.edit(.moveLayer(id: id, move))
             result.note(session.state.layer(id))
         case .crop(let box): stored = try session.edit(.crop(box))
+        case let .extendCanvas(margins, background):
+            stored = try session.edit(.extendCanvas(margins, background: background, maxPixels: workspace.compositor.decoder.maxPixels))
+        case let .fitCanvas(margin, background):
+            stored = try session.edit(.fitCanvasToContent(margin: margin, background: background, maxPixels: workspace.compositor.decoder.maxPixels))
         case let .rotate(degrees, target):
             stored = try session.edit(.rotate(degrees: degrees, target))
             if case .layer(let id) = target { result.note(session.state.layer(id)) }

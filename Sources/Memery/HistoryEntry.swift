@@ -66,6 +66,9 @@ public struct HistoryEntry: Sendable {
         case .layerRemoved(let e): return "removed \(LocalLabel.of(e.id))"
         case .layerReordered(let e): return "moved \(LocalLabel.of(e.id)) to position \(e.index + 1)"
         case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
+        case .canvasExtended(let e):
+            let sides = [("left", e.left), ("top", e.top), ("right", e.right), ("bottom", e.bottom)].filter { $0.1 > 0 }
+            return sides.isEmpty ? "canvas background \(e.background.hex)" : "canvas grown " + sides.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         case .canvasRotated(let e): return "rotated \(n(e.degrees))° (canvas \(e.width)x\(e.height))"
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
         case .baseImageMoved(let e):

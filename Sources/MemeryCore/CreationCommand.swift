@@ -22,6 +22,10 @@ public enum CreationCommand: Sendable, Equatable {
     case removeLayer(id: String)
     case moveLayer(id: String, LayerMove)
     case crop(Box)
+    /// Room on each sides in a colour (nil: `Canvas.extensionBackground`), up to `maxPixels`.
+    case extendCanvas(CanvasMargins, background: Color?, maxPixels: Int)
+    /// Grows or trims the canvas to its content with a margin around it.
+    case fitCanvasToContent(margin: Int, background: Color?, maxPixels: Int)
     case rotate(degrees: Double, TurnTarget = .canvas)
     case flip(FlipAxis, TurnTarget = .canvas)
     /// Adds a filter; the parameters were checked against the plugin's declaration by the host.

@@ -18,6 +18,8 @@ public enum CreationEvent: Sendable, Equatable {
     case layerRemoved(LayerRemoved)
     case layerReordered(LayerReordered)
     case canvasCropped(CanvasCropped)
+    /// The canvas grew on some sides; everything on it stays where it was on the picture.
+    case canvasExtended(CanvasExtended)
     case canvasRotated(CanvasRotated)
     case canvasFlipped(CanvasFlipped)
     /// The base picture turned or mirrored alone, inside the canvas.
@@ -110,6 +112,31 @@ public enum CreationEvent: Sendable, Equatable {
         public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
     }
 
+    /// Room added on each side (pixels, none negative; a trim is a CanvasCropped) and the
+    /// colour that fills the canvas from now on: the new room and any bare part of it.
+    public struct CanvasExtended: Sendable, Equatable, Codable {
+        public var left, top, right, bottom: Int
+        public var background: Color
+        public init(left: Int, top: Int, right: Int, bottom: Int, background: Color) {
+            self.left = left; self.top = top; self.right = right; self.bottom = bottom; self.background = background
+        }
+
+        // A side out of the schema's range is no event any memery wrote: refused when read,
+        // so evolve's sums stay small whatever another machine sends.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func side(_ key: CodingKeys) throws -> Int {
+                let value = try c.decode(Int.self, forKey: key)
+                guard CanvasMargins.range.contains(Double(value)) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(value) is outside 0...20000")
+                }
+                return value
+            }
+            self.init(left: try side(.left), top: try side(.top), right: try side(.right), bottom: try side(.bottom),
+                      background: try c.decode(Color.self, forKey: .background))
+        }
+    }
+
     /// The canvas grows to hold the turned picture; its new size is recorded.
     public struct CanvasRotated: Sendable, Equatable, Codable {
         public var degrees: Double
@@ -190,6 +217,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .layerRemoved: "LayerRemoved"
         case .layerReordered: "LayerReordered"
         case .canvasCropped: "CanvasCropped"
+        case .canvasExtended: "CanvasExtended"
         case .canvasRotated: "CanvasRotated"
         case .canvasFlipped: "CanvasFlipped"
         case .baseImageMoved: "BaseImageMoved"
@@ -207,7 +235,7 @@ public enum CreationEvent: Sendable, Equatable {
         "TextLayerAdded": 2, "TextLayerEdited": 1, "TextLayerRemoved": 1,
         "ImageLayerAdded": 1, "ShapeLayerAdded": 1, "DrawingLayerAdded": 1, "StrokeAdded": 1,
         "LayerChanged": 1, "LayerRemoved": 1, "LayerReordered": 1,
-        "CanvasCropped": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "BaseImageMoved": 1, "HeadMoved": 2,
+        "CanvasCropped": 1, "CanvasExtended": 1, "CanvasRotated": 1, "CanvasFlipped": 1, "BaseImageMoved": 1, "HeadMoved": 2,
         "FilterApplied": 1, "FilterParamsChanged": 1, "FilterRemoved": 1,
     ]
 
@@ -232,6 +260,7 @@ public enum CreationEvent: Sendable, Equatable {
         case .layerRemoved(let p): return try encoder.encode(p)
         case .layerReordered(let p): return try encoder.encode(p)
         case .canvasCropped(let p): return try encoder.encode(p)
+        case .canvasExtended(let p): return try encoder.encode(p)
         case .canvasRotated(let p): return try encoder.encode(p)
         case .canvasFlipped(let p): return try encoder.encode(p)
         case .baseImageMoved(let p): return try encoder.encode(p)
@@ -269,6 +298,7 @@ public enum CreationEvent: Sendable, Equatable {
             case "LayerRemoved": return .layerRemoved(try d(LayerRemoved.self))
             case "LayerReordered": return .layerReordered(try d(LayerReordered.self))
             case "CanvasCropped": return .canvasCropped(try d(CanvasCropped.self))
+            case "CanvasExtended": return .canvasExtended(try d(CanvasExtended.self))
             case "CanvasRotated": return .canvasRotated(try d(CanvasRotated.self))
             case "CanvasFlipped": return .canvasFlipped(try d(CanvasFlipped.self))
             case "BaseImageMoved": return .baseImageMoved(try d(BaseImageMoved.self))

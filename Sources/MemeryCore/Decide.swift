@@ -170,6 +170,14 @@ extension Creation: Decider {
             }
             return [.canvasCropped(.init(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))]
 
+        case let .extendCanvas(margins, background, maxPixels):
+            try requireCanvas()
+            return try extending(by: margins, background: background, maxPixels: maxPixels)
+
+        case let .fitCanvasToContent(margin, background, maxPixels):
+            try requireCanvas()
+            return try fittingToContent(margin: margin, background: background, maxPixels: maxPixels)
+
         case let .rotate(degrees, target):
             try requireCanvas()
             try check("rotation", degrees, -36_000...36_000)

@@ -42,6 +42,10 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     /// An edit (a JSON line, a request) that cannot be read.
     case invalidEdit(String)
     case invalidCanvasSize(String)
+    /// A canvas grown past the pixel limit of a picture, or past a side's limit.
+    case canvasTooLarge(width: Int, height: Int, maxPixels: Int, maxSide: Int)
+    /// Fit to content on a canvas with nothing on it but captions.
+    case nothingToFit
 
     public var description: String {
         switch self {
@@ -122,6 +126,11 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return reason
         case .invalidCanvasSize(let text):
             return "\"\(text)\" is not a canvas size: use WxH, e.g. 800x600"
+        case let .canvasTooLarge(width, height, maxPixels, maxSide):
+            let megapixels = (Double(width) * Double(height) / 100_000).rounded() / 10
+            return "the canvas would be \(width)x\(height) (\(Self.number(megapixels)) megapixels), over the limit of \(maxPixels / 1_000_000) megapixels and \(maxSide) pixels a side: add less room"
+        case .nothingToFit:
+            return "nothing to fit the canvas to: it holds no picture or layers besides its captions"
         case .invalidTime(let text):
             return "\"\(text)\" is not a time: use 10m, 2h, 3d (ago), or a date and time like 2026-11-21T10:00:00Z, 2026-11-21 10:00 (local time) or 2026-11-21"
         }

@@ -42,6 +42,12 @@ public enum Edit: Sendable, Equatable {
     case removeLayer(id: String)
     case moveLayer(id: String, LayerMove)
     case crop(Box)
+    /// Room on each side; the canvas takes a colour, shown in the room and wherever nothing
+    /// covers it (nil: the canvas's own, or white behind a photo).
+    case extendCanvas(CanvasMargins, background: Color?)
+    /// Grows or trims the canvas to hold the picture and layers (not the captions), with a
+    /// margin around them.
+    case fitCanvas(margin: Int, background: Color?)
     /// Clockwise; the canvas grows to hold it (a picture or layer turns in place).
     case rotate(degrees: Double, TurnTarget = .canvas)
     case flip(FlipAxis, TurnTarget = .canvas)
@@ -142,6 +148,8 @@ public enum Edit: Sendable, Equatable {
         case .removeLayer: "layer remove"
         case .moveLayer: "layer move"
         case .crop: "crop"
+        case .extendCanvas: "canvas extend"
+        case .fitCanvas: "canvas fit"
         case .rotate: "rotate"
         case .flip: "flip"
         case .applyFilter: "filter apply"
@@ -157,7 +165,7 @@ public enum Edit: Sendable, Equatable {
     public static let ops = [
         "new", "rename", "delete", "restore", "favorite", "unfavorite", "move", "template save", "template remove", "garage add", "garage remove", "garage tag",
         "text", "text add", "image add", "shape add", "draw", "layer set", "layer remove", "layer move",
-        "crop", "rotate", "flip", "filter apply", "filter set", "filter remove", "undo", "redo", "checkout",
+        "crop", "canvas extend", "canvas fit", "rotate", "flip", "filter apply", "filter set", "filter remove", "undo", "redo", "checkout",
     ]
 }
 

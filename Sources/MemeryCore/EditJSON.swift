@@ -138,6 +138,18 @@ extension Edit: Codable {
         case "crop":
             try f.only(["box"])
             self = .crop(try f.required(f.box("box"), "box"))
+        case "canvas extend":
+            try f.only(["left", "top", "right", "bottom", "background"])
+            let margins = CanvasMargins(left: try f.integer("left") ?? 0, top: try f.integer("top") ?? 0,
+                                        right: try f.integer("right") ?? 0, bottom: try f.integer("bottom") ?? 0)
+            let background = try f.color("background")
+            guard !margins.isZero || background != nil else {
+                throw f.problem("needs room on a side: \"left\", \"top\", \"right\" or \"bottom\" in pixels, e.g. \"bottom\": 600")
+            }
+            self = .extendCanvas(margins, background: background)
+        case "canvas fit":
+            try f.only(["margin", "background"])
+            self = .fitCanvas(margin: try f.integer("margin") ?? 0, background: try f.color("background"))
         case "rotate":
             try f.only(["degrees", "picture", "layer"])
             self = .rotate(degrees: try f.required(f.number("degrees"), "degrees"), try f.turnTarget())
@@ -242,6 +254,13 @@ extension Edit: Codable {
             case .back: try put("move", "back")
             }
         case .crop(let box): try put("box", box)
+        case let .extendCanvas(margins, background):
+            for (key, value) in [("left", margins.left), ("top", margins.top), ("right", margins.right), ("bottom", margins.bottom)] where value != 0 {
+                try put(key, value)
+            }
+            try put("background", background)
+        case let .fitCanvas(margin, background):
+            try put("margin", margin); try put("background", background)
         case let .rotate(degrees, target): try put("degrees", degrees); try turnTarget(target)
         case let .flip(axis, target): try put("axis", axis.rawValue); try turnTarget(target)
         case let .applyFilter(filter, list, layer, canvas):

@@ -77,6 +77,16 @@ extension Creation {
                 return t
             }
             next.refitCaptions(from: canvas)
+        case .canvasExtended(let e):
+            guard let canvas = next.canvas else { break }
+            next.canvas = Canvas(width: canvas.width + e.left + e.right, height: canvas.height + e.top + e.bottom, background: e.background)
+            next.moveEverything { t in
+                var t = t
+                t.x += Double(e.left)
+                t.y += Double(e.top)
+                return t
+            }
+            next.refitCaptions(from: canvas)
         case .canvasRotated(let e):
             guard let canvas = next.canvas else { break }
             let from = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)

@@ -1,5 +1,6 @@
 import CGdkPixbuf
 import Foundation
+import MemeryCore
 
 /// What the decoder learnt about an image.
 public struct ImageInfo: Sendable, Equatable, Codable {
@@ -23,7 +24,7 @@ public struct ImageInfo: Sendable, Equatable, Codable {
 /// before any loader runs; and a loader told size 0 in `size-prepared` stops without
 /// allocating, for what a header did not tell.
 public struct ImageDecoder: Sendable {
-    public static let defaultMaxPixels = 100_000_000
+    public static let defaultMaxPixels = Canvas.defaultMaxPixels
     public var maxPixels: Int
     /// Formats (gdk-pixbuf's names) accepted besides the defaults; "all" also lets through
     /// the variants the decoder is known to draw wrong.

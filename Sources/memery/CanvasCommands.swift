@@ -99,3 +99,64 @@ struct FlipCommand: ParsableCommand {
         try report(try storeOptions.perform(.flip(axis, turn.target), on: name), output)
     }
 }
+
+struct CanvasCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "canvas", abstract: "Grow the canvas, or fit it to what is on it.",
+        discussion: "Layers keep their place on the picture; top and bottom captions re-fit the new canvas, as after a crop.",
+        subcommands: [CanvasExtendCommand.self, CanvasFitCommand.self])
+}
+
+struct CanvasExtendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extend", abstract: "Add room on any side of the canvas, filled with a colour.",
+        discussion: "E.g. `memery canvas extend drake --top 300` for white space above a photo to write in. The canvas may grow up to the pixel limit of an imported picture (100 megapixels unless MEMERY_MAX_MEGAPIXELS says otherwise).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Option(help: ArgumentHelp("Pixels to add on the left.", valueName: "px")) var left = 0
+    @Option(help: ArgumentHelp("Pixels to add at the top.", valueName: "px")) var top = 0
+    @Option(help: ArgumentHelp("Pixels to add on the right.", valueName: "px")) var right = 0
+    @Option(help: ArgumentHelp("Pixels to add at the bottom.", valueName: "px")) var bottom = 0
+
+    @Option(help: ArgumentHelp("The canvas's colour from now on, in the new room and wherever nothing covers it, e.g. white, #202020 or transparent (default: the canvas's own; white behind a photo).", valueName: "colour"))
+    var background: String?
+
+    func validate() throws {
+        guard left != 0 || top != 0 || right != 0 || bottom != 0 || background != nil else {
+            throw ValidationError("give room on a side: --top, --bottom, --left or --right in pixels, e.g. --bottom 600")
+        }
+    }
+
+    func run() throws {
+        let edit = Edit.extendCanvas(CanvasMargins(left: left, top: top, right: right, bottom: bottom),
+                                     background: try background.map(Color.init(parsing:)))
+        try report(try storeOptions.perform(edit, on: name), output)
+    }
+}
+
+struct CanvasFitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit", abstract: "Grow or trim the canvas to hold the picture and the layers, with a margin.",
+        discussion: "Top and bottom captions are not content: they re-fit whatever canvas results.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: ResultOptions
+
+    @Argument(help: "The creation's name.")
+    var name: String
+
+    @Option(help: ArgumentHelp("Pixels left around the content.", valueName: "px")) var margin = 0
+
+    @Option(help: ArgumentHelp("The canvas's colour when room is added, e.g. white or transparent (default: the canvas's own; white behind a photo).", valueName: "colour"))
+    var background: String?
+
+    func run() throws {
+        let edit = Edit.fitCanvas(margin: margin, background: try background.map(Color.init(parsing:)))
+        try report(try storeOptions.perform(edit, on: name), output)
+    }
+}

@@ -9,7 +9,7 @@ struct MemeryCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, TextCommand.self, ImageCommand.self,
-            ShapeCommand.self, DrawCommand.self, LayerCommand.self, CropCommand.self, RotateCommand.self, FlipCommand.self,
+            ShapeCommand.self, DrawCommand.self, LayerCommand.self, CropCommand.self, CanvasCommand.self, RotateCommand.self, FlipCommand.self,
             ExportCommand.self, QuickCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self,
             CheckoutCommand.self, RenameCommand.self, DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             PurgeCommand.self, FavoriteCommand.self, UnfavoriteCommand.self, MoveCommand.self, RandomCommand.self,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MemeryRender
 
 @Suite struct LayerCommandTests {
     func layers(_ s: Sandbox, _ name: String) throws -> [[String: Any]] {
@@ -121,5 +122,46 @@ import Testing
         #expect(try s.run(["rotate", "m"]).status == 2)
         let history = try s.ok(["history", "m"])
         #expect(history.contains("rotated 30° (canvas 541x486)") && history.contains("flipped horizontally") && history.contains("cropped to 100x50 at 10,20"))
+    }
+}
+
+/// `memery canvas extend` and `canvas fit`: the room is there in the exported pixels.
+@Suite struct CanvasExtendCommandTests {
+    @Test func extendAddsRoomInTheColourAndFitTrimsItAgain() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])  // 451x300
+        try s.ok(["text", "m", "--bottom", "below"])
+        #expect(try s.ok(["canvas", "extend", "m", "--top", "200"]) == "451x500")
+        try s.ok(["export", "m", "-o", s.path("grown.png")])
+        let (grown, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("grown.png"))), source: "grown.png")
+        #expect(grown.width == 451 && grown.height == 500)
+        let room = grown.pixel(x: 225, y: 100), picture = grown.pixel(x: 225, y: 300)
+        #expect(room == (255, 255, 255, 255), "white room above a photo")
+        #expect(picture != room)
+        #expect(try s.ok(["canvas", "extend", "m", "--right", "49", "--background", "#ff0000"]) == "500x500")
+        try s.ok(["export", "m", "-o", s.path("red.png")])
+        let (red, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("red.png"))), source: "red.png")
+        #expect(red.pixel(x: 480, y: 400) == (255, 0, 0, 255))
+        // The bottom caption moved to the new bottom edge (the canvas's, as after a crop).
+        let show = try s.ok(["show", "m"])
+        #expect(show.contains("canvas:  500x500"), "\(show)")
+        #expect(try s.ok(["canvas", "fit", "m"]) == "451x300", "fit trims back to the picture")
+        let history = try s.ok(["history", "m"])
+        #expect(history.contains("canvas grown 200 top") && history.contains("canvas grown 49 right"))
+        try s.ok(["undo", "m"])
+        #expect(try s.ok(["show", "m"]).contains("canvas:  500x500"))
+    }
+
+    @Test func aCanvasPastThePixelLimitIsRefusedNamingIt() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.fails(["canvas", "extend", "m", "--bottom", "3000"], containing: "over the limit of 1 megapixels",
+                    environment: ["MEMERY_MAX_MEGAPIXELS": "1"])
+        try s.fails(["canvas", "extend", "m", "--bottom=-3"], containing: "room on the bottom must be between 0 and 20000, got -3")
+        #expect(try s.run(["canvas", "extend", "m"]).status == 2, "no side given")
+        try s.fails(["canvas", "extend", "m", "--top", "5", "--background", "mauve-ish"], containing: "\"mauve-ish\" is not a colour")
+        #expect(try s.ok(["show", "m"]).contains("canvas:  451x300"), "nothing refused was stored")
+        #expect(try s.run(["apply", "m"], input: #"{"op":"canvas extend","bottom":100}"# + "\n").status == 0)
+        #expect(try s.ok(["show", "m"]).contains("canvas:  451x400"))
     }
 }

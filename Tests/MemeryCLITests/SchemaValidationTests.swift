@@ -44,6 +44,8 @@ import Testing
         try s.ok(["filter", "set", "first", "1", "amount=0.25"])
         try s.ok(["filter", "remove", "first", "3"])
         try s.ok(["crop", "first", "10,10,300,200"])
+        try s.ok(["canvas", "extend", "first", "--top", "40", "--background", "#ffffff80"])
+        try s.ok(["canvas", "fit", "first", "--margin", "4"])
         try s.ok(["rotate", "first", "30"])
         try s.ok(["flip", "first", "h"])
         try s.ok(["rotate", "first", "-90", "--picture"])

@@ -11,6 +11,7 @@ import MemeryCore
                                                                                  style: .meme(canvasHeight: 300))),
                                            transform: Transform(x: 2.5, y: 4)))),
         .canvasRotated(.init(degrees: 30, width: 10, height: 12)),
+        .canvasExtended(.init(left: 0, top: 300, right: 0, bottom: 12, background: .white)),
         .textLayerEdited(.init(id: "L1", text: "bye", box: nil, style: nil)),
         .layerRemoved(.init(id: "L1")),
     ]

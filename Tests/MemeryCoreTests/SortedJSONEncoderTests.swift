@@ -36,6 +36,7 @@ import MemeryCore
                 case .layerRemoved(let p): try Self.foundation(p)
                 case .layerReordered(let p): try Self.foundation(p)
                 case .canvasCropped(let p): try Self.foundation(p)
+                case .canvasExtended(let p): try Self.foundation(p)
                 case .canvasRotated(let p): try Self.foundation(p)
                 case .canvasFlipped(let p): try Self.foundation(p)
                 case .baseImageMoved(let p): try Self.foundation(p)
@@ -48,7 +49,7 @@ import MemeryCore
             #expect(String(decoding: payload, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
             #expect(try CreationEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload) == event)
         }
-        #expect(typesSeen.count == 21, "every event type was generated: \(typesSeen.sorted())")
+        #expect(typesSeen.count == 22, "every event type was generated: \(typesSeen.sorted())")
     }
 
     @Test func stringsNeedingEscapesAndUnicode() throws {
@@ -189,7 +190,7 @@ struct EventGenerator {
     mutating func target() -> FilterTarget { [.base, .canvas, .layer(id())].randomElement(using: &self)! }
 
     mutating func event() -> CreationEvent {
-        switch int(0...20) {
+        switch int(0...21) {
         case 0: return .created(.init(id: UUID(), name: string()))
         case 1: return .baseImageImported(.init(image: image()))
         case 2: return .canvasCreated(.init(width: int(1...9000), height: int(1...9000), background: color()))
@@ -221,6 +222,7 @@ struct EventGenerator {
         case 17: return .filterParamsChanged(.init(id: id(), paramVersion: int(1...3), params: params()))
         case 18: return .filterRemoved(.init(id: id()))
         case 19: return .baseImageMoved(.init(transform: transform()))
+        case 20: return .canvasExtended(.init(left: int(0...900), top: int(0...900), right: int(0...900), bottom: int(0...900), background: color()))
         default: return .headMoved(.init(to: UUID(), cause: [CreationEvent.HeadMoved.Cause.undo, .redo, .checkout].randomElement(using: &self)!))
         }
     }
