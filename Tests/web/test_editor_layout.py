@@ -15,7 +15,7 @@ from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 
-from conftest import EXAMPLE
+from conftest import EXAMPLE, reveal
 from test_editor import DRIVER, SHOTS, open_creation, settle, show, wait
 
 SHEETS = ["text", "stickers", "draw", "filters", "crop", "history", "export"]
@@ -488,3 +488,59 @@ def test_a_strip_shows_the_filters_on_this_picture(device, server):
     wait(driver, lambda d: d.find_element(By.ID, "preview-note").is_displayed(), what="the preview's note")
     driver.save_screenshot(str(SHOTS / f"editor-filter-strip-{kind}.png"))
     driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
+
+
+def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edge(device, server):
+    kind, driver = device
+    name = f"roomy-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0  # 451x300
+    assert server.memery("text", name, "--bottom", "below").returncode == 0
+    assert server.memery("shape", "add", name, "--rect", "300,100,100,80", "--fill", "#00ff00").returncode == 0
+    events = open_creation(driver, server, name)
+    open_sheet(driver, "crop")
+    # Room below: a quarter of the height unless pixels are given, in the colour chosen.
+    reveal(driver, "room-bottom")
+    driver.find_element(By.ID, "room-bottom").click()
+    settle(driver, server, name, events + 1)
+    state = show(server, name)
+    assert (state["width"], state["height"]) == (451, 375), state
+    bottom = next(l for l in state["layers"] if l.get("role") == "bottom")
+    assert bottom["box"]["y"] + bottom["box"]["h"] > 355, "the bottom caption re-fits the taller canvas"
+    check_picture(driver, f"{kind}, after room was added")
+    driver.execute_script("const f = document.getElementById('room-size'); f.value = '40'; f.dispatchEvent(new Event('input'))")
+    driver.find_element(By.ID, "room-left").click()
+    settle(driver, server, name, events + 2)
+    assert show(server, name)["width"] == 491
+    driver.save_screenshot(str(SHOTS / f"editor-room-{kind}.png"))
+    if kind == "desktop":
+        # Drag the rectangle 150 canvas px to the right: it hangs past the edge, and the page
+        # offers to grow the canvas by exactly that much.
+        rect = next(l for l in show(server, name)["layers"] if l["kind"] == "shape")
+        picture = driver.find_element(By.ID, "picture")
+        ratio = show(server, name)["width"] / picture.size["width"]
+        x = picture.rect["x"] + rect["transform"]["x"] / ratio
+        y = picture.rect["y"] + rect["transform"]["y"] / ratio
+        actions = ActionBuilder(driver)
+        actions.pointer_action.move_to_location(round(x), round(y)).pointer_down().pause(0.6)
+        for step in range(1, 6):
+            actions.pointer_action.move_to_location(round(x + 150 / ratio * step / 5), round(y))
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        settle(driver, server, name, events + 3)
+        moved = next(l for l in show(server, name)["layers"] if l["id"] == rect["id"])
+        reach = moved["box"]["x"] + moved["box"]["w"] - 491
+        assert reach > 50, moved
+        offer = driver.find_element(By.ID, "grow-canvas")
+        wait(driver, lambda d: offer.is_displayed(), what="the offer to grow the canvas")
+        assert rect["label"] in offer.text
+        offer.click()
+        settle(driver, server, name, events + 4)
+        grown = show(server, name)
+        assert grown["width"] == 491 + int(-(-reach // 1)), (grown["width"], reach)
+        assert not offer.is_displayed(), "the offer goes once taken"
+        # Fit to content trims the room the photo and the rectangle do not use.
+        driver.find_element(By.ID, "canvas-fit").click()
+        settle(driver, server, name, events + 5)
+        fitted = show(server, name)
+        assert fitted["height"] == 300 and fitted["width"] == grown["width"] - 40, fitted
+        check_picture(driver, "desktop, after fit to content")

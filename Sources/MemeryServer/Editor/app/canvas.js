@@ -249,7 +249,8 @@ export class Stage {
       const { layer: moved, preview } = this.keyed;
       this.keyed = null;
       const set = Object.entries(preview).map(([key, value]) => `${key}=${round(value)}`);
-      this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${moved.label} from the keyboard`);
+      this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${moved.label} from the keyboard`)
+        .then(() => this.editor.room.consider(moved.id));
     }, 800);
     return true;
   }
@@ -307,6 +308,7 @@ export class Stage {
     } else if (g.preview) {
       const set = Object.entries(g.preview).map(([key, value]) => `${key}=${round(value)}`);
       await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${g.layer.label}` : `${g.kind}d ${g.layer.label}`);
+      ed.room.consider(g.layer.id);  // past an edge: offer to grow the canvas to hold it
     }
   }
 

@@ -7,6 +7,7 @@ import { Gallery } from './gallery.js';
 import { History } from './history.js';
 import { Hub } from './hub.js';
 import { Panels } from './panels.js';
+import { Room } from './room.js';
 import { Sheets } from './sheets.js';
 import { say, fail } from './status.js';
 import { Tools } from './tools.js';
@@ -25,6 +26,7 @@ class Editor {
     this.panels = new Panels(this);
     this.history = new History(this);
     this.sheets = new Sheets(this);
+    this.room = new Room(this);
     this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
     for (const [which, input] of Object.entries(this.captions)) {
       input.addEventListener('change', () => this.commit({ op: 'text', [which]: input.value }, `${which} caption set`));
@@ -70,6 +72,7 @@ class Editor {
     if (this.name !== name) {
       // Another creation: nothing said about the last one, and no preview of it, stays.
       this.selected = null;
+      this.room.dismiss();
       document.getElementById('share-link').hidden = true;
       if (this.panels.previewing()) this.panels.dropPreview();
       say('');
@@ -132,6 +135,7 @@ class Editor {
   // One edit (one gesture), committed; then the page shows what the engine made of it.
   async commit(edit, what) {
     if (!this.name) return;
+    this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
     try {
       const result = await api.edit(this.name, edit);
       // The event stream will tell of this edit too: it is already shown, so it need not reload.

@@ -1,0 +1,74 @@
+// The canvas's size from the page: room added on a side ("room above a photo" is where meme
+// words go), fit to content, and the offer to grow the canvas when a layer is dragged past
+// an edge. The engine does the work (`canvas extend`, `canvas fit`); this only asks.
+
+export class Room {
+  constructor(editor) {
+    this.editor = editor;
+    this.offer = document.getElementById('grow-canvas');
+    this.size = document.getElementById('room-size');
+    this.colour = document.getElementById('room-color');
+    const side = (id, key) => document.getElementById(id).addEventListener('click', () => this.add(key));
+    side('room-top', 'top');
+    side('room-bottom', 'bottom');
+    side('room-left', 'left');
+    side('room-right', 'right');
+    document.getElementById('canvas-fit').addEventListener('click', () =>
+      editor.commit({ op: 'canvas fit', background: this.colour.value }, 'fitted the canvas to the picture and layers'));
+    this.offer.addEventListener('click', () => this.grow());
+  }
+
+  // Room on one side: the pixels asked for, or a quarter of the canvas across that side.
+  add(side) {
+    const { width, height } = this.editor.creation;
+    const asked = Math.round(Number(this.size.value));
+    const pixels = asked > 0 ? asked : Math.round((side === 'top' || side === 'bottom' ? height : width) / 4);
+    this.editor.commit({ op: 'canvas extend', [side]: pixels, background: this.colour.value }, `added ${pixels} px of room ${words[side]}`);
+  }
+
+  // After a layer was moved, turned or scaled: how far it reaches past each edge, and an
+  // offer to grow the canvas by that much. Captions re-fit the canvas and drawings span it,
+  // so neither asks.
+  consider(layerId) {
+    const creation = this.editor.creation;
+    const layer = creation?.layers.find((l) => l.id === layerId);
+    this.pending = null;
+    this.offer.hidden = true;
+    if (!layer || layer.kind === 'drawing' || (layer.kind === 'text' && layer.role !== 'free')) return;
+    const corners = turnedCorners(layer);
+    const xs = corners.map((p) => p.x), ys = corners.map((p) => p.y);
+    const past = {
+      left: Math.ceil(-Math.min(...xs)), top: Math.ceil(-Math.min(...ys)),
+      right: Math.ceil(Math.max(...xs) - creation.width), bottom: Math.ceil(Math.max(...ys) - creation.height),
+    };
+    const margins = Object.fromEntries(Object.entries(past).filter(([, value]) => value >= 1));
+    if (!Object.keys(margins).length) return;
+    this.pending = { margins, label: layer.label };
+    this.offer.textContent = `Grow the canvas to hold ${layer.label}`;
+    this.offer.hidden = false;
+  }
+
+  dismiss() {
+    this.pending = null;
+    this.offer.hidden = true;
+  }
+
+  async grow() {
+    const pending = this.pending;
+    this.dismiss();
+    if (!pending) return;
+    const sides = Object.entries(pending.margins).map(([side, value]) => `${value} px ${words[side]}`).join(', ');
+    await this.editor.commit({ op: 'canvas extend', ...pending.margins, background: this.colour.value }, `grew the canvas to hold ${pending.label}: ${sides}`);
+  }
+}
+
+const words = { top: 'above', bottom: 'below', left: 'on the left', right: 'on the right' };
+
+// The layer's box as drawn: turned about its centre by its rotation.
+function turnedCorners(layer) {
+  const { x, y, rotation } = layer.transform;
+  const { w, h } = layer.box;
+  const radians = (rotation * Math.PI) / 180, c = Math.cos(radians), s = Math.sin(radians);
+  return [[-w / 2, -h / 2], [w / 2, -h / 2], [-w / 2, h / 2], [w / 2, h / 2]]
+    .map(([u, v]) => ({ x: x + u * c - v * s, y: y + u * s + v * c }));
+}
