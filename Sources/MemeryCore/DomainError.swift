@@ -46,6 +46,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case canvasTooLarge(width: Int, height: Int, maxPixels: Int, maxSide: Int)
     /// Fit to content on a canvas with nothing on it but captions.
     case nothingToFit
+    /// An emoji sticker asked for with something that is not one to eight emoji.
+    case notAnEmoji(String)
 
     public var description: String {
         switch self {
@@ -129,6 +131,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case let .canvasTooLarge(width, height, maxPixels, maxSide):
             let megapixels = (Double(width) * Double(height) / 100_000).rounded() / 10
             return "the canvas would be \(width)x\(height) (\(Self.number(megapixels)) megapixels), over the limit of \(maxPixels / 1_000_000) megapixels and \(maxSide) pixels a side: add less room"
+        case .notAnEmoji(let text):
+            return "\"\(text)\" is not an emoji: give one to \(Emoji.maxCount) emoji, e.g. 😂 or 👍🏽, and nothing else"
         case .nothingToFit:
             return "nothing to fit the canvas to: it holds no picture or layers besides its captions"
         case .invalidTime(let text):

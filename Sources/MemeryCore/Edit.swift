@@ -74,6 +74,9 @@ public enum Edit: Sendable, Equatable {
     public enum ImageSource: Sendable, Equatable {
         case file(String)
         case garage(String)
+        /// One to eight emoji, drawn by the engine's emoji font into a picture stored with
+        /// the creation, like any sticker.
+        case emoji(String)
     }
 
     public enum CheckoutTarget: Sendable, Equatable {

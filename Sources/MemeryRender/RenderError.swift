@@ -32,6 +32,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     /// The file is bigger than any picture within the pixel limit can be.
     case fileTooLarge(source: String, bytes: Int, limit: Int)
     case qualityOutOfRange(Int)
+    /// No installed colour emoji font draws every character of an emoji sticker.
+    case emojiUnavailable(String)
 
     /// A format as people write it: PNG, JPEG, WebP, ...
     static func formatName(_ format: String) -> String { format == "webp" ? "WebP" : format.uppercased() }
@@ -77,6 +79,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
             return "cannot write \(path): \(reason)"
         case let .outOfMemory(width, height):
             return "not enough memory for a \(width)x\(height) image"
+        case .emojiUnavailable(let text):
+            return "the emoji font (Noto Color Emoji) does not draw \(text): choose another emoji, or install fonts-noto-color-emoji"
         case .qualityOutOfRange(let quality):
             return "quality must be between \(ExportFormat.qualityRange.lowerBound) and \(ExportFormat.qualityRange.upperBound), got \(quality)"
         }

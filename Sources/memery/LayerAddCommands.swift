@@ -24,6 +24,9 @@ struct ImageAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A garage image instead of a file, by name or the start of its hash.", valueName: "image"))
     var garage: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("An emoji sticker instead of a file: one to eight emoji, drawn by Noto Color Emoji.", valueName: "emoji"))
+    var emoji: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
     var at: String?
 
@@ -42,11 +45,11 @@ struct ImageAddCommand: ParsableCommand {
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
-        if (file == nil) == (garage == nil) { throw ValidationError("give either a FILE or --garage IMAGE") }
+        if [file, garage, emoji].compactMap({ $0 }).count != 1 { throw ValidationError("give one of a FILE, --garage IMAGE or --emoji EMOJI") }
     }
 
     func run() throws {
-        let source: Edit.ImageSource = garage.map { .garage($0) } ?? .file(file ?? "")
+        let source: Edit.ImageSource = garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? .file(file ?? "")
         let result = try storeOptions.perform(.addImage(source, at: try at.map(Point.init(parsing:)), scale: scale, rotation: rotate,
                                                         opacity: opacity, flip: flip), on: name)
         try output.report(result) { print(result.layer ?? "") }

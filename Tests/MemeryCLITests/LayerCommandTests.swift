@@ -165,3 +165,24 @@ import MemeryRender
         #expect(try s.ok(["show", "m"]).contains("canvas:  451x400"))
     }
 }
+
+/// `memery image add NAME --emoji 😂`: a sticker the engine draws, stored with the creation.
+@Suite struct EmojiStickerCommandTests {
+    @Test func anEmojiStickerIsAnImageLayerWithItsOwnPicture() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--canvas", "400x400", "--background", "#000000"])
+        #expect(try s.ok(["image", "add", "m", "--emoji", "🔥", "--at", "10,10"]) == "L1")
+        let show = try #require(try s.json(["show", "m", "--json"]) as? [String: Any])
+        let layer = try #require((show["layers"] as? [[String: Any]])?.first)
+        let image = try #require(layer["image"] as? [String: Any])
+        #expect(image["sourceName"] as? String == "emoji 🔥" && image["format"] as? String == "png")
+        try s.ok(["export", "m", "-o", s.path("fire.png")])
+        let (fire, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("fire.png"))), source: "fire.png")
+        let drawn = (10..<260).flatMap { y in stride(from: 10, to: 260, by: 5).map { fire.pixel(x: $0, y: y) } }
+        #expect(drawn.contains { $0.r > 200 && $0.g < 180 }, "orange flame on black")
+        try s.fails(["image", "add", "m", "--emoji", "fire"], containing: "\"fire\" is not an emoji")
+        #expect(try s.run(["image", "add", "m", "--emoji", "🔥", s.path("fire.png")]).status == 2, "an emoji or a file, not both")
+        #expect(try s.run(["apply", "m"], input: #"{"op":"image add","emoji":"🐸","scale":0.5}"# + "\n").status == 0)
+        #expect(try s.ok(["layer", "list", "m"]).components(separatedBy: "\n").count == 2)
+    }
+}

@@ -544,3 +544,28 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
         fitted = show(server, name)
         assert fitted["height"] == 300 and fitted["width"] == grown["width"] - 40, fitted
         check_picture(driver, "desktop, after fit to content")
+
+
+def test_an_emoji_is_a_tap_away_and_any_other_can_be_typed(device, server):
+    kind, driver = device
+    name = f"emoji-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    events = open_creation(driver, server, name)
+    open_sheet(driver, "stickers")
+    driver.find_element(By.CSS_SELECTOR, '#emoji-picker button[aria-label="Add 😂"]').click()
+    settle(driver, server, name, events + 1)
+    field = driver.find_element(By.ID, "emoji-text")
+    field.send_keys("🦆")
+    driver.find_element(By.CSS_SELECTOR, "#emoji-any button[type=submit]").click()
+    settle(driver, server, name, events + 2)
+    images = [l for l in show(server, name)["layers"] if l["kind"] == "image"]
+    assert [i["image"]["sourceName"] for i in images] == ["emoji 😂", "emoji 🦆"], images
+    first, second = images
+    assert first["box"]["w"] < 451 / 2 and (first["box"]["x"], first["box"]["y"]) != (second["box"]["x"], second["box"]["y"]), images
+    field.send_keys("duck")
+    driver.find_element(By.CSS_SELECTOR, "#emoji-any button[type=submit]").click()
+    wait(driver, lambda d: "not an emoji" in d.find_element(By.ID, "status").text, what="the refusal")
+    assert field.get_attribute("value") == "duck", "what was refused stays in the field to be mended"
+    assert show(server, name)["events"] == events + 2
+    check_picture(driver, f"{kind}, emoji added")
+    driver.save_screenshot(str(SHOTS / f"editor-emoji-{kind}.png"))

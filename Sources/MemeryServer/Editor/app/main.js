@@ -133,19 +133,21 @@ class Editor {
   }
 
   // One edit (one gesture), committed; then the page shows what the engine made of it.
+  // True when the edit was taken.
   async commit(edit, what) {
-    if (!this.name) return;
+    if (!this.name) return false;
     this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
     try {
       const result = await api.edit(this.name, edit);
       // The event stream will tell of this edit too: it is already shown, so it need not reload.
       this.lastSeen = Math.max(this.lastSeen || 0, ...result.results.map((r) => r.seq || 0));
-      if (result.creation !== this.name) { this.open(result.creation); return; }
+      if (result.creation !== this.name) { this.open(result.creation); return true; }
       const added = result.results.find((r) => r.layerId)?.layerId;
       if (added && edit.op !== 'draw') this.selected = added;
       say(result.changed ? what : 'nothing to change');
       await this.reload();
-    } catch (error) { fail(error); await this.reload(); }
+      return true;
+    } catch (error) { fail(error); await this.reload(); return false; }
   }
 
   // A change to the store, from this page or anywhere else.

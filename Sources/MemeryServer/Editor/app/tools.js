@@ -5,6 +5,10 @@ import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
 
+// The emoji a meme reaches for most; any other can be typed.
+const EMOJI = ['😂', '🤣', '😭', '😍', '😎', '🤔', '😱', '🙄', '😏', '🥺', '😤', '🤯', '💀', '🤡', '👀', '🔥',
+  '💯', '👍', '👎', '👏', '🙏', '💪', '❤️', '💔', '🎉', '✨', '🚀', '⚡', '💩', '🐸', '🍿', '🧠'];
+
 export class Tools {
   constructor(editor) {
     this.editor = editor;
@@ -35,6 +39,30 @@ export class Tools {
       const step = cascade();
       return [Math.round(width * (0.5 + step)), Math.round(height * (0.5 + step))];
     };
+    // Emoji: the engine draws each into a picture kept with the creation, sized to a fifth of
+    // the canvas's shorter side and centred where the next sticker goes.
+    const addEmoji = (emoji) => {
+      const { width, height } = editor.creation;
+      const scale = Math.min(4, Math.max(0.05, (Math.min(width, height) * 0.2) / 260));
+      const [x, y] = stickerAt();
+      return editor.commit({ op: 'image add', emoji, scale: Math.round(scale * 1000) / 1000, at: [Math.round(x - 130 * scale), Math.round(y - 130 * scale)] },
+        `added ${emoji}`);
+    };
+    const picker = document.getElementById('emoji-picker');
+    for (const emoji of EMOJI) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = emoji;
+      button.setAttribute('aria-label', `Add ${emoji}`);
+      button.addEventListener('click', () => addEmoji(emoji));
+      picker.append(button);
+    }
+    document.getElementById('emoji-any').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const field = document.getElementById('emoji-text');
+      const emoji = field.value.trim();
+      if (emoji) addEmoji(emoji).then((taken) => { if (taken) field.value = ''; });  // a refused one stays, to be mended
+    });
     document.getElementById('add-sticker').addEventListener('change', (event) => {
       if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value, at: stickerAt() }, 'added a sticker');
       event.target.value = '';
