@@ -59,7 +59,8 @@ let package = Package(
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
         .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
-        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"]),
+        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"],
+                resources: [.copy("Stickers")]),  // the bundled stickers (CC0, scripts/make-stickers)
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
             "Memery", "MemeryHubClient", "MemeryHubProtocol", .product(name: "Hummingbird", package: "hummingbird"),

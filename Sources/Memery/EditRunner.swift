@@ -111,6 +111,10 @@ public final class EditRunner {
                 let item = try workspace.garage().find(reference)
                 stored = try session.edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobRefs: [item.image.blob])
+            case .sticker(let name):
+                let (data, image, _) = try workspace.decodeImage(try Workspace.bundledSticker(name), source: "\(name).png")
+                stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
+                                          blobs: [data])
             case .emoji(let text):
                 let (data, image) = try workspace.emojiPicture(text)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),

@@ -84,7 +84,7 @@ public struct MemeryError: Error, Sendable, CustomStringConvertible {
 
     static func kind(of error: DomainError) -> Kind {
         switch error {
-        case .noSuchLayer, .noSuchCreation, .noSuchEvent, .noSuchGarageImage, .noSuchTemplate, .noFilters, .noDrawingLayer:
+        case .noSuchLayer, .noSuchCreation, .noSuchEvent, .noSuchGarageImage, .noSuchTemplate, .noFilters, .noDrawingLayer, .noSuchSticker:
             return .notFound
         case .nameTaken, .nameTakenInTrash, .garageNameTaken, .templateNameTaken, .alreadyInGarage:
             return .conflict

@@ -48,6 +48,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case nothingToFit
     /// An emoji sticker asked for with something that is not one to eight emoji.
     case notAnEmoji(String)
+    case noSuchSticker(String, known: [String])
 
     public var description: String {
         switch self {
@@ -133,6 +134,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "the canvas would be \(width)x\(height) (\(Self.number(megapixels)) megapixels), over the limit of \(maxPixels / 1_000_000) megapixels and \(maxSide) pixels a side: add less room"
         case .notAnEmoji(let text):
             return "\"\(text)\" is not an emoji: give one to \(Emoji.maxCount) emoji, e.g. 😂 or 👍🏽, and nothing else"
+        case let .noSuchSticker(name, known):
+            return "no bundled sticker \"\(DomainError.shortened(name))\": there are \(known.joined(separator: ", "))"
         case .nothingToFit:
             return "nothing to fit the canvas to: it holds no picture or layers besides its captions"
         case .invalidTime(let text):

@@ -77,6 +77,8 @@ public enum Edit: Sendable, Equatable {
         /// One to eight emoji, drawn by the engine's emoji font into a picture stored with
         /// the creation, like any sticker.
         case emoji(String)
+        /// One of the stickers that ship with Memery, by name (`memery image stickers`).
+        case sticker(String)
     }
 
     public enum CheckoutTarget: Sendable, Equatable {

@@ -94,13 +94,14 @@ extension Edit: Codable {
             try f.only(Self.styleKeys.union(["text", "box"]))
             self = .addText(text: try f.required(f.string("text"), "text"), box: try f.box("box"), style: try f.style())
         case "image add":
-            try f.only(["file", "garage", "emoji", "at", "scale", "rotate", "opacity", "flip"])
+            try f.only(["file", "garage", "emoji", "sticker", "at", "scale", "rotate", "opacity", "flip"])
             let source: ImageSource
-            switch (try f.string("file"), try f.string("garage"), try f.string("emoji")) {
-            case let (file?, nil, nil): source = .file(file)
-            case let (nil, garage?, nil): source = .garage(garage)
-            case let (nil, nil, emoji?): source = .emoji(emoji)
-            default: throw f.problem("needs one of \"file\", \"garage\" or \"emoji\"")
+            switch (try f.string("file"), try f.string("garage"), try f.string("emoji"), try f.string("sticker")) {
+            case let (file?, nil, nil, nil): source = .file(file)
+            case let (nil, garage?, nil, nil): source = .garage(garage)
+            case let (nil, nil, emoji?, nil): source = .emoji(emoji)
+            case let (nil, nil, nil, sticker?): source = .sticker(sticker)
+            default: throw f.problem("needs one of \"file\", \"garage\", \"emoji\" or \"sticker\"")
             }
             self = .addImage(source, at: try f.point("at"), scale: try f.number("scale") ?? 1, rotation: try f.number("rotate") ?? 0,
                              opacity: try f.number("opacity") ?? 1, flip: try f.flip("flip"))
@@ -236,6 +237,7 @@ extension Edit: Codable {
             case .file(let file): try put("file", file)
             case .garage(let reference): try put("garage", reference)
             case .emoji(let emoji): try put("emoji", emoji)
+            case .sticker(let name): try put("sticker", name)
             }
             try put("at", at); try put("scale", scale); try put("rotate", rotation); try put("opacity", opacity)
             try put("flip", flip?.rawValue)

@@ -15,6 +15,8 @@ struct CatalogRoutes {
         router.post("api/garage", use: upload)
         router.get("api/garage/:image/picture", use: garagePicture)
         router.get("api/templates", use: templates)
+        router.get("api/stickers", use: stickers)
+        router.get("api/stickers/:sticker/picture", use: stickerPicture)
     }
 
     @Sendable func filters(_ request: Request, context: ServerContext) async throws -> Response {
@@ -48,6 +50,18 @@ struct CatalogRoutes {
             SendableJSON(JSONShapes.garageItem(try workspace.addToGarage(imageData: data, sourceName: filename, name: name, tags: tags)))
         }
         return JSONAnswer.response(item.value, status: .created)
+    }
+
+    /// The stickers that ship with Memery, by name.
+    @Sendable func stickers(_ request: Request, context: ServerContext) async throws -> Response {
+        JSONAnswer.response(["stickers": Workspace.bundledStickers.map { ["name": $0] }])
+    }
+
+    /// A bundled sticker's PNG, for the sticker sheet; only the names listed are served.
+    @Sendable func stickerPicture(_ request: Request, context: ServerContext) async throws -> Response {
+        let reference = try context.parameters.require("sticker")
+        let data = try Workspace.bundledSticker(reference.removingPercentEncoding ?? reference)
+        return BytesAnswer.response(data, type: "image/png", cache: "public, max-age=86400")
     }
 
     /// A garage image's own bytes, for thumbnails: `?width=` scales it down as PNG.

@@ -6,7 +6,7 @@ extension FlipAxis: ExpressibleByArgument {}
 
 struct ImageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "image", abstract: "Add stickers and photos as layers.", subcommands: [ImageAddCommand.self])
+        commandName: "image", abstract: "Add stickers and photos as layers.", subcommands: [ImageAddCommand.self, ImageStickersCommand.self])
 }
 
 struct ImageAddCommand: ParsableCommand {
@@ -27,6 +27,9 @@ struct ImageAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("An emoji sticker instead of a file: one to eight emoji, drawn by Noto Color Emoji.", valueName: "emoji"))
     var emoji: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("A sticker that ships with Memery instead of a file (`memery image stickers` lists them).", valueName: "name"))
+    var sticker: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
     var at: String?
 
@@ -45,11 +48,13 @@ struct ImageAddCommand: ParsableCommand {
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
-        if [file, garage, emoji].compactMap({ $0 }).count != 1 { throw ValidationError("give one of a FILE, --garage IMAGE or --emoji EMOJI") }
+        if [file, garage, emoji, sticker].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of a FILE, --garage IMAGE, --emoji EMOJI or --sticker NAME")
+        }
     }
 
     func run() throws {
-        let source: Edit.ImageSource = garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? .file(file ?? "")
+        let source: Edit.ImageSource = garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? sticker.map { .sticker($0) } ?? .file(file ?? "")
         let result = try storeOptions.perform(.addImage(source, at: try at.map(Point.init(parsing:)), scale: scale, rotation: rotate,
                                                         opacity: opacity, flip: flip), on: name)
         try output.report(result) { print(result.layer ?? "") }
@@ -137,5 +142,14 @@ struct DrawCommand: ParsableCommand {
         let result = try storeOptions.perform(.draw(points: parsed, width: width, color: try Color(parsing: color), erase: erase, layer: layer),
                                               on: name)
         try output.report(result) { print(result.layer ?? "") }
+    }
+}
+
+struct ImageStickersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stickers", abstract: "List the stickers that ship with Memery, for `image add NAME --sticker STICKER`.")
+
+    func run() throws {
+        Workspace.bundledStickers.forEach { print($0) }
     }
 }

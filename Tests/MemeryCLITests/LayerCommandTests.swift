@@ -185,4 +185,19 @@ import MemeryRender
         #expect(try s.run(["apply", "m"], input: #"{"op":"image add","emoji":"🐸","scale":0.5}"# + "\n").status == 0)
         #expect(try s.ok(["layer", "list", "m"]).components(separatedBy: "\n").count == 2)
     }
+
+    @Test func theBundledStickersAreListedAndAddedByName() throws {
+        let s = try Sandbox()
+        let list = try s.run(["image", "stickers"], useStore: false)
+        #expect(list.status == 0 && list.stdout.components(separatedBy: "\n") == ["deal-with-it", "red-arrow", "red-circle", "speech-bubble", ""], "\(list)")
+        try s.ok(["new", "m", "--canvas", "500x400", "--background", "#ffffff"])
+        #expect(try s.ok(["image", "add", "m", "--sticker", "red-circle", "--at", "40,50"]) == "L1")
+        try s.ok(["export", "m", "-o", s.path("circled.png")])
+        let (circled, _) = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: s.path("circled.png"))), source: "circled.png")
+        // The circle's left edge, 15 px into the 420x300 sticker and halfway down; white inside it.
+        let edge = circled.pixel(x: 40 + 15, y: 50 + 150)
+        #expect(edge.r > 200 && edge.g < 60 && edge.b < 60, "red ring: \(edge)")
+        #expect(circled.pixel(x: 40 + 210, y: 50 + 150) == (255, 255, 255, 255), "transparent inside the ring")
+        try s.fails(["image", "add", "m", "--sticker", "../../etc/passwd"], containing: "no bundled sticker \"../../etc/passwd\": there are deal-with-it")
+    }
 }

@@ -567,5 +567,14 @@ def test_an_emoji_is_a_tap_away_and_any_other_can_be_typed(device, server):
     wait(driver, lambda d: "not an emoji" in d.find_element(By.ID, "status").text, what="the refusal")
     assert field.get_attribute("value") == "duck", "what was refused stays in the field to be mended"
     assert show(server, name)["events"] == events + 2
+    # The stickers that ship with Memery: pictures to tap, from the first day.
+    shelf = driver.find_elements(By.CSS_SELECTOR, "#bundled-stickers button")
+    assert [b.get_attribute("aria-label") for b in shelf] == [
+        "Add the deal with it sticker", "Add the red arrow sticker", "Add the red circle sticker", "Add the speech bubble sticker"]
+    assert all(driver.execute_script("return arguments[0].querySelector('img').naturalWidth", b) > 0 for b in shelf), "each shows its picture"
+    shelf[2].click()
+    settle(driver, server, name, events + 3)
+    circle = [l for l in show(server, name)["layers"] if l["kind"] == "image"][-1]
+    assert circle["image"]["sourceName"] == "red-circle.png" and abs(circle["box"]["w"] - 451 / 3) < 2, circle
     check_picture(driver, f"{kind}, emoji added")
     driver.save_screenshot(str(SHOTS / f"editor-emoji-{kind}.png"))

@@ -59,6 +59,8 @@ export const api = {
   filters: () => call('GET', '/api/filters'),
   fonts: () => call('GET', '/api/fonts'),
   garage: () => call('GET', '/api/garage'),
+  stickers: () => call('GET', '/api/stickers'),
+  stickerPictureURL: (name) => `/api/stickers/${enc(name)}/picture`,
   addToGarage: (file) => call('POST', `/api/garage?filename=${enc(file.name || 'sticker')}`, file),
   garagePictureURL: (name, width) => `/api/garage/${enc(name)}/picture?width=${width}`,
   templates: () => call('GET', '/api/templates'),

@@ -57,6 +57,28 @@ export class Tools {
       button.addEventListener('click', () => addEmoji(emoji));
       picker.append(button);
     }
+    // The stickers that ship with Memery, as pictures to tap.
+    api.stickers().then(({ stickers }) => {
+      const shelf = document.getElementById('bundled-stickers');
+      for (const { name } of stickers) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.setAttribute('aria-label', `Add the ${name.replaceAll('-', ' ')} sticker`);
+        const picture = document.createElement('img');
+        picture.src = api.stickerPictureURL(name);
+        picture.alt = '';
+        button.append(picture);
+        button.addEventListener('click', () => {
+          const { width, height } = editor.creation;
+          // A third of the canvas's width, centred where the next sticker goes.
+          const scale = Math.round(Math.min(4, Math.max(0.05, (width / 3) / 420)) * 1000) / 1000;
+          const [x, y] = stickerAt();
+          editor.commit({ op: 'image add', sticker: name, scale, at: [Math.round(x - 210 * scale), Math.round(y - 150 * scale)] },
+            `added the ${name.replaceAll('-', ' ')} sticker`);
+        });
+        shelf.append(button);
+      }
+    }).catch(fail);
     document.getElementById('emoji-any').addEventListener('submit', (event) => {
       event.preventDefault();
       const field = document.getElementById('emoji-text');
