@@ -23,10 +23,10 @@ public struct Compositor: Sendable {
     ///
     /// A preview is composed at its own size: text and shapes are drawn there, and the
     /// pictures are drawn from copies scaled down once and kept, so that an edit's new
-    /// preview of a 12-megapixel photo does not touch 12 million pixels. A creation with
-    /// filters on a layer or the whole canvas is composed at full size and then scaled:
-    /// those filters look at neighbouring pixels, and would not see at preview scale what
-    /// they see in the export.
+    /// preview of a 12-megapixel photo does not touch 12 million pixels. Filters run at the
+    /// preview's size too, on the scaled picture, with their sizes in pixels scaled by as
+    /// much (`FilterHost.parameters(_:for:atScale:)`): a 5 px blur of a 6000 px photo is a
+    /// 1 px blur of its 1200 px preview. Only the export runs them on every pixel.
     public func render(_ creation: Creation, width: Int? = nil, skipMissingFilters: Bool = false,
                        blob: (String) throws -> Data) throws -> Raster {
         var images = [String: Raster]()
@@ -42,9 +42,6 @@ public struct Compositor: Sendable {
         }
         guard let width, let canvas = creation.canvas, width < canvas.width else {
             return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true)
-        }
-        if creation.filters.contains(where: { $0.target != .base }) {
-            return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true).scaled(toWidth: width)
         }
         return try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: true, width: width)
     }
@@ -108,8 +105,8 @@ public struct Compositor: Sendable {
         try compose(creation, images: images, skipMissingFilters: skipMissingFilters, keeping: false)
     }
 
-    /// `compose`, `width` pixels wide when given (the caller has checked that no filter
-    /// looks at neighbours: see `render`). `keeping`: `images` are the blobs' own pictures,
+    /// `compose`, `width` pixels wide when given, its filters run at that scale (see
+    /// `render`). `keeping`: `images` are the blobs' own pictures,
     /// so what is made from them (the filtered base, scaled copies) may be kept in the cache;
     /// not when an animation's frames stand in for its base.
     func compose(_ creation: Creation, images: [String: Raster], skipMissingFilters: Bool, keeping: Bool,
@@ -119,11 +116,13 @@ public struct Compositor: Sendable {
         }
         let missing = missingFilters(creation)
         if !missing.isEmpty && !skipMissingFilters { throw filters.missing(missing) }
+        let size = width.map { Raster.size(of: (canvas.width, canvas.height), scaledToWidth: $0) } ?? (width: canvas.width, height: canvas.height)
+        let (scaleX, scaleY) = (Double(size.width) / Double(canvas.width), Double(size.height) / Double(canvas.height))
         func filtered(_ raster: Raster, _ target: FilterTarget) throws -> Raster {
             try creation.filters(on: target).reduce(raster) { image, applied in
                 guard filters.filter(applied.filter) != nil else { return image }
                 let params = try filters.current(applied.params, version: applied.paramVersion, for: applied.filter)
-                return try filters.apply(applied.filter, params: params, to: image)
+                return try filters.apply(applied.filter, params: filters.parameters(params, for: applied.filter, atScale: scaleX), to: image)
             }
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)
@@ -131,23 +130,37 @@ public struct Compositor: Sendable {
         if let base = creation.baseImage, let raster = images[base.blob] {
             let baseFilters = creation.filters(on: .base)
             if !baseFilters.isEmpty {
-                let form = try Self.signature(of: baseFilters)
-                sources.images[base.blob] = keeping ? try cache.raster(for: .init(blob: base.blob, form: form)) { try filtered(raster, .base) }
-                                                    : try filtered(raster, .base)
+                // At preview scale the base is scaled first and filtered there: its pixels
+                // are as many as the preview shows, not the photo's millions.
+                // The scaled copy is kept on its own too: a slider moved makes new settings, not
+                // a new copy of 48 million pixels.
+                let previewWidth = scaleX < 0.75 ? Swift.max(1, Int((Double(raster.width) * scaleX).rounded(.up))) : nil
+                let form = try Self.signature(of: baseFilters) + (previewWidth.map { " at:\($0)" } ?? "")
+                let unfiltered = { () throws -> Raster in
+                    guard let previewWidth else { return raster }
+                    let scale = { try raster.scaled(toWidth: previewWidth) }
+                    return keeping ? try cache.raster(for: .init(blob: base.blob, form: " scaled:\(previewWidth)"), make: scale) : try scale()
+                }
+                let make = { () throws -> Raster in try filtered(try unfiltered(), .base) }
+                sources.images[base.blob] = keeping ? try cache.raster(for: .init(blob: base.blob, form: form), make: make) : try make()
                 sources.forms[base.blob] = form
+                sources.sizes[base.blob] = (raster.width, raster.height)
             }
         }
-        // Layers with filters are drawn alone first, so their filters see only them.
+        // Layers with filters are drawn alone first (at the picture's size), so their
+        // filters see only them.
         var layerImages = [String: Raster]()
         for layer in creation.layers where !creation.filters(on: .layer(layer.id)).isEmpty {
-            let alone = try Raster(width: canvas.width, height: canvas.height)
-            alone.draw { cr in draw(layer, on: cr, images: sources, legible: legible) }
+            let alone = try Raster(width: size.width, height: size.height)
+            alone.draw { cr in
+                cairo_scale(cr, scaleX, scaleY)
+                draw(layer, on: cr, images: sources, legible: legible)
+            }
             layerImages[layer.id] = try filtered(alone, .layer(layer.id))
         }
-        let size = width.map { Raster.size(of: (canvas.width, canvas.height), scaledToWidth: $0) } ?? (width: canvas.width, height: canvas.height)
         let picture = try Raster(width: size.width, height: size.height)
         picture.draw { cr in
-            cairo_scale(cr, Double(size.width) / Double(canvas.width), Double(size.height) / Double(canvas.height))
+            cairo_scale(cr, scaleX, scaleY)
             if canvas.background.alpha > 0 {
                 MemeText.setSource(cr, canvas.background)
                 cairo_paint(cr)
@@ -159,8 +172,11 @@ public struct Compositor: Sendable {
             }
             for layer in creation.layers {
                 if let image = layerImages[layer.id] {
+                    cairo_save(cr)
+                    cairo_identity_matrix(cr)  // drawn at the picture's own size already
                     cairo_set_source_surface(cr, image.surface, 0, 0)
                     cairo_paint(cr)
+                    cairo_restore(cr)
                 } else {
                     draw(layer, on: cr, images: sources, legible: legible)
                 }

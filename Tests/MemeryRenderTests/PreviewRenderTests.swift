@@ -86,7 +86,7 @@ import Testing
         #expect(blobs.reads == 6, "a one-shot command's compositor keeps nothing")
     }
 
-    @Test func baseFiltersAreRunOnceAndCanvasFiltersSeeTheFullPicture() throws {
+    @Test func filtersRunAtThePreviewsSizeAndLookLikeTheExportScaledDown() throws {
         let host = FilterHost.shared
         let blobs = Blobs(["photo": photoData, "sticker": stickerData])
         let cache = DecodedImageCache(budget: 256 << 20)
@@ -104,7 +104,29 @@ import Testing
         let onCanvas = try creation([.setCaptions(top: "BLURRED", bottom: nil), blur])
         let blurred = try compositor.render(onCanvas, width: 451, blob: blobs.read)
         let scaled = try Compositor(decoder: ImageDecoder(), filters: host).render(onCanvas, blob: blobs.read).scaled(toWidth: 451)
-        #expect(PixelDifference(blurred, scaled).mean == 0, "a blur's radius is in the export's pixels: composed at full size, then scaled")
+        // The 8 px radius is 2 px in the quarter-size preview: it blurs as much of the picture.
+        let blurDifference = PixelDifference(blurred, scaled)
+        #expect(blurDifference.mean < 2 && blurDifference.badShare < 0.01, "mean \(blurDifference.mean), bad \(blurDifference.badShare)")
+        let unscaled = try Compositor(decoder: ImageDecoder(), filters: host)
+            .render(try creation([.setCaptions(top: "BLURRED", bottom: nil), .applyFilter(filter: "org.memery.gaussian-blur", target: .canvas,
+                                                                                         paramVersion: 1, params: ["radius": .number(2)])]),
+                    blob: blobs.read).scaled(toWidth: 451)
+        #expect(PixelDifference(blurred, unscaled).mean > blurDifference.mean, "the radius was scaled: a 2 px blur of the full picture is too little")
+        // A layer's filter and a pixelation too: blocks of 40 px are blocks of 10 px in the preview.
+        let blocks = CreationCommand.applyFilter(filter: "org.memery.pixelate", target: .base, paramVersion: 1, params: ["size": .number(40)])
+        let pixelated = try creation([blocks])
+        let small = try compositor.render(pixelated, width: 451, blob: blobs.read)
+        let big = try Compositor(decoder: ImageDecoder(), filters: host).render(pixelated, blob: blobs.read).scaled(toWidth: 451)
+        #expect(PixelDifference(small, big).mean < 3, "mean \(PixelDifference(small, big).mean)")
+    }
+
+    @Test func theFilterHostScalesOnlyWhatIsInPixels() throws {
+        let host = FilterHost.shared
+        #expect(host.parameters(["radius": .number(8)], for: "org.memery.gaussian-blur", atScale: 0.25) == ["radius": .number(2)])
+        #expect(host.parameters([:], for: "org.memery.gaussian-blur", atScale: 0.5) == ["radius": .number(2.5)], "a default in pixels too")
+        #expect(host.parameters(["radius": .number(2)], for: "org.memery.sharpen", atScale: 0.1)["radius"] == .number(0.5), "kept within its range")
+        #expect(host.parameters(["amount": .number(0.5)], for: "org.memery.sepia", atScale: 0.1) == ["amount": .number(0.5)])
+        #expect(host.parameters(["radius": .number(8)], for: "org.memery.gaussian-blur", atScale: 1) == ["radius": .number(8)])
     }
 
     @Test func aScaledOpaquePictureStaysOpaqueToItsEdges() throws {
