@@ -51,9 +51,21 @@ public enum HistoryTreeText {
         return lines
     }
 
-    public static func json(_ history: CreationHistory) -> [String: Any] {
-        let nodes: [[String: Any]] = history.nodes.map { node in
+    /// The tree as JSON; with `since` (the events a reader has) and `tip` (the id of the
+    /// newest edit it has), only the edits and moves after those, marked `"since"`: a page
+    /// that holds a 10,000-edit tree is sent one edit after each edit, not 10,000. When the
+    /// reader's part is not a part of this tree (its tip is not where it was: an append from
+    /// another machine sorted in before it), the whole tree, unmarked.
+    public static func json(_ history: CreationHistory, since: UInt64? = nil, tip: String? = nil) -> [String: Any] {
+        var after: UInt64?
+        if let since, let tip, since <= history.streamVersion,
+           let newestKnown = history.nodes.last(where: { $0.version <= since }),
+           newestKnown.id.uuidString.lowercased() == tip.lowercased() {
+            after = since
+        }
+        let nodes: [[String: Any]] = history.nodes.filter { $0.version > after ?? 0 }.map { node in
             [
+                "id": node.id.uuidString.lowercased(),
                 "version": node.version, "firstVersion": node.firstVersion,
                 "parent": node.parent.map { history.nodes[$0].version as Any } ?? NSNull(),
                 "children": node.children.map { history.nodes[$0].version },
@@ -61,15 +73,17 @@ public enum HistoryTreeText {
             ]
         }
         let moves: [[String: Any]] = history.batches.compactMap { batch in
-            guard case let .move(to, cause) = batch.kind else { return nil }
+            guard case let .move(to, cause) = batch.kind, batch.lastVersion > after ?? 0 else { return nil }
             return ["version": batch.lastVersion, "time": batch.time, "cause": cause.rawValue, "to": history.nodes[to].version]
         }
-        return [
+        var json: [String: Any] = [
             "name": history.state.name,
             "head": history.head.map { history.nodes[$0].version as Any } ?? NSNull(),
             "events": history.streamVersion,
             "nodes": nodes,
             "moves": moves,
         ]
+        if let after { json["since"] = after }
+        return json
     }
 }

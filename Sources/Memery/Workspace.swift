@@ -15,6 +15,8 @@ public final class Workspace: Sendable {
     let compositor: Compositor
     /// The projections a long-lived process keeps, following the global log.
     let projections = LiveProjections()
+    /// The history trees built last, extended by what came after (`history(of:)`).
+    let histories = HistoryCache()
     /// Writers in this process take turns, so that only another process can make one decide again.
     private let writeLock = NSRecursiveLock()
     /// How long an edit keeps deciding again while other processes' appends get in first.
@@ -71,7 +73,38 @@ public final class Workspace: Sendable {
 
     /// The creation's whole history: the tree of edits, the head, and the state there.
     public func history(of name: String) throws -> CreationHistory {
-        try load(name).history
+        let entry = try entry(named: name)
+        var history = try Self.naming(entry.name) { try currentHistory(entry.id) }
+        history.name = entry.name  // the gallery's name: renames live there
+        return history
+    }
+
+    /// The tree kept from the last look, with the appends since added when each sorts after
+    /// everything in it (this machine's own edits always do); else built again from the start.
+    private func currentHistory(_ id: UUID) throws -> CreationHistory {
+        let version = try store.version(of: id)
+        if var tree = histories.tree(id), tree.storedVersion <= version {
+            if tree.storedVersion == version { return tree.history }
+            let newer = try store.events(in: id, fromVersion: tree.storedVersion + 1)
+            var extended = true
+            for batch in Self.batches(newer) {
+                guard let envelope = EventCoding.envelope(batch), tree.history.latest.map({ envelope.order >= $0 }) ?? true else {
+                    extended = false
+                    break
+                }
+                tree.history.apply(try batch.map(EventCoding.domainEvent), envelope)
+            }
+            if extended, let last = newer.last?.version {
+                tree.storedVersion = last
+                histories.keep(tree, for: id)
+                histories.count(built: false)
+                return tree.history
+            }
+        }
+        let (history, _) = try loadHistory(id)
+        histories.keep(.init(history: history, storedVersion: version), for: id)
+        histories.count(built: true)
+        return history
     }
 
     /// Snapshots are written every this many events.

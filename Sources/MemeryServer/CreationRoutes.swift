@@ -141,9 +141,13 @@ struct CreationRoutes {
         return JSONAnswer.response(answer.value)
     }
 
+    /// The history tree; `?since=EVENTS&tip=ID` (what the page already has): only what came
+    /// after, marked `since`, or the whole tree when that part is not this tree's.
     @Sendable func history(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try context.parameters.creationName()
-        let tree = try await workspace.reading { SendableJSON(HistoryTreeText.json(try $0.history(of: name))) }
+        let since = try Self.integer(request.uri.queryParameters["since"], "since", in: 0...Int.max).map(UInt64.init)
+        let tip = request.uri.queryParameters["tip"].map(String.init)
+        let tree = try await workspace.reading { SendableJSON(HistoryTreeText.json(try $0.history(of: name), since: since, tip: tip)) }
         return JSONAnswer.response(tree.value)
     }
 

@@ -360,6 +360,34 @@ def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest
     back.click()
     wait(driver, lambda d: json.loads(server.memery("history", "branchy", "--json").stdout)["head"] == other, what="the newest checked out")
     driver.save_screenshot(str(SHOTS / "editor-history-branches-desktop.png"))
+    # After that checkout the page asked for what came after its part, not the whole tree,
+    # and drew the same tree the CLI prints.
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#history li.head").get_attribute("data-version") == str(other),
+         what="the head redrawn")
+    asked = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.includes('/history'))")
+    assert len(asked) >= 2 and "since=" not in asked[0] and "since=" in asked[-1] and "tip=" in asked[-1], asked
+    rows = driver.find_elements(By.CSS_SELECTOR, "#history li")
+    tree = json.loads(server.memery("history", "branchy", "--json").stdout)
+    assert sorted(int(r.get_attribute("data-version")) for r in rows) == sorted(n["version"] for n in tree["nodes"])
+
+
+def test_the_history_is_sent_as_what_came_after_the_part_a_page_has(server):
+    for args in [("new", "diffed", "--canvas", "60x40"), ("text", "diffed", "--top", "one"), ("text", "diffed", "--top", "two")]:
+        assert server.memery(*args).returncode == 0, args
+    status, whole = server.json("GET", "/api/creations/diffed/history")
+    assert status == 200 and "since" not in whole
+    tip = max(whole["nodes"], key=lambda n: n["version"])
+    assert server.memery("text", "diffed", "--top", "three").returncode == 0
+    assert server.memery("undo", "diffed").returncode == 0
+    status, part = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip={tip['id']}")
+    assert status == 200 and part["since"] == whole["events"], part
+    assert [n["summary"] for n in part["nodes"]] == ['edited L1: text "three"'] and len(part["moves"]) == 1, part
+    assert part["nodes"][0]["parent"] == tip["version"] and part["head"] == tip["version"]
+    # A tip that is not where the page thinks: the whole tree again.
+    status, again = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip=00000000-0000-0000-0000-000000000000")
+    assert status == 200 and "since" not in again and len(again["nodes"]) == len(whole["nodes"]) + 1
+    status, _ = server.json("GET", "/api/creations/diffed/history?since=-1&tip=x")
+    assert status == 400
 
 
 def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):

@@ -13,7 +13,11 @@ export class History {
     this.label = document.getElementById('time-label');
     this.go = document.getElementById('time-go');
     this.tree = null;
+    this.treeOf = null;  // the creation `tree` is of
     this.stale = true;  // fetched when its sheet opens
+    this.shown = ROWS;  // the newest rows drawn; more on request
+    this.more = document.getElementById('history-more');
+    this.more.addEventListener('click', () => { this.shown += ROWS; this.draw(); });
     this.slider.addEventListener('input', () => this.scrub());
     this.go.addEventListener('click', () => {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
@@ -31,9 +35,26 @@ export class History {
     return shown;
   }
 
+  // The tree fetched again: only what came after the part already here, when it is of this
+  // creation (a 10,000-edit tree is not sent again for each edit).
   async refresh(name) {
     this.stale = false;
-    this.tree = await api.history(name);
+    const known = this.treeOf === name ? this.tree : null;
+    const tip = known?.nodes.reduce((a, b) => (b.version > a.version ? b : a), known.nodes[0]);
+    const answer = await api.history(name, known?.events, tip?.id);
+    if (answer.since !== undefined && known) {
+      const byVersion = new Map(known.nodes.map((node) => [node.version, node]));
+      for (const node of answer.nodes) byVersion.get(node.parent)?.children.push(node.version);
+      this.tree = { ...answer, nodes: [...known.nodes, ...answer.nodes], moves: [...known.moves, ...answer.moves] };
+    } else {
+      this.tree = answer;
+      this.shown = ROWS;
+    }
+    this.treeOf = name;
+    this.draw();
+  }
+
+  draw() {
     const tree = this.tree;
     const graph = lanes(tree);
     const row = matchMedia('(pointer: coarse)').matches ? 48 : 36;  // a finger's 44 px button, and room between
@@ -46,7 +67,10 @@ export class History {
       back.textContent = `Back to the newest (v${newest.version})`;
       back.onclick = () => this.editor.commit({ op: 'checkout', event: newest.version }, `back to the newest, v${newest.version}`);
     }
-    this.list.replaceChildren(...graph.rows.map((node, index) => {
+    // The newest rows only: a long history draws in a blink, and older rows come on request.
+    this.more.hidden = graph.rows.length <= this.shown;
+    this.more.textContent = `Show older edits (${graph.rows.length - this.shown} more)`;
+    this.list.replaceChildren(...graph.rows.slice(0, this.shown).map((node, index) => {
       const item = document.createElement('li');
       item.style.height = `${row}px`;
       item.dataset.version = String(node.version);
@@ -92,6 +116,8 @@ export class History {
     return times.find(([first, last]) => version >= first && version <= last)?.[2];
   }
 }
+
+const ROWS = 200;
 
 function ago(time) {
   const seconds = Math.max(0, Math.round((Date.now() - time) / 1000));
