@@ -500,6 +500,25 @@ def test_the_picture_zooms_with_the_wheel_keys_and_two_fingers(device, server):
         driver.execute_script("window.memery.stage.resetZoom()")
 
 
+def test_a_zoomed_picture_is_drawn_again_at_the_size_it_shows(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("the keys zoom on a desktop; a pinch runs the same code")
+    assert server.memery("new", "zoomy", "--canvas", "1600x1000", "--background", "#336699").returncode == 0
+    assert server.memery("text", "zoomy", "--top", "sharp when zoomed").returncode == 0
+    open_creation(driver, server, "zoomy")
+    natural = lambda: driver.execute_script("const i = document.getElementById('picture'); return i.complete ? i.naturalWidth : 0")
+    fit = natural()
+    assert 0 < fit < 1200, fit
+    body = driver.find_element(By.TAG_NAME, "body")
+    for _ in range(3):
+        body.send_keys("+")
+    wait(driver, lambda d: natural() > fit * 1.5, what="the picture drawn again, wider")
+    assert natural() <= 1600, "never wider than the canvas"
+    body.send_keys("0")
+    wait(driver, lambda d: natural() == fit, what="back to the fitted width")
+
+
 def test_a_strip_shows_the_filters_on_this_picture(device, server):
     kind, driver = device
     open_creation(driver, server, "layout")

@@ -56,6 +56,13 @@ export class Stage {
     this.stage.style.transform = this.zoom === 1 && !this.pan.x && !this.pan.y ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
     this.stage.dataset.zoom = String(Math.round(this.zoom * 100) / 100);
     this.stage.parentElement.classList.toggle('zoomed', this.zoom !== 1);
+    // Once the zoom rests, the picture is drawn again at the size it shows at; the
+    // scaled-up one stands in meanwhile.
+    clearTimeout(this.sharpen);
+    this.sharpen = setTimeout(() => {
+      const ed = this.editor;
+      if (ed.creation && !ed.showingPast && !ed.panels.previewing()) ed.showPicture();
+    }, 250);
   }
 
   resetZoom() {

@@ -44,8 +44,10 @@ class Editor {
   brushColor() { return document.getElementById('brush-color').value; }
   brushWidth() { return Number(document.getElementById('brush-width').value); }
   selectedLayer() { return this.creation?.layers.find((layer) => layer.id === this.selected) || null; }
+  // The engine's picture as wide as it shows: the stage's width, zoom and pixel density,
+  // never wider than the canvas (zoomed in, the picture is drawn again, sharp).
   previewWidth() {
-    const shown = Math.ceil((this.stage.stage.clientWidth || 800) * (window.devicePixelRatio || 1));
+    const shown = Math.ceil((this.stage.stage.clientWidth || 800) * this.stage.zoom * (window.devicePixelRatio || 1));
     return Math.min(this.creation?.width || shown, shown);
   }
 
