@@ -38,6 +38,12 @@ public struct SetAsideEvents: Codable, Sendable {
     /// Splits a page into the appends that can be stored and those set aside (each whole).
     public static func sort(_ events: [HubEvent], in workspace: Workspace) -> (readable: [HubEvent], setAside: [Entry]) {
         var readable = [HubEvent](), setAside = [Entry]()
+        // Read from the gallery's stream once per page, and only if an append needs it.
+        var purged: Set<UUID>?
+        func isPurged(_ id: UUID) -> Bool {
+            if purged == nil { purged = (try? workspace.purgedStreams()) ?? [] }
+            return purged?.contains(id) == true
+        }
         var index = events.startIndex
         while index < events.endIndex {
             var end = index
@@ -51,8 +57,7 @@ public struct SetAsideEvents: Codable, Sendable {
                 if verdict != .readable { break }
             }
             // (A creation purged here has no history either: its edits are dropped when stored.)
-            if verdict == .readable, let ghost = Self.creationWithoutHistory(append, in: workspace),
-               (try? workspace.purgedStreams().contains(ghost)) != true {
+            if verdict == .readable, let ghost = Self.creationWithoutHistory(append, in: workspace), !isPurged(ghost) {
                 // A name for a creation whose history is neither here nor in the same append
                 // (where a store always writes the two): it would hold the name for nothing.
                 // Waits, and is taken once the history is here.

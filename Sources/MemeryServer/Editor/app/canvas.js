@@ -92,7 +92,7 @@ export class Stage {
   }
 
   // Two fingers down: a pinch (zoom about their midpoint) and a pan, never an edit.
-  pinch(event) {
+  pinch() {
     const points = [...this.fingers.values()];
     const mid = { x: (points[0].x + points[1].x) / 2, y: (points[0].y + points[1].y) / 2 };
     const distance = Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) || 1;
@@ -152,7 +152,7 @@ export class Stage {
         // A second finger: whatever the first began is let go, and the two pinch.
         this.cancel();
         this.stage.setPointerCapture(event.pointerId);
-        this.pinch(event);
+        this.pinch();
         return;
       }
     }
@@ -187,7 +187,7 @@ export class Stage {
   move(event) {
     if (this.fingers.has(event.pointerId)) {
       this.fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
-      if (this.fingers.size >= 2) { this.pinch(event); return; }
+      if (this.fingers.size >= 2) { this.pinch(); return; }
     }
     const g = this.gesture;
     if (!g) return;
