@@ -51,16 +51,36 @@ public enum HistoryTreeText {
         return lines
     }
 
-    /// The tree as JSON; with `since` (the events a reader has) and `tip` (the id of the
-    /// newest edit it has), only the edits and moves after those, marked `"since"`: a page
-    /// that holds a 10,000-edit tree is sent one edit after each edit, not 10,000. When the
-    /// reader's part is not a part of this tree (its tip is not where it was: an append from
-    /// another machine sorted in before it), the whole tree, unmarked.
+    /// The tree as JSON, with its `tip`: a fingerprint of every edit and move in it, in
+    /// order. With `since` (the events a reader has) and the `tip` it was given with them,
+    /// only the edits and moves after those, marked `"since"`: a page that holds a
+    /// 10,000-edit tree is sent one edit after each edit, not 10,000. When the reader's part
+    /// is not the start of this tree (an append from another machine sorted in before its
+    /// end, which renumbers what follows), the whole tree, unmarked.
+    /// FNV-1a over each append up to `version`: an edit's id, or a move's time, cause and
+    /// target. Any append inserted, dropped or reordered changes it.
+    static func tip(of history: CreationHistory, through version: UInt64) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        }
+        for batch in history.batches where batch.lastVersion <= version {
+            switch batch.kind {
+            case .edit(let node):
+                mix(withUnsafeBytes(of: history.nodes[node].id.uuid) { Array($0) })
+            case let .move(to, cause):
+                mix("move \(batch.time) \(cause.rawValue) ".utf8)
+                mix(withUnsafeBytes(of: history.nodes[to].id.uuid) { Array($0) })
+            }
+            mix(withUnsafeBytes(of: batch.lastVersion.bigEndian) { Array($0) })
+        }
+        return String(hash, radix: 16)
+    }
+
     public static func json(_ history: CreationHistory, since: UInt64? = nil, tip: String? = nil) -> [String: Any] {
         var after: UInt64?
-        if let since, let tip, since <= history.streamVersion,
-           let newestKnown = history.nodes.last(where: { $0.version <= since }),
-           newestKnown.id.uuidString.lowercased() == tip.lowercased() {
+        if let since, let tip, since <= history.streamVersion, history.batches.contains(where: { $0.lastVersion == since }),
+           Self.tip(of: history, through: since) == tip {
             after = since
         }
         let nodes: [[String: Any]] = history.nodes.filter { $0.version > after ?? 0 }.map { node in
@@ -83,6 +103,7 @@ public enum HistoryTreeText {
             "nodes": nodes,
             "moves": moves,
         ]
+        json["tip"] = Self.tip(of: history, through: history.streamVersion)
         if let after { json["since"] = after }
         return json
     }

@@ -101,8 +101,10 @@ public final class Workspace: Sendable {
                 return tree.history
             }
         }
-        let (history, _) = try loadHistory(id)
-        histories.keep(.init(history: history, storedVersion: version), for: id)
+        // Kept as far as the events read, not the version looked at before: an append made
+        // in between is in the tree already and must not be added again.
+        let (history, events) = try loadHistory(id)
+        histories.keep(.init(history: history, storedVersion: UInt64(events.count)), for: id)
         histories.count(built: true)
         return history
     }

@@ -23,6 +23,17 @@ extension Canvas {
     /// The colour new room gets when none is named: the canvas's own when it has one, white
     /// on a photo's (transparent) canvas, as meme makers add white space for a caption.
     public var extensionBackground: Color { background.alpha > 0 ? background : .white }
+
+    /// `side + a + b`, held within Int32's range: a canvas from another machine may say any
+    /// size, and neither evolve nor decide may trap on its sum.
+    public static func sum(_ side: Int, _ a: Int, _ b: Int = 0) -> Int {
+        Int(Swift.min(Double(Int32.max), Swift.max(Double(Int32.min), Double(side) + Double(a) + Double(b))))
+    }
+
+    /// `a - b`, held the same way.
+    public static func difference(_ a: Int, _ b: Int) -> Int {
+        Int(Swift.min(Double(Int32.max), Swift.max(Double(Int32.min), Double(a) - Double(b))))
+    }
 }
 
 extension Creation {
@@ -75,7 +86,8 @@ extension Creation {
         guard let canvas else { throw DomainError.noCanvas }
         let colour = background ?? canvas.extensionBackground
         if margins.isZero && colour == canvas.background { return [] }
-        try checkSize(width: canvas.width + margins.left + margins.right, height: canvas.height + margins.top + margins.bottom, maxPixels: maxPixels)
+        try checkSize(width: Canvas.sum(canvas.width, margins.left, margins.right), height: Canvas.sum(canvas.height, margins.top, margins.bottom),
+                      maxPixels: maxPixels)
         return [.canvasExtended(.init(left: margins.left, top: margins.top, right: margins.right, bottom: margins.bottom, background: colour))]
     }
 
@@ -97,15 +109,15 @@ extension Creation {
         let newWidth = max(1, right - left), newHeight = max(1, bottom - top)
         try checkSize(width: newWidth, height: newHeight, maxPixels: maxPixels)
         let grow = CanvasMargins(left: max(0, -left), top: max(0, -top),
-                                 right: max(0, right - canvas.width), bottom: max(0, bottom - canvas.height))
+                                 right: max(0, Canvas.difference(right, canvas.width)), bottom: max(0, Canvas.difference(bottom, canvas.height)))
         var events: [CreationEvent] = []
         var grownWidth = canvas.width, grownHeight = canvas.height
         if !grow.isZero {
             let extend = CreationEvent.CanvasExtended(left: grow.left, top: grow.top, right: grow.right, bottom: grow.bottom,
                                                       background: background ?? canvas.extensionBackground)
             events.append(.canvasExtended(extend))
-            grownWidth += grow.left + grow.right
-            grownHeight += grow.top + grow.bottom
+            grownWidth = Canvas.sum(grownWidth, grow.left, grow.right)
+            grownHeight = Canvas.sum(grownHeight, grow.top, grow.bottom)
         }
         let crop = CreationEvent.CanvasCropped(x: left + grow.left, y: top + grow.top, width: newWidth, height: newHeight)
         if crop.x != 0 || crop.y != 0 || crop.width != grownWidth || crop.height != grownHeight {
@@ -122,7 +134,8 @@ extension Creation {
 
     private func checkSize(width: Int, height: Int, maxPixels: Int) throws {
         let side = Int(Canvas.sizeRange.upperBound)
-        guard width <= side, height <= side, width * height <= maxPixels else {
+        // Sides first: both are then small enough to multiply.
+        guard width <= side, height <= side, width >= 1, height >= 1, width * height <= maxPixels else {
             throw DomainError.canvasTooLarge(width: width, height: height, maxPixels: maxPixels, maxSide: side)
         }
     }

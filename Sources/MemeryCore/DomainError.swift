@@ -134,6 +134,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "the canvas would be \(width)x\(height) (\(Self.number(megapixels)) megapixels), over the limit of \(maxPixels / 1_000_000) megapixels and \(maxSide) pixels a side: add less room"
         case .notAnEmoji(let text):
             return "\"\(text)\" is not an emoji: give one to \(Emoji.maxCount) emoji, e.g. 😂 or 👍🏽, and nothing else"
+        case let .noSuchSticker(name, known) where known.isEmpty:
+            return "no bundled sticker \"\(DomainError.shortened(name))\": this memery was installed without its stickers (Memery_Memery.resources beside the binary)"
         case let .noSuchSticker(name, known):
             return "no bundled sticker \"\(DomainError.shortened(name))\": there are \(known.joined(separator: ", "))"
         case .nothingToFit:

@@ -3,10 +3,16 @@
 /// emoji font as a box or as plain text.
 public enum Emoji {
     public static let maxCount = 8
+    /// The longest family or flag sequence is under 10 code points: anything longer is not
+    /// one emoji but a way to make the shaper work (one Character may hold any number).
+    public static let maxScalarsEach = 12
 
     public static func check(_ text: String) throws {
+        guard text.unicodeScalars.count <= maxCount * maxScalarsEach else {
+            throw DomainError.notAnEmoji(DomainError.shortened(text, limit: 24))
+        }
         let characters = Array(text)
-        guard (1...maxCount).contains(characters.count), characters.allSatisfy(isEmoji) else {
+        guard (1...maxCount).contains(characters.count), characters.allSatisfy({ isEmoji($0) && $0.unicodeScalars.count <= maxScalarsEach }) else {
             throw DomainError.notAnEmoji(DomainError.shortened(text, limit: 24))
         }
     }

@@ -79,7 +79,8 @@ extension Creation {
             next.refitCaptions(from: canvas)
         case .canvasExtended(let e):
             guard let canvas = next.canvas else { break }
-            next.canvas = Canvas(width: canvas.width + e.left + e.right, height: canvas.height + e.top + e.bottom, background: e.background)
+            next.canvas = Canvas(width: Canvas.sum(canvas.width, e.left, e.right), height: Canvas.sum(canvas.height, e.top, e.bottom),
+                                 background: e.background)
             next.moveEverything { t in
                 var t = t
                 t.x += Double(e.left)

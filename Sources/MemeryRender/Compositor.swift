@@ -118,11 +118,12 @@ public struct Compositor: Sendable {
         if !missing.isEmpty && !skipMissingFilters { throw filters.missing(missing) }
         let size = width.map { Raster.size(of: (canvas.width, canvas.height), scaledToWidth: $0) } ?? (width: canvas.width, height: canvas.height)
         let (scaleX, scaleY) = (Double(size.width) / Double(canvas.width), Double(size.height) / Double(canvas.height))
-        func filtered(_ raster: Raster, _ target: FilterTarget) throws -> Raster {
+        // `scale`: how many of the picture's pixels each of `raster`'s stands for, inverted.
+        func filtered(_ raster: Raster, _ target: FilterTarget, scale: Double) throws -> Raster {
             try creation.filters(on: target).reduce(raster) { image, applied in
                 guard filters.filter(applied.filter) != nil else { return image }
                 let params = try filters.current(applied.params, version: applied.paramVersion, for: applied.filter)
-                return try filters.apply(applied.filter, params: filters.parameters(params, for: applied.filter, atScale: scaleX), to: image)
+                return try filters.apply(applied.filter, params: filters.parameters(params, for: applied.filter, atScale: scale), to: image)
             }
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)
@@ -134,14 +135,19 @@ public struct Compositor: Sendable {
                 // are as many as the preview shows, not the photo's millions.
                 // The scaled copy is kept on its own too: a slider moved makes new settings, not
                 // a new copy of 48 million pixels.
-                let previewWidth = scaleX < 0.75 ? Swift.max(1, Int((Double(raster.width) * scaleX).rounded(.up))) : nil
+                // Shown smaller than ¾ of its pixels (the canvas's scale times the base's own),
+                // it is scaled; otherwise it is filtered whole, with its settings as they are,
+                // and kept under the same name as the export's.
+                let shown = scaleX * creation.basePlacement.scale
+                let previewWidth = shown < 0.75 ? Swift.max(1, Int((Double(raster.width) * shown).rounded(.up))) : nil
+                let baseScale = previewWidth.map { Double($0) / Double(raster.width) } ?? 1
                 let form = try Self.signature(of: baseFilters) + (previewWidth.map { " at:\($0)" } ?? "")
                 let unfiltered = { () throws -> Raster in
                     guard let previewWidth else { return raster }
                     let scale = { try raster.scaled(toWidth: previewWidth) }
                     return keeping ? try cache.raster(for: .init(blob: base.blob, form: " scaled:\(previewWidth)"), make: scale) : try scale()
                 }
-                let make = { () throws -> Raster in try filtered(try unfiltered(), .base) }
+                let make = { () throws -> Raster in try filtered(try unfiltered(), .base, scale: baseScale) }
                 sources.images[base.blob] = keeping ? try cache.raster(for: .init(blob: base.blob, form: form), make: make) : try make()
                 sources.forms[base.blob] = form
                 sources.sizes[base.blob] = (raster.width, raster.height)
@@ -156,7 +162,7 @@ public struct Compositor: Sendable {
                 cairo_scale(cr, scaleX, scaleY)
                 draw(layer, on: cr, images: sources, legible: legible)
             }
-            layerImages[layer.id] = try filtered(alone, .layer(layer.id))
+            layerImages[layer.id] = try filtered(alone, .layer(layer.id), scale: scaleX)
         }
         let picture = try Raster(width: size.width, height: size.height)
         picture.draw { cr in
@@ -182,7 +188,7 @@ public struct Compositor: Sendable {
                 }
             }
         }
-        return try filtered(picture, .canvas)
+        return try filtered(picture, .canvas, scale: scaleX)
     }
 
     /// What a chain of filters does, as a cache key: each filter with its parameters, not the

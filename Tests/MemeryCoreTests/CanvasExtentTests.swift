@@ -88,3 +88,19 @@ import MemeryCore
         }
     }
 }
+
+extension CanvasExtentTests {
+    /// A canvas of any size another machine sent, then room or a fit: no trap, and the edit
+    /// made on it is refused by name.
+    @Test(arguments: [Int.max, Int.min, -1, 0])
+    func aHostileCanvasSizeNeverTraps(_ side: Int) throws {
+        var creation = try Creation(id: UUID()).applying(.create(name: "odd"))
+        creation = creation.evolve(.canvasCreated(.init(width: side, height: side, background: .white)))
+        let grown = creation.evolve(.canvasExtended(.init(left: 20_000, top: 20_000, right: 20_000, bottom: 20_000, background: .white)))
+        #expect((Int(Int32.min)...Int(Int32.max)).contains(grown.width))
+        #expect(throws: DomainError.self) { try creation.decide(.extendCanvas(CanvasMargins(right: 1), background: nil, maxPixels: limit)) }
+        creation = creation.evolve(.shapeLayerAdded(.init(layer: Layer(id: "L1", content: .shape(ShapeContent(kind: .rect, width: 10, height: 10)),
+                                                                      transform: Transform(x: 5, y: 5)))))
+        _ = try? creation.decide(.fitCanvasToContent(margin: 5, background: nil, maxPixels: limit))
+    }
+}

@@ -23,7 +23,8 @@ import Testing
         #expect(two.width > one.width * 3 / 2, "two emoji side by side")
     }
 
-    @Test(arguments: ["", "abc", "1", "😂 lol", "😂😂😂😂😂😂😂😂😂", "\u{FE0F}"])
+    @Test(arguments: ["", "abc", "1", "😂 lol", "😂😂😂😂😂😂😂😂😂", "\u{FE0F}",
+                      "👍" + String(repeating: "\u{1F3FD}", count: 50_000), String(repeating: "👨\u{200D}", count: 40) + "👧"])
     func whatIsNotOneToEightEmojiIsRefused(_ text: String) throws {
         #expect(throws: DomainError.self) { try EmojiPicture.render(text) }
     }

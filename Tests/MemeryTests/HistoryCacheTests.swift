@@ -44,11 +44,15 @@ import Testing
         try b.perform(.captions(top: "B1", bottom: nil, style: TextStyleChanges()), on: "m")
         Thread.sleep(forTimeInterval: 0.005)
         try a.perform(.captions(top: "A1", bottom: nil, style: TextStyleChanges()), on: "m")
-        _ = try a.history(of: "m")
+        let seen = HistoryTreeText.json(try a.history(of: "m"))
         _ = try b.history(of: "m")
-        try SyncConvergenceTests.send(b, to: a, after: 4)
-        try SyncConvergenceTests.send(a, to: b, after: 4)
+        let (events, tip) = (try #require(seen["events"] as? UInt64), try #require(seen["tip"] as? String))
+        #expect(HistoryTreeText.json(try a.history(of: "m"), since: events, tip: tip)["since"] as? UInt64 == events, "nothing new: an empty part")
         let built = a.histories.statistics.built
+        try SyncConvergenceTests.send(b, to: a, after: 4)
+        #expect(HistoryTreeText.json(try a.history(of: "m"), since: events, tip: tip)["since"] == nil,
+                "b's edit sorted in before a page's part ends: the whole tree, not a part")
+        try SyncConvergenceTests.send(a, to: b, after: 4)
         #expect(try Self.json(a.history(of: "m")) == Self.rebuilt(a, "m"), "b's edit sorts before a's: built again")
         #expect(a.histories.statistics.built == built + 1)
         #expect(try Self.json(a.history(of: "m")) == Self.json(b.history(of: "m")))

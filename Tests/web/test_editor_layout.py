@@ -379,13 +379,16 @@ def test_the_history_is_sent_as_what_came_after_the_part_a_page_has(server):
     tip = max(whole["nodes"], key=lambda n: n["version"])
     assert server.memery("text", "diffed", "--top", "three").returncode == 0
     assert server.memery("undo", "diffed").returncode == 0
-    status, part = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip={tip['id']}")
+    status, part = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip={whole['tip']}")
     assert status == 200 and part["since"] == whole["events"], part
     assert [n["summary"] for n in part["nodes"]] == ['edited L1: text "three"'] and len(part["moves"]) == 1, part
     assert part["nodes"][0]["parent"] == tip["version"] and part["head"] == tip["version"]
     # A tip that is not where the page thinks: the whole tree again.
-    status, again = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip=00000000-0000-0000-0000-000000000000")
+    status, again = server.json("GET", f"/api/creations/diffed/history?since={whole['events']}&tip=0")
     assert status == 200 and "since" not in again and len(again["nodes"]) == len(whole["nodes"]) + 1
+    # A tip from the part after: the next part starts there.
+    status, none = server.json("GET", f"/api/creations/diffed/history?since={part['events']}&tip={part['tip']}")
+    assert status == 200 and none["since"] == part["events"] and none["nodes"] == [] and none["moves"] == []
     status, _ = server.json("GET", "/api/creations/diffed/history?since=-1&tip=x")
     assert status == 400
 
@@ -559,6 +562,15 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
     settle(driver, server, name, events + 2)
     assert show(server, name)["width"] == 491
     driver.save_screenshot(str(SHOTS / f"editor-room-{kind}.png"))
+    # A blank canvas keeps its own colour when no other is picked: room is never painted white unasked.
+    blue = f"blue-{kind}"
+    assert server.memery("new", blue, "--canvas", "300x200", "--background", "#2040ff").returncode == 0
+    blue_events = open_creation(driver, server, blue)
+    open_sheet(driver, "crop")
+    driver.find_element(By.ID, "room-top").click()
+    settle(driver, server, blue, blue_events + 1)
+    assert show(server, blue)["background"] == "#2040ff" and show(server, blue)["height"] == 240
+    open_creation(driver, server, name)
     if kind == "desktop":
         # Drag the rectangle 150 canvas px to the right: it hangs past the edge, and the page
         # offers to grow the canvas by exactly that much.

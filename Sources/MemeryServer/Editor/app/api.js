@@ -35,8 +35,8 @@ export const api = {
   gallery: ({ search = '', favorites = false, trash = false } = {}) =>
     call('GET', `/api/creations?search=${enc(search)}&favorites=${favorites}&trash=${trash}`),
   creation: (name) => call('GET', `/api/creations/${enc(name)}`),
-  // The whole tree, or with `since` (events seen) and `tip` (the id of the newest edit
-  // seen) only what came after: the answer says `since` when it is a part.
+  // The whole tree, or with `since` (events seen) and `tip` (the fingerprint the tree
+  // seen came with) only what came after: the answer says `since` when it is a part.
   history: (name, since, tip) => call('GET', `/api/creations/${enc(name)}/history` + (tip ? `?since=${since}&tip=${enc(tip)}` : '')),
   hit: (name, x, y) => call('GET', `/api/creations/${enc(name)}/hit?x=${x}&y=${y}`),
   upload: (file, name) =>

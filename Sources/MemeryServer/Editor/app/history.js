@@ -39,13 +39,26 @@ export class History {
   // creation (a 10,000-edit tree is not sent again for each edit).
   async refresh(name) {
     this.stale = false;
+    // One refresh at a time: one asked for meanwhile runs after it, on its answer.
+    if (this.refreshing) { this.again = name; return this.refreshing; }
+    this.refreshing = this.fetch(name);
+    try { await this.refreshing; } finally { this.refreshing = null; }
+    if (this.again) { const next = this.again; this.again = null; await this.refresh(next); }
+  }
+
+  async fetch(name) {
     const known = this.treeOf === name ? this.tree : null;
-    const tip = known?.nodes.reduce((a, b) => (b.version > a.version ? b : a), known.nodes[0]);
-    const answer = await api.history(name, known?.events, tip?.id);
-    if (answer.since !== undefined && known) {
-      const byVersion = new Map(known.nodes.map((node) => [node.version, node]));
-      for (const node of answer.nodes) byVersion.get(node.parent)?.children.push(node.version);
-      this.tree = { ...answer, nodes: [...known.nodes, ...answer.nodes], moves: [...known.moves, ...answer.moves] };
+    const answer = await api.history(name, known?.events, known?.tip);
+    if (answer.since !== undefined && known && answer.since === known.events) {
+      // The new edits' parents gain them as children: copies, the tree held is not changed.
+      const added = new Map();
+      for (const node of answer.nodes) {
+        const parent = added.get(node.parent) || known.nodes.find((n) => n.version === node.parent);
+        if (parent) added.set(parent.version, { ...parent, children: [...parent.children, node.version] });
+      }
+      const nodes = known.nodes.map((node) => added.get(node.version) || node);
+      for (const node of answer.nodes) nodes.push(added.get(node.version) || node);
+      this.tree = { ...answer, nodes, moves: [...known.moves, ...answer.moves] };
     } else {
       this.tree = answer;
       this.shown = ROWS;

@@ -8,13 +8,17 @@ export class Room {
     this.offer = document.getElementById('grow-canvas');
     this.size = document.getElementById('room-size');
     this.colour = document.getElementById('room-color');
+    // The canvas keeps its own colour (white behind a photo) unless one is picked here:
+    // the colour applies to the whole canvas, so it is never sent unasked.
+    this.picked = false;
+    this.colour.addEventListener('input', () => { this.picked = true; });
     const side = (id, key) => document.getElementById(id).addEventListener('click', () => this.add(key));
     side('room-top', 'top');
     side('room-bottom', 'bottom');
     side('room-left', 'left');
     side('room-right', 'right');
     document.getElementById('canvas-fit').addEventListener('click', () =>
-      editor.commit({ op: 'canvas fit', background: this.colour.value }, 'fitted the canvas to the picture and layers'));
+      editor.commit({ op: 'canvas fit', ...this.background() }, 'fitted the canvas to the picture and layers'));
     this.offer.addEventListener('click', () => this.grow());
   }
 
@@ -23,8 +27,10 @@ export class Room {
     const { width, height } = this.editor.creation;
     const asked = Math.round(Number(this.size.value));
     const pixels = asked > 0 ? asked : Math.round((side === 'top' || side === 'bottom' ? height : width) / 4);
-    this.editor.commit({ op: 'canvas extend', [side]: pixels, background: this.colour.value }, `added ${pixels} px of room ${words[side]}`);
+    this.editor.commit({ op: 'canvas extend', [side]: pixels, ...this.background() }, `added ${pixels} px of room ${words[side]}`);
   }
+
+  background() { return this.picked ? { background: this.colour.value } : {}; }
 
   // After a layer was moved, turned or scaled: how far it reaches past each edge, and an
   // offer to grow the canvas by that much. Captions re-fit the canvas and drawings span it,
@@ -58,7 +64,7 @@ export class Room {
     this.dismiss();
     if (!pending) return;
     const sides = Object.entries(pending.margins).map(([side, value]) => `${value} px ${words[side]}`).join(', ');
-    await this.editor.commit({ op: 'canvas extend', ...pending.margins, background: this.colour.value }, `grew the canvas to hold ${pending.label}: ${sides}`);
+    await this.editor.commit({ op: 'canvas extend', ...pending.margins, ...this.background() }, `grew the canvas to hold ${pending.label}: ${sides}`);
   }
 }
 
