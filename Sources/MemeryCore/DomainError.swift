@@ -133,7 +133,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             let megapixels = (Double(width) * Double(height) / 100_000).rounded() / 10
             return "the canvas would be \(width)x\(height) (\(Self.number(megapixels)) megapixels), over the limit of \(maxPixels / 1_000_000) megapixels and \(maxSide) pixels a side: add less room"
         case .notAnEmoji(let text):
-            return "\"\(text)\" is not an emoji: give one to \(Emoji.maxCount) emoji, e.g. 😂 or 👍🏽, and nothing else"
+            return "\"\(text)\" is not an emoji: give one to eight emoji, e.g. 😂 or 👍🏽, and nothing else"
         case let .noSuchSticker(name, known) where known.isEmpty:
             return "no bundled sticker \"\(DomainError.shortened(name))\": this memery was installed without its stickers (Memery_Memery.resources beside the binary)"
         case let .noSuchSticker(name, known):

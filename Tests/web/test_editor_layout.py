@@ -557,6 +557,12 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
     bottom = next(l for l in state["layers"] if l.get("role") == "bottom")
     assert bottom["box"]["y"] + bottom["box"]["h"] > 355, "the bottom caption re-fits the taller canvas"
     check_picture(driver, f"{kind}, after room was added")
+    # Nothing, or less, is refused in words, not replaced by the default.
+    for nothing in ["0", "-20"]:
+        driver.execute_script("const f = document.getElementById('room-size'); f.value = arguments[0]; f.dispatchEvent(new Event('input'))", nothing)
+        driver.find_element(By.ID, "room-left").click()
+        wait(driver, lambda d: "1 or more" in d.find_element(By.ID, "status").text, what="the refusal of " + nothing)
+        assert show(server, name)["events"] == events + 1
     driver.execute_script("const f = document.getElementById('room-size'); f.value = '40'; f.dispatchEvent(new Event('input'))")
     driver.find_element(By.ID, "room-left").click()
     settle(driver, server, name, events + 2)
@@ -591,7 +597,7 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
         assert reach > 50, moved
         offer = driver.find_element(By.ID, "grow-canvas")
         wait(driver, lambda d: offer.is_displayed(), what="the offer to grow the canvas")
-        assert rect["label"] in offer.text
+        assert offer.text == "Grow the canvas to fit the shape" and rect["label"] in offer.get_attribute("title")
         offer.click()
         settle(driver, server, name, events + 4)
         grown = show(server, name)
@@ -603,6 +609,19 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
         fitted = show(server, name)
         assert fitted["height"] == 300 and fitted["width"] == grown["width"] - 40, fitted
         check_picture(driver, "desktop, after fit to content")
+
+
+def test_each_sheet_opens_at_its_top(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("the side panel on a desktop scrolls the same way; once is enough")
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "text")
+    driver.execute_script("document.getElementById('sheet').scrollTop = 400")
+    assert driver.execute_script("return document.getElementById('sheet').scrollTop") > 0, "the text sheet scrolls on a phone"
+    open_sheet(driver, "stickers")
+    assert driver.execute_script("return document.getElementById('sheet').scrollTop") == 0
+    assert driver.find_element(By.ID, "emoji-picker").is_displayed()
 
 
 def test_an_emoji_is_a_tap_away_and_any_other_can_be_typed(device, server):

@@ -2,6 +2,8 @@
 // words go), fit to content, and the offer to grow the canvas when a layer is dragged past
 // an edge. The engine does the work (`canvas extend`, `canvas fit`); this only asks.
 
+import { fail } from './status.js';
+
 export class Room {
   constructor(editor) {
     this.editor = editor;
@@ -22,11 +24,16 @@ export class Room {
     this.offer.addEventListener('click', () => this.grow());
   }
 
-  // Room on one side: the pixels asked for, or a quarter of the canvas across that side.
+  // Room on one side: the pixels asked for, or (the field empty) a quarter of the canvas
+  // across that side. Nothing, or less than nothing, is said to be so, not replaced.
   add(side) {
     const { width, height } = this.editor.creation;
-    const asked = Math.round(Number(this.size.value));
-    const pixels = asked > 0 ? asked : Math.round((side === 'top' || side === 'bottom' ? height : width) / 4);
+    const asked = this.size.value.trim() === '' ? null : Math.round(Number(this.size.value));
+    if (asked !== null && !(asked >= 1)) {
+      fail(new Error('give the room in pixels, 1 or more, or leave the field empty for a quarter of the canvas'));
+      return;
+    }
+    const pixels = asked ?? Math.round((side === 'top' || side === 'bottom' ? height : width) / 4);
     this.editor.commit({ op: 'canvas extend', [side]: pixels, ...this.background() }, `added ${pixels} px of room ${words[side]}`);
   }
 
@@ -50,7 +57,9 @@ export class Room {
     const margins = Object.fromEntries(Object.entries(past).filter(([, value]) => value >= 1));
     if (!Object.keys(margins).length) return;
     this.pending = { margins, label: layer.label };
-    this.offer.textContent = `Grow the canvas to hold ${layer.label}`;
+    const what = { image: 'sticker', text: 'text', shape: 'shape' }[layer.kind] || 'layer';
+    this.offer.textContent = `Grow the canvas to fit the ${what}`;
+    this.offer.title = `${layer.label} reaches past the edge: grow the canvas by as much`;
     this.offer.hidden = false;
   }
 

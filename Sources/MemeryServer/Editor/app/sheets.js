@@ -30,6 +30,7 @@ export class Sheets {
     this.current = name;
     this.sheet.hidden = false;
     for (const page of this.pages) page.hidden = page.dataset.sheet !== name;
+    if (leaving !== name) this.sheet.scrollTop = 0;  // each task opens at its top, not where the last was scrolled
     for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.sheet === name));
     this.sheet.setAttribute('aria-label', this.buttons.find((b) => b.dataset.sheet === name)?.textContent.trim() || name);
     if (leaving !== name) this.left(leaving);

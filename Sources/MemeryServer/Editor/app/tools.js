@@ -33,11 +33,13 @@ export class Tools {
     };
     on('add-rect', shape('rect'));
     on('add-ellipse', shape('ellipse'));
-    // A sticker lands a step away from the last layer added, so a second copy is not hidden under the first.
+    // Stickers land in turn on nine spots spread over the picture (the middle first), so a
+    // new one does not hide the last ones under it.
+    const SPOTS = [[0.5, 0.5], [0.27, 0.3], [0.73, 0.3], [0.27, 0.7], [0.73, 0.7], [0.5, 0.27], [0.5, 0.73], [0.27, 0.5], [0.73, 0.5]];
     const stickerAt = () => {
-      const { width, height } = editor.creation;
-      const step = cascade();
-      return [Math.round(width * (0.5 + step)), Math.round(height * (0.5 + step))];
+      const { width, height, layers } = editor.creation;
+      const [x, y] = SPOTS[layers.filter((l) => l.kind === 'image').length % SPOTS.length];
+      return [Math.round(width * x), Math.round(height * y)];
     };
     // Emoji: the engine draws each into a picture kept with the creation, sized to a fifth of
     // the canvas's shorter side and centred where the next sticker goes.
