@@ -352,7 +352,7 @@ def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest
     second, other = (next(n["version"] for n in tree["nodes"] if word in n["summary"]) for word in ('"second"', '"other way"'))
     assert lanes[str(second)] != lanes[str(other)], f"two branches, two lanes: {lanes}"
     head = driver.find_element(By.CSS_SELECTOR, "#history li.head")
-    assert head.get_attribute("data-version") == str(tree["head"]) and "shown now" in head.text
+    assert head.get_attribute("data-version") == str(tree["head"]) and head.text.startswith(f"v{tree['head']} · shown now ·"), head.text
     dots = driver.find_elements(By.CSS_SELECTOR, "#history svg circle")
     assert len(dots) == len(rows)
     back = driver.find_element(By.ID, "history-newest")
@@ -609,6 +609,19 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
         fitted = show(server, name)
         assert fitted["height"] == 300 and fitted["width"] == grown["width"] - 40, fitted
         check_picture(driver, "desktop, after fit to content")
+
+
+def test_quality_shows_only_for_the_formats_it_changes(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "export")
+    label = driver.find_element(By.ID, "export-quality-label")
+    assert not label.is_displayed(), "PNG has no quality"
+    for format, shown in [("jpeg", True), ("webp", True), ("gif", False), ("png", False)]:
+        driver.execute_script("const s = document.getElementById('export-format'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", format)
+        assert label.is_displayed() == shown, format
 
 
 def test_each_sheet_opens_at_its_top(device, server):

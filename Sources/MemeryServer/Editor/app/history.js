@@ -91,12 +91,15 @@ export class History {
       item.append(drawRow(graph, index, width, row));
       const button = document.createElement('button');
       button.type = 'button';
-      button.textContent = `v${node.version} ${this.editor.panels.named(node.summary)}`;
-      button.title = new Date(node.time).toLocaleString();
-      if (node.version === tree.head) {
+      // What is shown now comes first: a long summary is what a narrow screen cuts short.
+      const words = document.createElement('span');
+      const shown = node.version === tree.head;
+      words.textContent = `v${node.version}${shown ? ' · shown now ·' : ''} ${this.editor.panels.named(node.summary)}`;
+      button.append(words);
+      button.title = `${new Date(node.time).toLocaleString()}: ${words.textContent}`;
+      if (shown) {
         item.className = 'head';
         button.setAttribute('aria-current', 'step');
-        button.textContent += ' — shown now';
       }
       button.addEventListener('click', () => this.editor.commit({ op: 'checkout', event: node.version }, `checked out v${node.version}`));
       item.append(button);

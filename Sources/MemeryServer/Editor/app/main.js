@@ -210,6 +210,8 @@ class Editor {
     const format = document.getElementById('export-format').value;
     const link = document.getElementById('export-link');
     link.href = api.exportURL(this.name, format, document.getElementById('export-quality').value);
+    // Quality means something to JPEG and WebP only.
+    document.getElementById('export-quality-label').hidden = !['jpeg', 'webp'].includes(format);
     link.download = `${this.name}.${format === 'jpeg' ? 'jpg' : format}`;
   }
 }
