@@ -669,3 +669,18 @@ def test_an_emoji_is_a_tap_away_and_any_other_can_be_typed(device, server):
     assert circle["image"]["sourceName"] == "red-circle.png" and abs(circle["box"]["w"] - 451 / 3) < 2, circle
     check_picture(driver, f"{kind}, emoji added")
     driver.save_screenshot(str(SHOTS / f"editor-emoji-{kind}.png"))
+
+
+def test_the_filter_list_offers_memerys_own_and_frei0rs_on_request(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "filters")
+    options = lambda: driver.execute_script("return [...document.getElementById('filter-choice').options].map((o) => o.value)")
+    wait(driver, lambda d: len(options()) > 5, what="the filter list")
+    own = options()
+    assert "org.memery.sepia" in own and not any(o.startswith("frei0r.") for o in own), own
+    driver.find_element(By.ID, "filters-all").click()
+    if any(f["origin"] == "frei0r" for f in server.json("GET", "/api/filters")[1]["filters"]):
+        wait(driver, lambda d: any(o.startswith("frei0r.") for o in options()), what="frei0r's filters listed")

@@ -23,16 +23,26 @@ export class Panels {
       const [{ fonts }, { filters }] = await Promise.all([api.fonts(), api.filters()]);
       fillSelect(this.style.elements.font, fonts.map((f) => f.name), false);
       this.filters = filters;
-      // Memery's own filters first, then those of plugins and of frei0r, each group by name.
-      const groups = [['builtin', 'Memery'], ['user', 'Plugins'], ['frei0r', 'frei0r']].map(([origin, title]) => {
-        const group = document.createElement('optgroup');
-        group.label = title;
-        group.append(...filters.filter((f) => f.origin === origin).sort((a, b) => a.name.localeCompare(b.name))
-          .map((f) => new Option(f.origin === 'frei0r' ? `${f.name} (${f.id.replace(/^frei0r\./, '')})` : f.name, f.id)));
-        return group;
-      }).filter((group) => group.children.length);
-      this.filterChoice.replaceChildren(new Option('—', ''), ...groups);
+      this.listFilters();
+      document.getElementById('filters-all').addEventListener('change', () => this.listFilters());
     } catch (error) { fail(error); }
+  }
+
+  // Memery's own filters first, then those of plugins, each group by name; frei0r's hundred
+  // (named by and for video people) only when asked for.
+  listFilters() {
+    const all = document.getElementById('filters-all').checked;
+    const chosen = this.filterChoice.value;
+    const origins = [['builtin', 'Memery'], ['user', 'Plugins'], ...(all ? [['frei0r', 'frei0r']] : [])];
+    const groups = origins.map(([origin, title]) => {
+      const group = document.createElement('optgroup');
+      group.label = title;
+      group.append(...this.filters.filter((f) => f.origin === origin).sort((a, b) => a.name.localeCompare(b.name))
+        .map((f) => new Option(f.origin === 'frei0r' ? `${f.name} (${f.id.replace(/^frei0r\./, '')})` : f.name, f.id)));
+      return group;
+    }).filter((group) => group.children.length);
+    this.filterChoice.replaceChildren(new Option('—', ''), ...groups);
+    if ([...this.filterChoice.options].some((o) => o.value === chosen)) this.filterChoice.value = chosen;
   }
 
   // MARK: style
