@@ -111,6 +111,8 @@ public final class Workspace: Sendable {
 
     /// Snapshots are written every this many events.
     static let snapshotInterval: UInt64 = 100
+    /// The longest side a WebP file can hold.
+    static let webPSideLimit = 16_383
 
     /// The head of a creation the gallery already named (listing many need not look each up).
     public func head(of entry: Gallery.Entry) throws -> CreationHead {
@@ -271,7 +273,7 @@ public final class Workspace: Sendable {
     /// Makes a creation on a blank canvas.
     @discardableResult
     public func create(name: String, canvasWidth: Int, height: Int, background: Color) throws -> Creation {
-        try start(name, with: .createCanvas(width: canvasWidth, height: height, background: background))
+        try start(name, with: .createCanvas(width: canvasWidth, height: height, background: background, maxPixels: compositor.decoder.maxPixels))
     }
 
     /// Appends a new creation's name and canvas in one batch: the first node of its history,
@@ -474,6 +476,12 @@ public final class Workspace: Sendable {
     func picture(of creation: Creation, width: Int?, choosing format: ExportFormat?, quality: Int,
                  skipMissingFilters: Bool = false, pngCompression: Int = 6) throws -> Picture {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
+        if format == .webp, let canvas = creation.canvas {
+            // WebP's sides are 14 bits: said before a 17,000-pixel picture is drawn for nothing.
+            let w = width.map { min($0, canvas.width) } ?? canvas.width
+            let h = w == canvas.width ? canvas.height : Int((Double(canvas.height) * Double(w) / Double(max(1, canvas.width))).rounded())
+            if max(w, h) > Self.webPSideLimit { throw RenderError.tooLongForFormat(format: "webp", width: w, height: h, limit: Self.webPSideLimit) }
+        }
         let frames = try compositor.frameCount(creation, blob: storedBlob)
         if frames > 1, let format, format.holdsAnimation,
            let data = try compositor.renderAnimation(creation, as: format, quality: quality, width: width,

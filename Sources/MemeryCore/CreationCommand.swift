@@ -2,8 +2,8 @@
 public enum CreationCommand: Sendable, Equatable {
     case create(name: String)
     case importBaseImage(BaseImage)
-    /// A blank canvas instead of a base image.
-    case createCanvas(width: Int, height: Int, background: Color)
+    /// A blank canvas instead of a base image, of at most `maxPixels` (the limit on imports).
+    case createCanvas(width: Int, height: Int, background: Color, maxPixels: Int = Canvas.defaultMaxPixels)
     /// The canvas, base image and text boxes of a template.
     case startFromTemplate(Templates.Template)
     /// Adds a text layer; a nil box takes the role's default box.

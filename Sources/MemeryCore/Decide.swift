@@ -18,11 +18,12 @@ extension Creation: Decider {
             guard canvas == nil else { throw DomainError.baseImageAlreadySet }
             return [.baseImageImported(.init(image: image))]
 
-        case let .createCanvas(width, height, background):
+        case let .createCanvas(width, height, background, maxPixels):
             guard exists else { throw DomainError.creationNotStarted }
             guard canvas == nil else { throw DomainError.baseImageAlreadySet }
             try check("canvas width", Double(width), Canvas.sizeRange)
             try check("canvas height", Double(height), Canvas.sizeRange)
+            guard width * height <= maxPixels else { throw DomainError.newCanvasTooLarge(width: width, height: height, maxPixels: maxPixels) }
             return [.canvasCreated(.init(width: width, height: height, background: background))]
 
         case .startFromTemplate(let template):
@@ -45,7 +46,7 @@ extension Creation: Decider {
             guard !text.isEmpty else { throw DomainError.emptyText }
             let layerBox = box ?? TextContent.captionBox(role, width: width, height: height)
             try check(layerBox)
-            let style = changes.applied(to: .meme(canvasHeight: height))
+            let style = changes.applied(to: .meme(canvasHeight: height)).keepingChosenSize(given: changes.maxSize)
             try style.validate()
             let content = TextContent(role: role, text: text, width: layerBox.w, height: layerBox.h, style: style)
             let layer = Layer(id: newLayerID, content: .text(content),
@@ -57,7 +58,7 @@ extension Creation: Decider {
             guard let content = layer.text else { throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "text") }
             if let text, text.isEmpty { throw DomainError.emptyText }
             if let box { try check(box) }
-            let style = changes.applied(to: content.style)
+            let style = changes.applied(to: content.style).keepingChosenSize(given: changes.maxSize)
             try style.validate()
             let edit = CreationEvent.TextLayerEdited(
                 id: id,

@@ -44,6 +44,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case invalidCanvasSize(String)
     /// A canvas grown past the pixel limit of a picture, or past a side's limit.
     case canvasTooLarge(width: Int, height: Int, maxPixels: Int, maxSide: Int)
+    /// A blank canvas asked for past the pixel limit of a picture.
+    case newCanvasTooLarge(width: Int, height: Int, maxPixels: Int)
     /// Fit to content on a canvas with nothing on it but captions.
     case nothingToFit
     /// An emoji sticker asked for with something that is not one to eight emoji.
@@ -138,6 +140,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "no bundled sticker \"\(DomainError.shortened(name))\": this memery was installed without its stickers (Memery_Memery.resources beside the binary)"
         case let .noSuchSticker(name, known):
             return "no bundled sticker \"\(DomainError.shortened(name))\": there are \(known.joined(separator: ", "))"
+        case let .newCanvasTooLarge(width, height, maxPixels):
+            let megapixels = (Double(width) * Double(height) / 100_000).rounded() / 10
+            return "a \(width)x\(height) canvas is \(Self.number(megapixels)) megapixels, over the limit of \(maxPixels / 1_000_000) megapixels a picture may have: choose a smaller size"
         case .nothingToFit:
             return "nothing to fit the canvas to: it holds no picture or layers besides its captions"
         case .invalidTime(let text):

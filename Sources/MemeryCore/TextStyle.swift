@@ -39,6 +39,16 @@ public struct TextStyle: Sendable, Hashable, Codable {
         TextStyle(maxSize: max(16, (Double(canvasHeight) / 7).rounded()))
     }
 
+    /// A size Memery chose (the default on a very tall canvas: 15000 px / 7 is 2143) kept within
+    /// what a person may give; a size given is left for `validate` to judge. Used in decide,
+    /// never in evolve, so stored histories replay as they were.
+    func keepingChosenSize(given: Double?) -> TextStyle {
+        guard given == nil else { return self }
+        var kept = self
+        kept.maxSize = Swift.min(Self.sizeRange.upperBound, Swift.max(Self.sizeRange.lowerBound, maxSize))
+        return kept
+    }
+
     func validate() throws {
         guard !font.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw DomainError.invalidName(font, reason: "a font family needs a name")

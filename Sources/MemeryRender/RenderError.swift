@@ -32,6 +32,9 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     /// The file is bigger than any picture within the pixel limit can be.
     case fileTooLarge(source: String, bytes: Int, limit: Int)
     case qualityOutOfRange(Int)
+    /// A picture with a side longer than the format can hold (WebP: 16,383 px), refused
+    /// before any work.
+    case tooLongForFormat(format: String, width: Int, height: Int, limit: Int)
     /// No installed colour emoji font draws every character of an emoji sticker.
     case emojiUnavailable(String)
 
@@ -79,6 +82,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
             return "cannot write \(path): \(reason)"
         case let .outOfMemory(width, height):
             return "not enough memory for a \(width)x\(height) image"
+        case let .tooLongForFormat(format, width, height, limit):
+            return "\(Self.formatName(format)) holds at most \(limit) pixels a side and this picture is \(width)x\(height): export it as PNG or JPEG, or at a smaller width"
         case .emojiUnavailable(let text):
             return "the emoji font (Noto Color Emoji) does not draw \(text): choose another emoji, or install fonts-noto-color-emoji"
         case .qualityOutOfRange(let quality):
