@@ -478,8 +478,9 @@ public final class Workspace: Sendable {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         if format == .webp, let canvas = creation.canvas {
             // WebP's sides are 14 bits: said before a 17,000-pixel picture is drawn for nothing.
-            let w = width.map { min($0, canvas.width) } ?? canvas.width
-            let h = w == canvas.width ? canvas.height : Int((Double(canvas.height) * Double(w) / Double(max(1, canvas.width))).rounded())
+            // The size the render will have: scaled only when narrower than the canvas, as `Compositor.render` does.
+            let (w, h) = width.flatMap { $0 < canvas.width && canvas.width > 0 ? Raster.size(of: (canvas.width, canvas.height), scaledToWidth: $0) : nil }
+                ?? (canvas.width, canvas.height)
             if max(w, h) > Self.webPSideLimit { throw RenderError.tooLongForFormat(format: "webp", width: w, height: h, limit: Self.webPSideLimit) }
         }
         let frames = try compositor.frameCount(creation, blob: storedBlob)

@@ -20,7 +20,7 @@ extension Raster {
 
     /// The size of a picture of `size` scaled to `width` pixels wide: the height keeps the
     /// aspect, and is at least 1 pixel.
-    static func size(of size: (width: Int, height: Int), scaledToWidth width: Int) -> (width: Int, height: Int) {
+    public static func size(of size: (width: Int, height: Int), scaledToWidth width: Int) -> (width: Int, height: Int) {
         (width, max(1, Int((Double(size.height) * Double(width) / Double(size.width)).rounded())))
     }
 }
