@@ -1,18 +1,46 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bench-hub bench-peers chaos-hub crashtest fuzz tsan bootstrap build clean
+.PHONY: demo test bench bench-hub bench-peers chaos-hub crashtest fuzz tsan bootstrap build release install uninstall deb package-test clean
 
-demo: bootstrap
-	swift build -c release --product memery
-	swift build -c release --product memery-builtins
+# Where `make install` puts Memery (DESTDIR is prefixed to it, for staging a package).
+PREFIX ?= /usr/local
+DESTDIR ?=
+# Release builds link the Swift runtime in, so that the binary runs where Swift is not
+# installed; every release build says so, or SwiftPM would relink between them.
+RELEASE_BUILD = swift build -c release --static-swift-stdlib
+
+demo: release
 	scripts/demo
 
-test: bootstrap
+# The release build first: Tests/install installs it into a temporary folder and uses it.
+test: release
+	scripts/check-release-binary .build/release/memery .build/release/libmemery-builtins.so
 	swift build --build-tests
 	swift test --disable-xctest
-	python3 -m pytest -q Tests/web Tests/chaos
+	python3 -m pytest -q Tests/web Tests/chaos Tests/install
+
+# memery and its built-in filters, optimised, as installed.
+release: bootstrap
+	$(RELEASE_BUILD) --product memery
+	$(RELEASE_BUILD) --product memery-builtins
+
+install: release
+	scripts/install "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	scripts/install --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# A Debian package, out/memery_VERSION_ARCH.deb, its dependencies read off the binaries.
+deb: release
+	@scripts/bootstrap --package
+	scripts/make-deb
+
+# Installs the package into a throwaway Debian (debootstrap) and uses it from there as a
+# new user would, then removes it and checks nothing is left. Changes nothing on this machine.
+package-test: deb
+	scripts/package-test
 
 bench: bootstrap
-	swift build -c release
+	$(RELEASE_BUILD)
 	scripts/bench
 
 # Simulated machines (8, 64, 256) syncing through two hubs on one PostgreSQL, beside pgbench inserting the same rows.
@@ -28,14 +56,14 @@ chaos-hub: bootstrap
 # Memery beside ImageMagick, Pillow, libvips, SQLite and raw LMDB; the report goes to docs/benchmarks.md.
 bench-peers: bootstrap
 	@scripts/bootstrap --peers
-	swift build -c release
+	$(RELEASE_BUILD)
 	scripts/bench-peers > docs/benchmarks.md
 	@cat docs/benchmarks.md
 
 # Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points,
 # while a second process edits the same creation (none of its edits may fail).
 crashtest: bootstrap
-	swift build -c release
+	$(RELEASE_BUILD)
 	.build/release/memery-crashtest --kills $${KILLS:-1000}
 
 # The concurrency tests (one workspace, many threads and tasks) under ThreadSanitizer, in

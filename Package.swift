@@ -42,8 +42,11 @@ let package = Package(
 
         // The plugin C ABI: memery_filter.h is the only file plugin authors need.
         .target(name: "MemeryPluginABI"),
+        // Plain C, but SwiftPM links it with swiftc, which would make it need the Swift runtime
+        // from the toolchain's folder, and an installed memery has neither: no Swift start-up
+        // object (-nostartfiles), the runtime's archive (from which nothing is taken), no toolchain run path.
         .target(name: "MemeryBuiltinFilters", dependencies: ["MemeryPluginABI"], path: "Plugins/builtins",
-                linkerSettings: [.linkedLibrary("m")]),
+                linkerSettings: [.linkedLibrary("m"), .unsafeFlags(["-nostartfiles", "-static-stdlib", "-no-toolchain-stdlib-rpath"])]),
 
         // JPEG written straight from Cairo's pixels with libjpeg-turbo (C: libjpeg reports errors by longjmp).
         .target(name: "MemeryJPEG", linkerSettings: [.linkedLibrary("jpeg")]),

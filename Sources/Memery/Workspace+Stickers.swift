@@ -20,12 +20,5 @@ extension Workspace {
         return data
     }
 
-    /// `MEMERY_STICKERS_DIR`, else the resource bundle SwiftPM puts beside the binary (found
-    /// by hand: `Bundle.module` stops the process when the bundle was not copied with it).
-    private static var stickerFolder: URL? {
-        if let dir = ProcessInfo.processInfo.environment["MEMERY_STICKERS_DIR"] { return URL(fileURLWithPath: dir) }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        return [Bundle.main.bundleURL, binary].map { $0.appendingPathComponent("Memery_Memery.resources/Stickers") }
-            .first { FileManager.default.fileExists(atPath: $0.path) }
-    }
+    private static var stickerFolder: URL? { InstalledFiles.stickerFolder }
 }

@@ -27,7 +27,7 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
             return "no filter \"\(id)\" is installed" + Self.note(skipped)
         case let .builtinsMissing(filter, problem):
             return "\(filter) is a built-in filter, but \(problem); build them with "
-                + "`swift build -c release --product memery-builtins` (`make demo` does) and try again"
+                + "`swift build -c release --product memery-builtins` (`make demo` does), or reinstall Memery (`make install`), and try again"
         case let .unknownParam(filter, param, known):
             let list = known.isEmpty ? "it takes none" : "it takes: " + known.joined(separator: ", ")
             return "filter \(filter) has no parameter \"\(param)\"; \(list)"

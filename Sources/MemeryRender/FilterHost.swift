@@ -5,9 +5,9 @@ import MemeryPluginABI
 /// Finds filter plugins, checks parameters against their declarations before a plugin sees
 /// them, and runs filters on rasters.
 ///
-/// Discovery: the built-in plugin (libmemery-builtins.so) beside the running executable,
-/// loaded in-process; then every .so in each folder of $MEMERY_PLUGIN_PATH and in
-/// $XDG_DATA_HOME/memery/plugins, read and run only in a helper process (IsolatedRunner).
+/// Discovery: the built-in plugin (libmemery-builtins.so, found by InstallLayout), loaded
+/// in-process; then every .so in the folders of `userPluginDirectories`, read and run only in
+/// a helper process (IsolatedRunner).
 /// MEMERY_ISOLATE_ALL=1 isolates the built-ins too.
 ///
 /// `@unchecked Sendable`, earned: every table is read and written under `lock` (plugins load
@@ -57,7 +57,7 @@ public final class FilterHost: @unchecked Sendable {
     public let timeout: TimeInterval = ProcessInfo.processInfo.environment["MEMERY_FILTER_TIMEOUT"].flatMap(Double.init) ?? 10
 
     /// The host with the built-in filters and the user's plugins, loaded once per process.
-    public static let shared = FilterHost(builtinDirectory: executableDirectory(), userDirectories: userPluginDirectories())
+    public static let shared = FilterHost(builtinDirectory: InstallLayout.builtinDirectory, userDirectories: userPluginDirectories())
 
     public static let builtinLibraryName = "libmemery-builtins.so"
 
@@ -93,15 +93,21 @@ public final class FilterHost: @unchecked Sendable {
     }
 
     /// Where third-party plugins are looked for: each folder on $MEMERY_PLUGIN_PATH, then
-    /// $XDG_DATA_HOME/memery/plugins (else ~/.local/share/memery/plugins).
-    public static func userPluginDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    /// $XDG_DATA_HOME/memery/plugins (else ~/.local/share/memery/plugins), then
+    /// $MEMERY_STORE/plugins (the first place a newcomer with a store of their own puts one),
+    /// then PREFIX/lib/memery/plugins of an installed `memery` (plugins for every user).
+    public static func userPluginDirectories(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                             system: String? = InstallLayout.systemPluginDirectory) -> [String] {
         var directories = (environment["MEMERY_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             directories.append(data + "/memery/plugins")
         } else if let home = environment["HOME"], !home.isEmpty {
             directories.append(home + "/.local/share/memery/plugins")
         }
-        return directories
+        if let store = environment["MEMERY_STORE"], !store.isEmpty { directories.append(store + "/plugins") }
+        if let system { directories.append(system) }
+        var seen = Set<String>()
+        return directories.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
     }
 
     /// Reads every plugin in a folder through the helper: nothing of theirs runs here.
@@ -206,13 +212,6 @@ public final class FilterHost: @unchecked Sendable {
     }
 
     static var isolateAll: Bool { ProcessInfo.processInfo.environment["MEMERY_ISOLATE_ALL"] == "1" }
-
-    static func executableDirectory() -> String? {
-        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return Bundle.main.executableURL?.deletingLastPathComponent().path
-        }
-        return URL(fileURLWithPath: path).deletingLastPathComponent().path
-    }
 
     static func formatBit(_ format: memery_pixel_format) -> UInt32 { 1 << format.rawValue }
 

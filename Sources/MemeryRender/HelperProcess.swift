@@ -10,7 +10,7 @@ public struct HelperProcess {
     /// The `memery` binary that serves the helper modes: MEMERY_HELPER, else the one beside
     /// this executable.
     public static let memeryBinary = ProcessInfo.processInfo.environment["MEMERY_HELPER"]
-        ?? URL(fileURLWithPath: FilterHost.executableDirectory() ?? ".").appendingPathComponent("memery").path
+        ?? URL(fileURLWithPath: InstallLayout.executableDirectory() ?? ".").appendingPathComponent("memery").path
 
     let executable: String
     let timeout: TimeInterval

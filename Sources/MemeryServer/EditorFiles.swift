@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Memery
 import NIOCore
 
 /// The editor's own files (HTML, CSS, JavaScript modules), served from the folder that
@@ -13,26 +14,20 @@ struct EditorFiles {
     init(folder: URL) throws {
         var files = [String: (Data, String)]()
         guard let names = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw EditorFilesMissing(folder: folder.path)
+            throw EditorFilesMissing(folder: "in \(folder.path)")
         }
         let root = folder.standardizedFileURL.path
         for case let url as URL in names where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
             files[relative] = (try Data(contentsOf: url), Self.mediaType(url.pathExtension))
         }
-        guard files["index.html"] != nil else { throw EditorFilesMissing(folder: folder.path) }
+        guard files["index.html"] != nil else { throw EditorFilesMissing(folder: "in \(folder.path)") }
         self.files = files
     }
 
-    /// Where the editor's folder is: `MEMERY_EDITOR_DIR`, else the resource bundle SwiftPM
-    /// puts beside the binary.
+    /// Where the editor's folder is (InstalledFiles: a build's bundle, an install's share folder).
     static func locate() throws -> URL {
-        if let dir = ProcessInfo.processInfo.environment["MEMERY_EDITOR_DIR"] { return URL(fileURLWithPath: dir) }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [Bundle.main.bundleURL, binary].map { $0.appendingPathComponent("Memery_MemeryServer.resources/Editor") }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
-            throw EditorFilesMissing(folder: candidates[candidates.count - 1].path)
-        }
+        guard let found = InstalledFiles.editorFolder else { throw EditorFilesMissing(folder: "beside the memery binary and in PREFIX/share/memery/editor") }
         return found
     }
 
@@ -64,6 +59,6 @@ struct EditorFiles {
 public struct EditorFilesMissing: Error, CustomStringConvertible {
     public var folder: String
     public var description: String {
-        "the web editor's files are missing (looked in \(folder)): keep the folder Memery_MemeryServer.resources beside the memery binary, or set MEMERY_EDITOR_DIR to the Editor folder"
+        "the web editor's files are missing (looked \(folder)): keep the folder Memery_MemeryServer.resources beside a built memery binary, install with `make install`, or set MEMERY_EDITOR_DIR to the Editor folder"
     }
 }

@@ -41,6 +41,12 @@ import Testing
         try FileManager.default.moveItem(atPath: s.path("plugins"), toPath: s.path("xdg/memery/plugins"))
         #expect(try s.run(["export", "m", "-o", s.path("m2.png")], environment: installedElsewhere).status == 0,
                 "plugins are found in $XDG_DATA_HOME/memery/plugins too")
+        // A store kept elsewhere: its own plugins folder, whether named by --store or $MEMERY_STORE.
+        try FileManager.default.moveItem(atPath: s.path("xdg/memery/plugins"), toPath: s.store + "/plugins")
+        let byFlag = try s.run(["export", "m", "-o", s.path("m3.png")])
+        #expect(byFlag.status == 0, "plugins are found in the --store folder's plugins: \(byFlag)")
+        let byEnvironment = try s.run(["filter", "list"], useStore: false, environment: ["MEMERY_STORE": s.store])
+        #expect(byEnvironment.stdout.contains("org.example.posterize\tPosterize\tuser"), "\(byEnvironment)")
     }
 
     @Test func misbehavingPluginsAreReportedAndTheCreationIsUnchanged() throws {

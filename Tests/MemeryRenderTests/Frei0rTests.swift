@@ -7,7 +7,7 @@ import Testing
 /// Debian's frei0r-plugins (scripts/bootstrap installs them) as frei0r.<name> filters.
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/frei0r-1/invert0r.so"), "frei0r-plugins is not installed"))
 struct Frei0rTests {
-    let host = FilterHost(builtinDirectory: FilterHost.executableDirectory())
+    let host = FilterHost(builtinDirectory: InstallLayout.executableDirectory())
 
     @Test func everyFilterTypePluginIsListedWithItsParametersByStringId() throws {
         let frei0r = host.filters.filter { $0.origin == .frei0r }
