@@ -66,7 +66,7 @@ let package = Package(
                 resources: [.copy("Stickers")]),  // the bundled stickers (CC0, scripts/make-stickers)
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
-            "Memery", "MemeryHubClient", "MemeryHubProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+            "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
@@ -89,11 +89,15 @@ let package = Package(
             "Memery", "MemeryHubProtocol",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
+        // Pictures from the web: a link downloaded within limits, its host checked before connecting.
+        .target(name: "MemeryWeb", dependencies: [
+            "MemeryCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The command-line tool.
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryHubProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
@@ -119,6 +123,9 @@ let package = Package(
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MemeryWebTests", dependencies: [
+            "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],

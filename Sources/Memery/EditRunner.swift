@@ -26,6 +26,8 @@ public final class EditRunner {
             let creation: Creation
             switch source {
             case .image(let file): creation = try workspace.create(name: name, imageAt: file)
+            case .picture(let picture):
+                creation = try workspace.create(name: name, imageData: picture.data, sourceName: picture.name, origin: picture.origin)
             case let .canvas(width, height, background):
                 creation = try workspace.create(name: name, canvasWidth: width, height: height, background: background)
             case .garage(let reference): creation = try workspace.create(name: name, garageImage: reference)
@@ -52,7 +54,7 @@ public final class EditRunner {
             var result = EditResult(creation: name)
             result.sequence = stored.last?.sequence
             return result
-        case .garageAdd, .garageRemove, .garageTag, .removeTemplate:
+        case .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate:
             var result = try performOutsideCreations(edit)
             result.creation = name
             return result
@@ -76,6 +78,11 @@ public final class EditRunner {
         switch edit {
         case let .garageAdd(file, name, tags):
             let (item, stored) = try workspace.addToGarage(storing: file, name: name, tags: tags)
+            result.garageItem = item
+            result.sequence = stored.last?.sequence
+        case let .garageAddPicture(picture, name, tags):
+            let (data, image, _) = try workspace.decodeImage(picture.data, source: picture.name, origin: picture.origin)
+            let (item, stored) = try workspace.addToGarage(data, image, name: name, tags: tags)
             result.garageItem = item
             result.sequence = stored.last?.sequence
         case .garageRemove(let reference):
@@ -105,6 +112,10 @@ public final class EditRunner {
             switch source {
             case .file(let path):
                 let (data, image, _) = try workspace.readImage(at: path)
+                stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
+                                          blobs: [data])
+            case .picture(let picture):
+                let (data, image, _) = try workspace.decodeImage(picture.data, source: picture.name, origin: picture.origin)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
             case .garage(let reference):
@@ -168,7 +179,7 @@ public final class EditRunner {
         case .checkout(.time(let text)):
             stored = try session.checkout(at: try PointInTime.parse(text, now: Date()), text: text)
             result.head = try session.headSummary()
-        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageRemove, .garageTag, .removeTemplate:
+        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate:
             throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
         }
         result.sequence = stored.last?.sequence

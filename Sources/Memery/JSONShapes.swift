@@ -44,7 +44,12 @@ public enum JSONShapes {
 
     public static func image(_ base: BaseImage) -> [String: Any] {
         ["blob": base.blob, "width": base.width, "height": base.height, "format": base.format,
-         "sourceName": optional(base.sourceName)]
+         "sourceName": optional(base.sourceName), "origin": optional(base.origin.map(origin))]
+    }
+
+    public static func origin(_ origin: PictureOrigin) -> [String: Any] {
+        ["url": origin.url, "title": optional(origin.title), "author": optional(origin.author),
+         "licence": optional(origin.licence), "licenceURL": optional(origin.licenceURL), "page": optional(origin.page)]
     }
 
     public static func layer(_ layer: Layer, position: Int) -> [String: Any] {

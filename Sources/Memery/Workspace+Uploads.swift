@@ -9,17 +9,27 @@ extension Workspace {
     /// The largest picture file accepted, in bytes (`MEMERY_MAX_FILE_MB`).
     public var maxImageBytes: Int { compositor.decoder.maxFileBytes }
 
-    /// Makes a creation from an uploaded picture; `sourceName` is the file's name as sent.
+    /// Makes a creation from an uploaded or downloaded picture; `sourceName` is the file's
+    /// name as sent, `origin` the link it came from (kept with it).
     @discardableResult
-    public func create(name: String, imageData: Data, sourceName: String) throws -> Creation {
-        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName))
+    public func create(name: String, imageData: Data, sourceName: String, origin: PictureOrigin? = nil) throws -> Creation {
+        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
         return try start(name, with: .importBaseImage(image), blobs: [data])
     }
 
-    /// Imports an uploaded picture into the garage (the same bytes are kept once).
-    public func addToGarage(imageData: Data, sourceName: String, name: String? = nil, tags: [String] = []) throws -> Garage.Item {
-        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName))
+    /// Imports an uploaded or downloaded picture into the garage (the same bytes are kept once).
+    public func addToGarage(imageData: Data, sourceName: String, origin: PictureOrigin? = nil, name: String? = nil, tags: [String] = []) throws -> Garage.Item {
+        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
         return try addToGarage(data, image, name: name, tags: tags).item
+    }
+
+    /// Adds an uploaded or downloaded picture as a layer; returns its label.
+    public func addImage(_ name: String, imageData: Data, sourceName: String, origin: PictureOrigin? = nil, at: Point? = nil,
+                         scale: Double = 1, rotation: Double = 0, opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
+        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
+        let session = try session(name)
+        try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
+        return session.state.layers.last?.label ?? ""
     }
 
     /// A name no creation has now, made from `base` (a file's stem, "untitled"), for a

@@ -346,10 +346,12 @@ public final class Workspace: Sendable {
 
     /// Decodes a picture's bytes in a helper with memory and time limits: they come from
     /// outside. Errors name `source` as the person named the picture (a path, an upload).
-    func decodeImage(_ data: Data, source: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
+    func decodeImage(_ data: Data, source: String, origin: PictureOrigin? = nil) throws -> (data: Data, image: BaseImage, raster: Raster) {
         try compositor.decoder.checkFileSize(data.count, source: source)
         let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: source)
-        return (data, Self.baseImage(info, of: data, hash: BlobHash.of(data), path: source), raster)
+        var image = Self.baseImage(info, of: data, hash: BlobHash.of(data), path: source)
+        image.origin = origin
+        return (data, image, raster)
     }
 
     /// An image file's bytes, once it is known to be a file within the size limit.

@@ -9,8 +9,12 @@ public struct BaseImage: Sendable, Hashable, Codable {
     public var format: String
     /// The file name it was imported from, for people to read.
     public var sourceName: String?
+    /// The link it was downloaded from (and its credits), when it came from the web. Older
+    /// builds read the event without it.
+    public var origin: PictureOrigin?
 
-    public init(blob: String, width: Int, height: Int, format: String, sourceName: String? = nil) {
+    public init(blob: String, width: Int, height: Int, format: String, sourceName: String? = nil, origin: PictureOrigin? = nil) {
         self.blob = blob; self.width = width; self.height = height; self.format = format; self.sourceName = sourceName
+        self.origin = origin
     }
 }

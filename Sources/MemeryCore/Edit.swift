@@ -22,6 +22,8 @@ public enum Edit: Sendable, Equatable {
     case removeTemplate(name: String)
     /// Imports a picture into the garage; no creation is involved.
     case garageAdd(file: String, name: String?, tags: [String])
+    /// The same with a picture's bytes already in hand (downloaded from a link).
+    case garageAddPicture(PictureBytes, name: String?, tags: [String])
     case garageRemove(image: String)
     /// Adds and removes tags of a garage image.
     case garageTag(image: String, add: [String], remove: [String])
@@ -65,6 +67,8 @@ public enum Edit: Sendable, Equatable {
     /// Where a new creation's picture comes from.
     public enum NewSource: Sendable, Equatable {
         case image(file: String)
+        /// A picture's bytes already in hand (downloaded from a link).
+        case picture(PictureBytes)
         case canvas(width: Int, height: Int, background: Color)
         case garage(String)
         case template(String)
@@ -73,6 +77,8 @@ public enum Edit: Sendable, Equatable {
     /// Where an added picture comes from.
     public enum ImageSource: Sendable, Equatable {
         case file(String)
+        /// A picture's bytes already in hand (downloaded from a link).
+        case picture(PictureBytes)
         case garage(String)
         /// One to eight emoji, drawn by the engine's emoji font into a picture stored with
         /// the creation, like any sticker.
@@ -125,7 +131,7 @@ public enum Edit: Sendable, Equatable {
     /// Whether the edit is about one creation (every op but the garage's).
     public var needsCreation: Bool {
         switch self {
-        case .garageAdd, .garageRemove, .garageTag, .removeTemplate: false
+        case .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate: false
         default: true
         }
     }
@@ -141,7 +147,7 @@ public enum Edit: Sendable, Equatable {
         case .move: "move"
         case .saveTemplate: "template save"
         case .removeTemplate: "template remove"
-        case .garageAdd: "garage add"
+        case .garageAdd, .garageAddPicture: "garage add"
         case .garageRemove: "garage remove"
         case .garageTag: "garage tag"
         case .captions: "text"

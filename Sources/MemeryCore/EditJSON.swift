@@ -219,6 +219,7 @@ extension Edit: Codable {
         case .new(let source):
             switch source {
             case .image(let file): try put("image", file)
+            case .picture(let picture): try put("url", picture.origin?.url ?? picture.name)
             case let .canvas(width, height, background): try put("canvas", "\(width)x\(height)"); try put("background", background)
             case .garage(let reference): try put("garage", reference)
             case .template(let name): try put("template", name)
@@ -228,6 +229,7 @@ extension Edit: Codable {
         case .move(let to): try put("to", to)
         case .saveTemplate(let name), .removeTemplate(let name): try put("template", name)
         case let .garageAdd(file, name, tags): try put("file", file); try put("name", name); try put("tags", tags)
+        case let .garageAddPicture(picture, name, tags): try put("url", picture.origin?.url ?? picture.name); try put("name", name); try put("tags", tags)
         case .garageRemove(let image): try put("image", image)
         case let .garageTag(image, add, remove): try put("image", image); try put("add", add); try put("remove", remove)
         case let .captions(top, bottom, style): try put("top", top); try put("bottom", bottom); try putStyle(style)
@@ -235,6 +237,7 @@ extension Edit: Codable {
         case let .addImage(source, at, scale, rotation, opacity, flip):
             switch source {
             case .file(let file): try put("file", file)
+            case .picture(let picture): try put("url", picture.origin?.url ?? picture.name)
             case .garage(let reference): try put("garage", reference)
             case .emoji(let emoji): try put("emoji", emoji)
             case .sticker(let name): try put("sticker", name)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 public import Memery
+import MemeryWeb
 import NIOCore
 
 /// `memery serve`: the router, its guard and its routes, assembled; and the running of it.
@@ -38,7 +39,10 @@ public enum EditorServer {
         router.add(middleware: ErrorAnswers())
         files.add(to: router)
         CreationRoutes(workspace: workspace).add(to: router)
-        CatalogRoutes(workspace: workspace).add(to: router)
+        let site = PictureDownloader(policy: LinkAddressPolicy(allowsPrivateAddresses: settings.allowsPrivateLinks), seconds: settings.downloadSeconds)
+        let search = WebSearch.standard(site: site)
+        CatalogRoutes(workspace: workspace, search: search).add(to: router)
+        WebSearchRoutes(search: search).add(to: router)
         EventRoutes(feed: feed).add(to: router)
         HubRoutes(workspace: workspace).add(to: router)
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {

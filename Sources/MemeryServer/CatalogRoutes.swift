@@ -2,11 +2,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Memery
+import MemeryWeb
 import NIOCore
 
 /// What the editor offers beside creations: filters, fonts, the garage and templates.
 struct CatalogRoutes {
     let workspace: Workspace
+    /// Pictures from links and web search results (the page's "From a link", "From the web"),
+    /// fetched as the settings say.
+    let search: WebSearch
 
     func add(to router: Router<ServerContext>) {
         router.get("api/filters", use: filters)
@@ -39,6 +43,9 @@ struct CatalogRoutes {
     /// Imports an uploaded picture (its bytes as the body) into the garage: `?filename=`,
     /// `?name=`, `?tags=a,b`. The same picture twice is kept once.
     @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
+        if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true {
+            return try await download(request, context: context)
+        }
         let query = request.uri.queryParameters
         let buffer = try await request.body.collect(upTo: context.bodyLimit)
         guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "the upload is empty: send the picture's bytes as the body") }
@@ -48,6 +55,42 @@ struct CatalogRoutes {
         let tags = query["tags"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
         let item = try await workspace.editing { workspace in
             SendableJSON(JSONShapes.garageItem(try workspace.addToGarage(imageData: data, sourceName: filename, name: name, tags: tags)))
+        }
+        return JSONAnswer.response(item.value, status: .created)
+    }
+
+    /// A picture from a link into the garage: `{"url": "https://…", "name"?, "tags"?}`; the page
+    /// then starts a creation from it or adds it as a layer. The download stops when the page
+    /// that asked goes (its Cancel button aborts the request), and then nothing is stored.
+    func download(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let fields = try await JSONAnswer.body(of: request, context: context) as? [String: Any],
+              let link = fields["url"] as? String ?? fields["web"] as? String else {
+            throw APIError(.badRequest, "send {\"url\": \"https://…\"} to take a picture from a link, {\"web\": REFERENCE} for a web search's result, or the picture's bytes to upload it")
+        }
+        let fromSearch = fields["url"] == nil
+        let name = fields["name"] as? String
+        let tags = fields["tags"] as? [String] ?? []
+        let search = self.search
+        let downloading = Task { () throws -> PictureBytes in
+            if fromSearch {
+                let image = try await search.image(link)
+                let got = try await search.site.download(image.imageURL)
+                return PictureBytes(data: got.data, name: got.fileName, origin: image.origin)
+            }
+            let got = try await search.site.download(link)
+            return PictureBytes(data: got.data, name: got.fileName, origin: PictureOrigin(url: got.url))
+        }
+        context.whenClientGone { downloading.cancel() }
+        let picture: PictureBytes
+        do {
+            picture = try await downloading.value
+        } catch let error as DownloadError {
+            throw APIError(.unprocessableContent, error.description, kind: "download")
+        } catch let error as WebSearchError {
+            throw APIError(.unprocessableContent, error.description, kind: "download")
+        }
+        let item = try await workspace.editing { workspace in
+            SendableJSON(JSONShapes.garageItem(try workspace.perform(.garageAddPicture(picture, name: name, tags: tags), on: nil).garageItem!))
         }
         return JSONAnswer.response(item.value, status: .created)
     }

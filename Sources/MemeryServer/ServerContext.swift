@@ -21,9 +21,14 @@ struct ServerContext: RequestContext {
     /// A render for this request, cancelled when its client goes (the page that asked was
     /// closed or moved on): the filter at work is asked to stop, and the cores go to
     /// pictures someone still waits for.
+    /// Calls `body` once the client has gone (the page closed, or its request aborted).
+    func whenClientGone(_ body: @escaping @Sendable () -> Void) {
+        channel.pipeline.handler(type: ClientGoneWatch.self).whenSuccess { watch in watch.whenGone(body) }
+    }
+
     func renderCancellation() -> ReadCancellation {
         let cancellation = ReadCancellation()
-        channel.pipeline.handler(type: ClientGoneWatch.self).whenSuccess { watch in watch.whenGone { cancellation.cancel() } }
+        whenClientGone { cancellation.cancel() }
         return cancellation
     }
 }

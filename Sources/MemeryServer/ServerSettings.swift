@@ -11,9 +11,17 @@ public struct ServerSettings: Sendable {
     public var token: String
     /// The largest request body, in bytes: an upload beyond it gets 413 and stores nothing.
     public var maxBodyBytes: Int
+    /// Whether a picture link may lead into this machine's own network (loopback, private
+    /// ranges): yes for the person's own loopback editor; a server others reach refuses them
+    /// unless told otherwise (`--allow-private-urls`).
+    public var allowsPrivateLinks: Bool
+    /// How long a link's download may take, in seconds (20; tests shorten it).
+    public var downloadSeconds = 20
 
-    public init(host: String = "127.0.0.1", port: Int = 0, token: String = ServerSettings.newToken(), maxBodyBytes: Int = 64 << 20) {
+    public init(host: String = "127.0.0.1", port: Int = 0, token: String = ServerSettings.newToken(), maxBodyBytes: Int = 64 << 20,
+                allowsPrivateLinks: Bool? = nil) {
         self.host = host; self.port = port; self.token = token; self.maxBodyBytes = maxBodyBytes
+        self.allowsPrivateLinks = allowsPrivateLinks ?? Self.isLoopback(host)
     }
 
     /// A fresh token: 32 bytes from the system's cryptographic generator, as hex.

@@ -19,12 +19,18 @@ enum Describe {
             what = "text \(text.role) \"\(text.text)\" box \(layer.box) \(s.font) up to \(number(s.maxSize))px \(s.fill)/\(s.outline) \(s.align)\(s.uppercase ? "" : " no-caps")"
         case .image(let content):
             what = "image \(content.image.sourceName ?? String(content.image.blob.prefix(12))) \(content.width)x\(content.height)"
+                + (content.image.origin.map { " from \(origin($0))" } ?? "")
         case .shape(let shape):
             what = "\(shape.kind) \(number(shape.width))x\(number(shape.height)) fill \(shape.fill?.hex ?? "none") alpha \(number(shape.alpha)) stroke \(shape.stroke?.hex ?? "none")"
         case .drawing(let drawing):
             what = "drawing, \(drawing.strokes.count) stroke(s)"
         }
         return "  \(position)  \(layer.label)  \(what)  \(placement)"
+    }
+
+    /// Where a picture came from: its link, and its credit when it has one.
+    static func origin(_ origin: PictureOrigin) -> String {
+        origin.url + (origin.licence != nil || origin.author != nil ? " (\(origin.credit))" : "")
     }
 
     static func number(_ value: Double) -> String {

@@ -19,8 +19,16 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Export even if some of the creation's filters are not installed, leaving those out.")
     var skipMissingFilters = false
 
+    enum Credits: String, ExpressibleByArgument, CaseIterable { case caption, file }
+
+    @Option(help: ArgumentHelp(
+        "Credit the pictures taken from the web: caption (a line under the picture) or file (OUTPUT.credits.txt beside it).",
+        discussion: "Their titles, authors, licences and pages, as `show` prints them; a creation with none is exported as it is."))
+    var credits: Credits?
+
     func validate() throws {
         if let width, width < 1 { throw ValidationError("--width must be at least 1 pixel, not \(width).") }
+        if credits != nil && outputOptions.toStandardOutput { throw ValidationError("--credits needs a file to write (-o FILE), not standard output") }
     }
 
     func run() throws {
@@ -32,9 +40,19 @@ struct ExportCommand: ParsableCommand {
             outputOptions.tell(picture)
             return
         }
-        let picture = try workspace.export(name, to: outputOptions.output, width: width, format: format, quality: outputOptions.quality,
-                                           skipMissingFilters: skipMissingFilters)
+        let picture = credits == .caption
+            ? try workspace.exportWithCreditLine(name, to: outputOptions.output, width: width, format: format, quality: outputOptions.quality,
+                                                 skipMissingFilters: skipMissingFilters)
+            : try workspace.export(name, to: outputOptions.output, width: width, format: format, quality: outputOptions.quality,
+                                   skipMissingFilters: skipMissingFilters)
         outputOptions.tell(picture)
         print(outputOptions.output)
+        if credits == .file {
+            let lines = try workspace.credits(of: name).map(\.credit)
+            let file = outputOptions.output + ".credits.txt"
+            let text = lines.isEmpty ? "No picture in \(name) came from the web.\n" : lines.joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            print(file)
+        }
     }
 }

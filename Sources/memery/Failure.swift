@@ -1,6 +1,7 @@
 import Foundation
 import Memery
 import MemeryHubClient
+import MemeryWeb
 
 /// A user-facing failure: the message after `error:` and the exit code.
 struct Failure {
@@ -21,6 +22,10 @@ struct Failure {
     init?(_ error: Error) {
         if let error = error as? HubClientError {
             self.init(message: error.description, exitCode: error.isBadInput ? Self.badInput : Self.hub)
+        } else if let error = error as? DownloadError {
+            self.init(message: error.description, exitCode: Self.badInput)
+        } else if let error = error as? WebSearchError {
+            self.init(message: error.description, exitCode: Self.badInput)
         } else if let error = error as? InputError {
             self.init(message: error.message, exitCode: Self.badInput)
         } else if let error = MemeryError(classifying: error) {

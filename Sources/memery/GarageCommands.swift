@@ -11,13 +11,20 @@ struct GarageCommand: ParsableCommand {
 struct GarageAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Import an image into the garage; prints its name.")
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The image file.") var file: String
+    @Argument(help: "The image file.") var file: String?
+    @OptionGroup var link: LinkOptions
     @Option(parsing: .unconditional, help: "A name (default: the file's name, made unique).") var name: String?
     @Option(help: "A tag to find it by; repeat for more.") var tag: [String] = []
     @OptionGroup var output: ResultOptions
 
+    func validate() throws {
+        if (file == nil) == (link.given == nil) { throw ValidationError("give an image FILE, --url URL or --from-web RESULT") }
+    }
+
     func run() throws {
-        let result = try storeOptions.perform(.garageAdd(file: file, name: name, tags: tag), on: nil)
+        let edit: Edit = try link.picture().map { .garageAddPicture($0, name: name, tags: tag) }
+            ?? .garageAdd(file: file ?? "", name: name, tags: tag)
+        let result = try storeOptions.perform(edit, on: nil)
         let item = result.garageItem
         try output.report(result, extra: ["name": item?.name ?? "", "blob": item?.image.blob ?? "", "tags": item?.tags ?? []]) {
             print(item?.name ?? "")

@@ -30,6 +30,8 @@ struct ImageAddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A sticker that ships with Memery instead of a file (`memery image stickers` lists them).", valueName: "name"))
     var sticker: String?
 
+    @OptionGroup var link: LinkOptions
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Its top-left corner in canvas pixels (default: centred).", valueName: "x,y"))
     var at: String?
 
@@ -48,13 +50,14 @@ struct ImageAddCommand: ParsableCommand {
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
-        if [file, garage, emoji, sticker].compactMap({ $0 }).count != 1 {
-            throw ValidationError("give one of a FILE, --garage IMAGE, --emoji EMOJI or --sticker NAME")
+        if [file, link.given, garage, emoji, sticker].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of a FILE, --url URL, --from-web RESULT, --garage IMAGE, --emoji EMOJI or --sticker NAME")
         }
     }
 
     func run() throws {
-        let source: Edit.ImageSource = garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? sticker.map { .sticker($0) } ?? .file(file ?? "")
+        let downloaded = try link.picture().map { Edit.ImageSource.picture($0) }
+        let source: Edit.ImageSource = downloaded ?? garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? sticker.map { .sticker($0) } ?? .file(file ?? "")
         let result = try storeOptions.perform(.addImage(source, at: try at.map(Point.init(parsing:)), scale: scale, rotation: rotate,
                                                         opacity: opacity, flip: flip), on: name)
         try output.report(result) { print(result.layer ?? "") }

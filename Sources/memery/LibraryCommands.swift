@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryWeb
 import MemeryHubClient
 import MemeryHubProtocol
 
@@ -185,13 +186,15 @@ func startFromHub(_ storeOptions: StoreOptions, _ hubOptions: PublicHubOptions, 
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search", abstract: "Search the hub's library (recommendations, published templates, shared memes) by title and tags.",
+        commandName: "search", abstract: "Search the hub's library (recommendations, published templates, shared memes) by title and tags, or the web.",
         discussion: """
         Words match as written and by their English stem ("cats" finds "cat"); "a phrase" in quotes, -word to leave out, or. \
-        `memery new NAME --from-hub ID` starts a creation from a result.
+        `memery new NAME --from-hub ID` starts a creation from a result. With --web: openly licensed pictures from Openverse \
+        and Wikimedia Commons, each with its author and licence; `memery new NAME --from-web REFERENCE` takes one and keeps its credits.
         """)
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var hubOptions: PublicHubOptions
+    @Flag(help: "Search the open web (Openverse, Wikimedia Commons) instead of the hub.") var web = false
     @Argument(parsing: .allUnrecognized, help: "What to look for (-word leaves a word out).") var words: [String]
     @Option(help: "Only recommendation, template or share.") var kind: String?
     @Option(help: "At most this many results (1 to 200).") var limit = 50
@@ -208,6 +211,7 @@ struct SearchCommand: ParsableCommand {
         }
         let text = words.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError("search for at least one word") }
+        if web { return try searchWeb(text) }
         let connection = try HubLibrary.reader(try storeOptions.open(), hub: hubOptions.hub)
         let limit = limit
         nonisolated(unsafe) var items = [LibraryItem]()
@@ -215,6 +219,47 @@ struct SearchCommand: ParsableCommand {
         if json { try printEncoded(LibraryPage(items: items)); return }
         if items.isEmpty { print("nothing in the library matches \(text)") }
         for item in items { print(describeEntry(item)) }
+    }
+}
+
+extension SearchCommand {
+    /// Each provider's pictures, or what went wrong with it; the exit code is 0 while any answered.
+    func searchWeb(_ text: String) throws {
+        let search = WebSearch.standard(site: LinkOptions.ownDownloader(maxMB: PictureDownloader.defaultMaxMB))
+        let count = min(limit, 50)
+        nonisolated(unsafe) var outcomes = [WebSearch.Outcome]()
+        try Blocking.run { outcomes = await search.search(text, count: count) }
+        if json {
+            try printJSON(["web": outcomes.map { outcome -> [String: Any] in
+                ["provider": outcome.provider, "label": outcome.label, "problem": outcome.problem ?? NSNull(),
+                 "images": outcome.images.map(WebImageJSON.shape)]
+            }])
+        } else {
+            for outcome in outcomes {
+                if let problem = outcome.problem, outcome.images.isEmpty {
+                    print("\(outcome.label): \(problem)")
+                    continue
+                }
+                print("\(outcome.label): \(outcome.images.count) picture\(outcome.images.count == 1 ? "" : "s")")
+                for image in outcome.images {
+                    let size = image.width.flatMap { w in image.height.map { "  \(w)x\($0)" } } ?? ""
+                    print("  \(image.reference)  “\(image.title)”\(image.author.map { " by \($0)" } ?? "")  \(image.licence)\(size)")
+                    print("      \(image.page)")
+                }
+            }
+        }
+        if outcomes.allSatisfy({ $0.images.isEmpty && $0.problem.map { !$0.contains("found no pictures") } ?? false }) {
+            throw InputError("no picture site answered: " + outcomes.compactMap(\.problem).joined(separator: "; "))
+        }
+    }
+}
+
+/// A web search result as JSON.
+enum WebImageJSON {
+    static func shape(_ image: WebImage) -> [String: Any] {
+        ["reference": image.reference, "title": image.title, "author": image.author ?? NSNull(), "licence": image.licence,
+         "licenceURL": image.licenceURL ?? NSNull(), "page": image.page, "imageURL": image.imageURL,
+         "thumbnailURL": image.thumbnailURL ?? NSNull(), "width": image.width ?? NSNull(), "height": image.height ?? NSNull()]
     }
 }
 

@@ -29,13 +29,15 @@ struct NewCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("An entry of a hub's library (`memery search`, `memery recommended`), by id.", valueName: "id"))
     var fromHub: String?
 
+    @OptionGroup var link: LinkOptions
+
     @OptionGroup var hubOptions: PublicHubOptions
 
     @OptionGroup var output: ResultOptions
 
     func validate() throws {
-        if [image, garage, template, canvas, fromHub].compactMap({ $0 }).count != 1 {
-            throw ValidationError("give one of --image FILE, --garage IMAGE, --template T, --canvas WxH or --from-hub ID")
+        if [image, link.given, garage, template, canvas, fromHub].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of --image FILE, --url URL, --from-web RESULT, --garage IMAGE, --template T, --canvas WxH or --from-hub ID")
         }
         if hubOptions.hub != nil, fromHub == nil { throw ValidationError("--hub goes with --from-hub") }
     }
@@ -45,6 +47,8 @@ struct NewCommand: ParsableCommand {
         let source: Edit.NewSource
         if let image {
             source = .image(file: image)
+        } else if let picture = try link.picture() {
+            source = .picture(picture)
         } else if let garage {
             source = .garage(garage)
         } else if let template {

@@ -34,6 +34,10 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Open the address in the default browser.")
     var open = false
 
+    @Flag(help: ArgumentHelp("Let picture links lead into this machine's own network when listening beyond loopback.",
+                             discussion: "On loopback they may (it is your own network); with --allow-remote, links to loopback, private and link-local addresses (169.254.169.254 among them) are refused unless this is given."))
+    var allowPrivateUrls = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...4_096).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb must be from 1 to 4096, got \(maxUploadMb)") }
@@ -46,11 +50,14 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let workspace = try storeOptions.open()
         workspace.keepDecodedImages(upTo: cacheMb << 20)
-        let settings = ServerSettings(host: host, port: port, maxBodyBytes: maxUploadMb << 20)
+        var chosen = ServerSettings(host: host, port: port, maxBodyBytes: maxUploadMb << 20,
+                                      allowsPrivateLinks: ServerSettings.isLoopback(host) || allowPrivateUrls)
+        // MEMERY_DOWNLOAD_SECONDS shortens the 20 s limit on a link's download, for tests of it.
+        if let seconds = ProcessInfo.processInfo.environment["MEMERY_DOWNLOAD_SECONDS"].flatMap(Int.init) { chosen.downloadSeconds = seconds }
         if !ServerSettings.isLoopback(host) {
             FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the token can read and change this store; the connection is not encrypted\n".utf8))
         }
-        let (openBrowser, port, host) = (open, port, host)
+        let (openBrowser, port, host, settings) = (open, port, host, chosen)
         try Blocking.run {
             try await EditorServer.run(workspace: workspace, settings: settings) { address in
                 FileHandle.standardOutput.write(Data("Memery editor: \(address)\nCtrl-C stops it.\n".utf8))

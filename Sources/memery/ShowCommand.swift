@@ -29,6 +29,10 @@ struct ShowCommand: ParsableCommand {
         if let base = creation.baseImage {
             let animated = frames > 1 ? ", animated: \(frames) frames" : ""
             print("image:   \(base.sourceName ?? "?") (\(base.format), sha256 \(base.blob.prefix(12))…\(animated))")
+            if let origin = base.origin {
+                print("from:    \(origin.url)")
+                if origin.licence != nil || origin.author != nil { print("credit:  \(origin.credit)") }
+            }
         } else if let canvas = creation.canvas {
             print("image:   none, background \(canvas.background)")
         }

@@ -4,6 +4,7 @@ The binary is .build/debug/memery (or $MEMERY_BIN); the server listens on a free
 port (--port 0) and prints its address with the token, which the fixture reads."""
 import contextlib
 import glob
+import http.server
 import json
 import os
 import pathlib
@@ -13,6 +14,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +27,18 @@ PHOTOS = ROOT.parent / "shared" / "testdata" / "images" / "photos"
 EDGE = ROOT.parent / "shared" / "testdata" / "images" / "edge"
 # The repository's own picture: the editor's tests never skip for want of ../shared.
 EXAMPLE = ROOT / "examples" / "chelsea.png"
+
+
+@contextlib.contextmanager
+def local_site(handler):
+    """A web site on loopback answered by `handler` (an http.server request handler); yields its address."""
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    site.daemon_threads = True
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}"
+    finally:
+        site.shutdown()
 
 
 def shared(path):

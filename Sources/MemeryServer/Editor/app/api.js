@@ -6,10 +6,10 @@ import { during } from './busy.js';
 
 const enc = encodeURIComponent;
 
-function call(method, path, body, contentType) { return during(request(method, path, body, contentType)); }
+function call(method, path, body, contentType, signal) { return during(request(method, path, body, contentType, signal)); }
 
-async function request(method, path, body, contentType) {
-  const options = { method, headers: {} };
+async function request(method, path, body, contentType, signal) {
+  const options = { method, headers: {}, signal };
   if (body !== undefined) {
     if (body instanceof Blob || body instanceof ArrayBuffer) {
       options.body = body;
@@ -63,6 +63,12 @@ export const api = {
   garage: () => call('GET', '/api/garage'),
   stickers: () => call('GET', '/api/stickers'),
   stickerPictureURL: (name) => `/api/stickers/${enc(name)}/picture`,
+  // A picture from a link, downloaded by the server into the garage; `signal` cancels it
+  // (the server then stops and keeps nothing).
+  fromLink: (url, signal) => call('POST', '/api/garage', { url }, undefined, signal),
+  // Openly licensed pictures on the web, by provider; one of them taken (with its credits) into the garage.
+  webSearch: (words) => call('GET', `/api/web/search?q=${enc(words)}`),
+  fromWeb: (reference) => call('POST', '/api/garage', { web: reference }),
   addToGarage: (file) => call('POST', `/api/garage?filename=${enc(file.name || 'sticker')}`, file),
   garagePictureURL: (name, width) => `/api/garage/${enc(name)}/picture?width=${width}`,
   templates: () => call('GET', '/api/templates'),

@@ -1,8 +1,10 @@
 // The gallery: thumbnails, search, favourites, trash and restore, random, drag to reorder,
-// and every way to start a creation (a picture chosen, dropped or taken with the camera,
-// a blank canvas, a garage image, a template).
+// and every way to start a creation (a picture chosen, dropped, taken with the camera or
+// taken from a link or a web search, a blank canvas, a garage image, a template).
 import { api } from './api.js';
 import { say, fail } from './status.js';
+import { linkForm } from './link.js';
+import { webSearch } from './websearch.js';
 
 export class Gallery {
   constructor(open) {
@@ -32,6 +34,8 @@ export class Gallery {
       event.preventDefault();
       this.make({ canvas: document.getElementById('blank-size').value, background: document.getElementById('blank-color').value });
     });
+    linkForm(document.getElementById('link-form'), (item) => this.make({ garage: item.name }));
+    webSearch(document.getElementById('web-search-form'), document.getElementById('web-results'), (item) => this.make({ garage: item.name }));
     document.getElementById('from-garage').addEventListener('change', (event) => event.target.value && this.make({ garage: event.target.value }));
     document.getElementById('from-template').addEventListener('change', (event) => event.target.value && this.make({ template: event.target.value }));
     document.getElementById('camera').addEventListener('click', () => this.camera());

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
+import { linkForm } from './link.js';
 
 // The emoji a meme reaches for most; any other can be typed.
 const EMOJI = ['😂', '🤣', '😭', '😍', '😎', '🤔', '😱', '🙄', '😏', '🥺', '😤', '🤯', '💀', '🤡', '👀', '🔥',
@@ -100,6 +101,10 @@ export class Tools {
         await editor.commit({ op: 'image add', garage: item.name, at: stickerAt() }, 'added a photo');
         this.refreshStickers();
       } catch (error) { fail(error); }
+    });
+    linkForm(document.getElementById('sticker-link-form'), async (item) => {
+      await editor.commit({ op: 'image add', garage: item.name, at: stickerAt() }, 'added a picture from a link');
+      this.refreshStickers();
     });
     on('rotate-left', () => editor.commit({ op: 'rotate', degrees: -90 }, 'rotated left'));
     on('rotate-right', () => editor.commit({ op: 'rotate', degrees: 90 }, 'rotated right'));

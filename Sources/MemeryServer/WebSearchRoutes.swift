@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Memery
+import MemeryWeb
+import NIOCore
+
+/// The editor's "From the web": openly licensed pictures found on Openverse and Wikimedia
+/// Commons, each provider's results or its problem, with thumbnails fetched through this
+/// server (the page's content policy keeps images to its own origin). Only thumbnails a search
+/// answered with can be fetched: the address is a number this server gave, never a URL the
+/// page sends. Taking one is `POST /api/garage {"web": REFERENCE}` (CatalogRoutes).
+struct WebSearchRoutes {
+    let search: WebSearch
+    let thumbnails = WebThumbnails()
+
+    func add(to router: Router<ServerContext>) {
+        router.get("api/web/search", use: find)
+        router.get("api/web/thumbnails/:thumbnail", use: thumbnail)
+    }
+
+    @Sendable func find(_ request: Request, context: ServerContext) async throws -> Response {
+        let words = (request.uri.queryParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(words.count) else { throw APIError(.badRequest, "search for 1 to 200 characters, e.g. ?q=grumpy+cat") }
+        var answer = [[String: any Sendable]]()
+        for outcome in await search.search(words, count: 20) {
+            var images = [[String: any Sendable]]()
+            for image in outcome.images {
+                let thumbnail = await thumbnails.remember(image.thumbnailURL ?? image.imageURL)
+                images.append([
+                    "reference": image.reference, "title": image.title, "author": image.author ?? "", "licence": image.licence,
+                    "licenceURL": image.licenceURL ?? "", "page": image.page, "thumbnail": "/api/web/thumbnails/\(thumbnail)",
+                    "width": image.width ?? 0, "height": image.height ?? 0,
+                ])
+            }
+            answer.append(["provider": outcome.provider, "label": outcome.label, "problem": outcome.problem ?? "", "images": images])
+        }
+        return JSONAnswer.response(["web": answer])
+    }
+
+    @Sendable func thumbnail(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let number = context.parameters.get("thumbnail").flatMap(Int.init), let url = await thumbnails.url(number) else {
+            throw APIError(.notFound, "no such thumbnail: search again")
+        }
+        var small = search.site
+        small.maxBytes = 4 << 20
+        let got: PictureDownloader.Download
+        do { got = try await small.download(url) } catch let error as DownloadError {
+            throw APIError(.badGateway, error.description, kind: "download")
+        }
+        // Served only as the picture formats a browser shows, judged by the bytes.
+        guard let type = Self.pictureType(got.data) else { throw APIError(.badGateway, "\(url) did not give a picture") }
+        return BytesAnswer.response(got.data, type: type, cache: "private, max-age=3600")
+    }
+
+    static func pictureType(_ data: Data) -> String? {
+        let start = [UInt8](data.prefix(12))
+        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if start.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if start.count == 12, start.starts(with: Array("RIFF".utf8)), Array(start[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+}
+
+/// The thumbnail addresses searches answered with, by number: the most recent 2,000.
+actor WebThumbnails {
+    private var urls = [Int: String]()
+    private var next = 0
+
+    func remember(_ url: String) -> Int {
+        next += 1
+        urls[next] = url
+        urls[next - 2_000] = nil
+        return next
+    }
+
+    func url(_ number: Int) -> String? { urls[number] }
+}
