@@ -44,6 +44,7 @@ extension Creation: Decider {
                 return try decide(.editText(id: existing.id, text: text, box: box, style: changes))
             }
             guard !text.isEmpty else { throw DomainError.emptyText }
+            try Self.checkLength(text)
             let layerBox = box ?? TextContent.captionBox(role, width: width, height: height)
             try check(layerBox)
             let style = changes.applied(to: .meme(canvasHeight: height)).keepingChosenSize(given: changes.maxSize)
@@ -57,6 +58,7 @@ extension Creation: Decider {
             let layer = try existingLayer(id)
             guard let content = layer.text else { throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "text") }
             if let text, text.isEmpty { throw DomainError.emptyText }
+            if let text { try Self.checkLength(text) }
             if let box { try check(box) }
             let style = changes.applied(to: content.style).keepingChosenSize(given: changes.maxSize)
             try style.validate()
@@ -316,6 +318,13 @@ extension Creation: Decider {
     private func existingLayer(_ id: String) throws -> Layer {
         guard let layer = layer(id) else { throw DomainError.noSuchLayer(id) }
         return layer
+    }
+
+    /// Counted in UTF-8 first: a text of a million bytes is refused without walking its characters.
+    private static func checkLength(_ text: String) throws {
+        guard text.utf8.count > TextContent.maxCharacters else { return }
+        let characters = text.utf8.count > TextContent.maxCharacters * 64 ? text.unicodeScalars.count : text.count
+        guard characters <= TextContent.maxCharacters else { throw DomainError.textTooLong(characters: characters, max: TextContent.maxCharacters) }
     }
 
     private func requireCanvas() throws {

@@ -9,6 +9,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case invalidBox(String)
     case boxOutsideCanvas(Box, width: Int, height: Int)
     case emptyText
+    case textTooLong(characters: Int, max: Int)
     case noSuchLayer(String)
     case noSuchCreation(String)
     case creationExists
@@ -70,6 +71,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "box \(box) does not overlap the \(width)x\(height) canvas"
         case .emptyText:
             return "the text is empty: give the words to show"
+        case let .textTooLong(characters, max):
+            return "the text is \(characters) characters long; a layer takes at most \(max): split it over several text boxes"
         case .noSuchLayer(let id):
             return "no layer \"\(id)\" in this creation"
         case .noSuchCreation(let name):

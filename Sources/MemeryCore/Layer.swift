@@ -75,6 +75,10 @@ public struct Layer: Sendable, Hashable {
 /// Words in a box: a top or bottom caption, or a free text box.
 public struct TextContent: Sendable, Hashable, Codable {
     public enum Role: String, Sendable, Codable, CaseIterable { case top, bottom, free }
+    /// The longest text a layer takes, in characters: a page of words, far past any meme, and
+    /// short enough to lay out at once (400,000 characters took minutes). Checked when an edit
+    /// is decided; histories replay as they were.
+    public static let maxCharacters = 2_000
     public var role: Role
     public var text: String
     /// The box the text is fitted into, in pixels.

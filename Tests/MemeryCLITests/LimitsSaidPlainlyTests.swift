@@ -34,4 +34,29 @@ import Testing
                 "the operator's limit is the canvas's too")
         #expect(try s.ok(["new", "fine", "--canvas", "10000x10000"]).hasPrefix("fine\t"))
     }
+
+    @Test func aTextHasALengthLimitSaidInItsError() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "c", "--canvas", "600x400"])
+        try s.ok(["text", "add", "c", String(repeating: "a", count: 2000)])
+        try s.fails(["text", "add", "c", String(repeating: "ab ", count: 667)],
+                    containing: "the text is 2001 characters long; a layer takes at most 2000: split it over several text boxes")
+        try s.fails(["text", "c", "--top", String(repeating: "😂", count: 2001)], containing: "the text is 2001 characters long")
+        #expect(try s.ok(["show", "c"]).contains("layers:  1, bottom first"))
+    }
+
+    @Test func applyReadsALongLineAndManyShortOnesFromAPipe() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "c", "--canvas", "600x400"])
+        // A 3 MB line (refused for its length), then 300 more, through a pipe in pieces: each
+        // is answered, in order.
+        let long = #"{"op":"text add","text":"\#(String(repeating: "x", count: 3_000_000))"}"#
+        let lines = [long] + (1...300).map { #"{"op":"text add","text":"line \#($0)","box":"10,10,100,40"}"# }
+        let outcome = try s.run(["apply", "c"], input: lines.joined(separator: "\n") + "\n")
+        let replies = outcome.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(replies.count == 301, "\(outcome.stderr)")
+        #expect((replies.first??["error"] as? String)?.contains("the text is 3000000 characters long") == true, "\(String(describing: replies.first))")
+        #expect(replies.dropFirst().allSatisfy { $0?["ok"] as? Bool == true })
+        #expect(try s.ok(["show", "c"]).contains("layers:  300, bottom first"))
+    }
 }
