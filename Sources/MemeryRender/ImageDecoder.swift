@@ -127,6 +127,7 @@ public struct ImageDecoder: Sendable {
                 throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
             }
         }
+        if let damage = header.damage { throw RenderError.corrupt(source: source, format: header.format, reason: damage) }
         if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
         if header.frames > maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: maxFrames) }
         if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxAnimationPixels {

@@ -16,6 +16,9 @@ struct ImageHeader: Equatable {
     var frames = 1
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
     var refusal: String?
+    /// Damage seen in the header itself (a JPEG whose first segment is broken): said as damage,
+    /// not as an unknown format.
+    var damage: String?
     /// The decoder hands over this picture's colours already multiplied by alpha (an 8-bit
     /// TIFF with associated alpha) though it says they are straight.
     var premultipliedAlpha = false
@@ -42,6 +45,13 @@ struct ImageHeader: Equatable {
             return header
         }
         if starts([0xFF, 0xD8, 0xFF]) { return jpeg(bytes) }
+        if starts([0xFF, 0xD8]), bytes.count >= 4 {
+            // A JPEG's start marker, then no marker: damaged right at the start, not another format.
+            var header = ImageHeader(format: "jpeg", kind: "JPEG")
+            header.damage = String(format: "it breaks off right after its start: the start marker FF D8 is followed by %02X %02X where the next segment's marker should be",
+                                   bytes[2], bytes[3])
+            return header
+        }
         if ascii("GIF87a") || ascii("GIF89a") { return gif(bytes) }
         if ascii("RIFF"), ascii("WEBP", at: 8) { return webp(bytes) }
         if ascii("BM") { return bmp(bytes) }

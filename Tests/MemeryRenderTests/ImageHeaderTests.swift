@@ -45,6 +45,12 @@ import Testing
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
     }
 
+    /// FF D8 and then no marker: a JPEG damaged at its start, said as such (it was "not in an
+    /// image format Memery accepts (…, JPEG, …)").
+    @Test func aJPEGDamagedRightAfterItsStartIsCalledADamagedJPEG() {
+        #expect(refusal([0xFF, 0xD8, 0x00, 0x13, 0x4A, 0x46, 0x49, 0x46, 0, 1]) == "x.bin is a damaged JPEG image: it breaks off right after its start: the start marker FF D8 is followed by 00 13 where the next segment's marker should be")
+    }
+
     @Test func sizesWithNoPixelsOrSidesTooLongAreRefusedInPlainWords() {
         #expect(refusal(Self.png(width: 65535, height: 1)) == "x.bin declares 65535x1 pixels: a side longer than 32767 pixels is more than Memery can draw")
         #expect(refusal(Self.png(width: 0, height: 0)) == "x.bin declares 0x0 pixels: a picture needs at least one pixel each way")
