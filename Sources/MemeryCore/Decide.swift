@@ -186,6 +186,10 @@ extension Creation: Decider {
             try check("rotation", degrees, -36_000...36_000)
             let angle = Angle.normalized(degrees)
             guard angle != 0 else { return [] }
+            if target == .picture {
+                let pivot = try visiblePictureCentre()
+                return try turning(target) { $0.rotated(by: angle, from: pivot, to: pivot) }
+            }
             guard target == .canvas else { return try turning(target) { $0.turned(by: angle) } }
             let (c, s) = Angle.cosSin(angle)
             let w = Double(width), h = Double(height)
@@ -196,6 +200,10 @@ extension Creation: Decider {
 
         case let .flip(axis, target):
             try requireCanvas()
+            if target == .picture {
+                let pivot = try visiblePictureCentre()
+                return try turning(target) { $0.mirrored(axis, about: pivot) }
+            }
             guard target == .canvas else { return try turning(target) { $0.mirrored(axis) } }
             // Text boxes go to their mirrored places but keep their words readable, as the
             // captions do (a layer flipped on its own is still mirrored on purpose). Stored
@@ -284,6 +292,21 @@ extension Creation: Decider {
             let layer = try existingLayer(id)
             return [.layerChanged(.init(id: layer.id, transform: move(layer.transform)))]
         }
+    }
+
+    /// Where the picture alone turns and mirrors "in place": about the centre of the part of
+    /// it the canvas shows. After a crop that is the crop's centre, not the uncropped
+    /// picture's (which left a band empty and cut the other side off); with room added round
+    /// it, the picture's own centre.
+    private func visiblePictureCentre() throws -> Point {
+        guard let baseImage else { throw DomainError.noBaseImage }
+        let w = Double(baseImage.width), h = Double(baseImage.height)
+        let corners = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: 0, y: h), Point(x: w, y: h)]
+            .map { basePlacement.canvasPoint($0, size: (w, h)) }
+        let left = max(corners.map(\.x).min()!, 0), right = min(corners.map(\.x).max()!, Double(width))
+        let top = max(corners.map(\.y).min()!, 0), bottom = min(corners.map(\.y).max()!, Double(height))
+        guard left < right, top < bottom else { return Point(x: basePlacement.x, y: basePlacement.y) }
+        return Point(x: (left + right) / 2, y: (top + bottom) / 2)
     }
 
     private var newLayerID: String { LocalLabel.mint("L\(nextLayerNumber)") }

@@ -82,6 +82,16 @@ public struct Transform: Sendable, Hashable, Codable {
         return next
     }
 
+    /// Mirrored on screen about `pivot` (its own centre moves to the other side of it).
+    func mirrored(_ axis: FlipAxis, about pivot: Point) -> Transform {
+        var next = mirrored(axis)
+        switch axis {
+        case .h: next.x = 2 * pivot.x - x
+        case .v: next.y = 2 * pivot.y - y
+        }
+        return next
+    }
+
     /// Mirrors the transform with a canvas `width` x `height` across its vertical (h) or horizontal (v) axis.
     func flipped(_ axis: FlipAxis, width: Double, height: Double) -> Transform {
         var next = self

@@ -254,6 +254,29 @@ import Testing
         #expect(throws: DomainError.noBaseImage) { try blank.decide(.rotate(degrees: 90, .picture)) }
     }
 
+    /// After a crop the picture turns and mirrors about the centre of what the canvas shows:
+    /// the point of the picture there stays there (it turned about its uncropped centre,
+    /// leaving an empty band on one side and cutting the other off).
+    @Test func afterACropThePictureTurnsAboutWhatTheCanvasShows() throws {
+        var c = try startedCreation()  // 600x400
+        c = try c.applying(.crop(Box(x: 0, y: 0, w: 600, h: 200)))  // the top half
+        let size = (w: 600.0, h: 400.0), shown = Point(x: 300, y: 100)
+        let underTheCentre = c.basePlacement.localPoint(shown, size: size)
+        c = try c.applying(.rotate(degrees: 90, .picture))
+        #expect(c.basePlacement == Transform(x: 200, y: 100, rotation: 90), "\(c.basePlacement)")
+        let kept = c.basePlacement.localPoint(shown, size: size)
+        #expect(abs(kept.x - underTheCentre.x) < 1e-9 && abs(kept.y - underTheCentre.y) < 1e-9)
+        c = try c.applying(.flip(.v, .picture))
+        #expect(c.basePlacement.x == 200 && c.basePlacement.y == 100 && c.basePlacement.flipV)
+
+        // With room added round it, the whole picture shows: it turns about its own centre.
+        var roomy = try startedCreation()
+        roomy = try roomy.applying(.extendCanvas(CanvasMargins(top: 300), background: nil, maxPixels: Canvas.defaultMaxPixels))
+        let centre = roomy.basePlacement
+        roomy = try roomy.applying(.rotate(degrees: 90, .picture))
+        #expect(roomy.basePlacement.x == centre.x && roomy.basePlacement.y == centre.y)
+    }
+
     @Test func blankCanvasNeedsASizeInRange() throws {
         var c = Creation(id: UUID())
         c = try c.applying(.create(name: "blank"))
