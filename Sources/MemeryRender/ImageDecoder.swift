@@ -98,7 +98,8 @@ public struct ImageDecoder: Sendable {
         }
         let pixbuf = try loadPixbuf(data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
-        let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha, into: makeRaster)
+        let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha,
+                                                ignoringAlpha: header.extraSampleIsNotAlpha, into: makeRaster)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
     }
 

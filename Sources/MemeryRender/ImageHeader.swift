@@ -22,6 +22,9 @@ struct ImageHeader: Equatable {
     /// The decoder hands over this picture's colours already multiplied by alpha (an 8-bit
     /// TIFF with associated alpha) though it says they are straight.
     var premultipliedAlpha = false
+    /// The decoder takes a TIFF's extra sample for alpha even where the file says it is
+    /// "unspecified" (ExtraSamples 0: not transparency): those pictures are drawn opaque.
+    var extraSampleIsNotAlpha = false
     /// The gdk-pixbuf loader to use when the loaders' own sniffing would miss the format (a
     /// BigTIFF, which the TIFF loader reads but does not recognise); nil: let them sniff.
     var loader: String?
@@ -235,7 +238,7 @@ struct ImageHeader: Equatable {
         let ifd = big ? u64(8) : u32(4)
         let countSize = big ? 8 : 2, entrySize = big ? 20 : 12, valueAt = big ? 12 : 8
         guard ifd > 0, ifd <= bytes.count - countSize else { return header }
-        var bitsPerSample = 0, associatedAlpha = false, lab = false
+        var bitsPerSample = 0, associatedAlpha = false, unspecifiedExtra = false, lab = false
         for index in 0..<min(big ? u64(ifd) : u16(ifd), 512) {
             let entry = ifd + countSize + index * entrySize
             guard entry + entrySize <= bytes.count else { break }
@@ -249,7 +252,9 @@ struct ImageHeader: Equatable {
             case 257: header.height = value
             case 258: bitsPerSample = first
             case 262: lab = [8, 9, 10].contains(value)  // CIELab, ICCLab, ITULab
-            case 338: associatedAlpha = count >= 1 && first == 1
+            case 338:
+                associatedAlpha = count >= 1 && first == 1
+                unspecifiedExtra = count >= 1 && first == 0
             default: break
             }
         }
@@ -259,6 +264,7 @@ struct ImageHeader: Equatable {
             header.refusal = "it stores its colours as CIELab, which the decoder converts with a yellow cast"
         }
         header.premultipliedAlpha = associatedAlpha && bitsPerSample == 8
+        header.extraSampleIsNotAlpha = unspecifiedExtra
         return header
     }
 }

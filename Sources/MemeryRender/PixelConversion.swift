@@ -7,7 +7,8 @@ enum PixelConversion {
     /// `alreadyPremultiplied`: the loader handed over premultiplied colours as if straight
     /// (an 8-bit TIFF with associated alpha); they are kept, capped at their alpha.
     /// `into`: makes the raster for the pixels, by default a new one.
-    static func raster(from pixbuf: OpaquePointer, alreadyPremultiplied: Bool = false,
+    /// `ignoringAlpha`: a fourth channel that is not alpha (a TIFF's unspecified extra sample) is left out.
+    static func raster(from pixbuf: OpaquePointer, alreadyPremultiplied: Bool = false, ignoringAlpha: Bool = false,
                        into makeRaster: ImageDecoder.RasterMaker = { try Raster(width: $0, height: $1) }) throws -> Raster {
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
@@ -29,7 +30,7 @@ enum PixelConversion {
                 } else {
                     for x in 0..<width {
                         let p = from + x * 4
-                        let a = UInt32(p[3])
+                        let a = ignoringAlpha ? 255 : UInt32(p[3])
                         if a == 255 {
                             to[x] = 0xff00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
                         } else if alreadyPremultiplied {

@@ -102,3 +102,39 @@ import Testing
         #expect(header.width == 128 && header.height == 128 && header.refusal == nil, "\(header)")
     }
 }
+
+/// A TIFF's extra sample is alpha only when the file says so (ExtraSamples 1 or 2); one it
+/// calls unspecified (0) was drawn as transparency, 85% of a picture see-through.
+@Suite struct TIFFExtraSampleTests {
+    /// A 2x1 little-endian RGB TIFF with one extra 8-bit sample of `extra` per pixel, the
+    /// ExtraSamples tag saying `kind`.
+    static func tiff(extra: UInt8, kind: UInt16) -> Data {
+        var bytes: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0]
+        func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        let entries: [(UInt16, UInt16, UInt32, UInt32)] = [  // tag, type (3 SHORT, 4 LONG), count, value or offset
+            (256, 3, 1, 2), (257, 3, 1, 1), (258, 3, 4, 0 /* patched: offset of 8,8,8,8 */), (259, 3, 1, 1), (262, 3, 1, 2),
+            (273, 4, 1, 0 /* patched: pixels */), (277, 3, 1, 4), (278, 3, 1, 1), (279, 4, 1, 8), (338, 3, 1, UInt32(kind)),
+        ]
+        let ifdSize = 2 + entries.count * 12 + 4
+        let bitsAt = UInt32(8 + ifdSize), pixelsAt = bitsAt + 8
+        bytes += u16(UInt16(entries.count))
+        for (tag, type, count, value) in entries {
+            let v = tag == 258 ? bitsAt : tag == 273 ? pixelsAt : value
+            bytes += u16(tag) + u16(type) + u32(count) + (type == 3 && count == 1 ? u16(UInt16(v)) + [0, 0] : u32(v))
+        }
+        bytes += u32(0) + u16(8) + u16(8) + u16(8) + u16(8)
+        bytes += [200, 40, 10, extra, 10, 40, 200, extra]
+        return Data(bytes)
+    }
+
+    @Test func anUnspecifiedExtraSampleIsNotTransparency() throws {
+        let (raster, _) = try ImageDecoder().decode(Self.tiff(extra: 30, kind: 0), source: "scan.tiff")
+        let left = raster.pixel(x: 0, y: 0), right = raster.pixel(x: 1, y: 0)
+        #expect(left.a == 255 && right.a == 255, "\(left) \(right)")
+        #expect((left.r, left.g, left.b) == (200, 40, 10) && (right.r, right.g, right.b) == (10, 40, 200), "\(left) \(right)")
+        // Said to be alpha, it is (straight alpha of 30: the colour scaled by 30/255 once premultiplied).
+        let (alpha, _) = try ImageDecoder().decode(Self.tiff(extra: 30, kind: 2), source: "cutout.tiff")
+        #expect(alpha.pixel(x: 0, y: 0).a == 30, "\(alpha.pixel(x: 0, y: 0))")
+    }
+}
