@@ -91,3 +91,63 @@ struct EmbeddedOrientationTests {
         #expect(try Self.corners(try Self.png(with: pngChunk("eXIf", Array("garbage".utf8)))) == Self.expected[1]!)
     }
 }
+
+/// AVIF's rotation (irot) and mirror (imir), every combination avifenc writes, come out as
+/// browsers show them (Debian's libavif-gdk-pixbuf 0.11 applies them itself: a guard that it
+/// goes on doing so, and that nothing here turns them twice). Files made by libavif's own
+/// avifenc, lossless.
+@Suite struct AVIFOrientationTests {
+    /// 40x20 in four quadrants: red, blue over green, white.
+    static func quadrants() throws -> Raster {
+        let raster = try Raster(width: 40, height: 20)
+        raster.withMutablePixels { pixels, stride in
+            for y in 0..<20 {
+                for x in 0..<40 {
+                    let value: UInt32 = y < 10 ? (x < 20 ? 0xFFFF_0000 : 0xFF00_00FF) : (x < 20 ? 0xFF00_FF00 : 0xFFFF_FFFF)
+                    (pixels + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = value }
+                }
+            }
+        }
+        return raster
+    }
+
+    static func avif(_ options: [String]) throws -> Data {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avif-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("in.png"), avif = folder.appendingPathComponent("out.avif")
+        try ImageEncoder.encode(try quadrants(), as: .png).write(to: png)
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")  // Debian's libavif-bin (scripts/bootstrap)
+        encoder.arguments = ["--lossless"] + options + [png.path, avif.path]
+        encoder.standardOutput = FileHandle.nullDevice
+        try encoder.run()
+        encoder.waitUntilExit()
+        try #require(encoder.terminationStatus == 0, "avifenc \(options)")
+        return try Data(contentsOf: avif)
+    }
+
+    /// The colours at the four corners, top-left first, clockwise, and the size.
+    static func corners(_ data: Data) throws -> String {
+        let (image, _) = try ImageDecoder().decode(data, source: "test.avif")
+        func name(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> String {
+            p.r > 200 && p.g > 200 ? "white" : p.r > 200 ? "red" : p.g > 200 ? "green" : p.b > 200 ? "blue" : "other"
+        }
+        let (w, h) = (image.width, image.height)
+        return "\(w)x\(h) " + [(1, 1), (w - 2, 1), (w - 2, h - 2), (1, h - 2)].map { name(image.pixel(x: $0.0, y: $0.1)) }.joined(separator: " ")
+    }
+
+    @Test(arguments: [
+        ([String](), "40x20 red blue white green"),
+        (["--irot", "1"], "20x40 blue white green red"),          // a quarter turn anticlockwise
+        (["--irot", "2"], "40x20 white green red blue"),
+        (["--irot", "3"], "20x40 green red blue white"),
+        (["--imir", "1"], "40x20 blue red green white"),          // left and right exchanged
+        (["--imir", "0"], "40x20 green white blue red"),          // top and bottom exchanged
+        (["--irot", "1", "--imir", "1"], "20x40 white blue red green"),
+    ])
+    func rotationAndMirrorAreApplied(_ options: [String], _ expected: String) throws {
+        let got = try Self.corners(try Self.avif(options))
+        #expect(got == expected, "\(options): \(got)")
+    }
+}
