@@ -31,7 +31,7 @@ public struct ImageDecoder: Sendable {
     public var alsoAccepted: Set<String>
 
     /// The formats accepted by default: those the tests compare with a reference decode.
-    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif"]
+    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
     public static let defaultMaxFrames = 1_000
@@ -90,6 +90,14 @@ public struct ImageDecoder: Sendable {
         let header = ImageHeader.read(data)
         try admit(header, source: source, fromOutside: fromOutside)
         if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
+        // An icon: its largest picture alone (the loader would take a smaller one).
+        if header.format == "ico" {
+            guard let largest = IconEntries.largest(data) else {
+                throw RenderError.corrupt(source: source, format: "ico", reason: "its directory names no picture inside the file")
+            }
+            // Already one entry with its data after the directory (as made here): the loader's.
+            if largest != data { return try decode(largest, source: source, fromOutside: fromOutside, makeRaster: makeRaster) }
+        }
         if Animations.isAnimated(header), let format = header.format {
             return try firstFrame(data, format: format, source: source, checkingEvery: fromOutside)
         }
@@ -141,7 +149,6 @@ public struct ImageDecoder: Sendable {
     }
 
     private static let why = [
-        "ico": "the decoder gives a smaller picture than the largest the icon holds",
         "icns": "the decoder gives a smaller picture than the largest the icon holds, and unpacks it before any size is checked",
         "qtif": "it wraps another picture, which the decoder unpacks whole before any size is checked",
         "ani": "it is an animated cursor",

@@ -36,10 +36,10 @@ import Testing
         #expect(message == "x.bin is an ICNS icon, which Memery does not accept by default (the decoder gives a smaller picture than the largest the icon holds, and unpacks it before any size is checked); convert it to PNG, or set MEMERY_IMAGE_FORMATS=icns to let the installed decoder try")
         let qtif = [0, 0, 0, 0x56] + Array("idsc".utf8) + [UInt8](repeating: 0, count: 80)
         #expect(refusal(qtif).contains("is a QuickTime image (QTIF), which Memery does not accept by default (it wraps another picture"))
-        #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]).contains("is an ICO icon, which Memery does not accept"))
+        #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]) == "x.bin is a damaged ICO image: its directory names no picture inside the file")
         // A TGA has no signature: unknown bytes are refused before any decoder sniffs them.
         let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
-        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, JPEG, PNG, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
+        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
         #expect(!refusal(tga, ImageDecoder(alsoAccepted: ["tga"])).contains("Memery accepts"))
         // Asked for, the installed decoder gets to try (this one is no icon at all).
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
@@ -136,5 +136,57 @@ import Testing
         // Said to be alpha, it is (straight alpha of 30: the colour scaled by 30/255 once premultiplied).
         let (alpha, _) = try ImageDecoder().decode(Self.tiff(extra: 30, kind: 2), source: "cutout.tiff")
         #expect(alpha.pixel(x: 0, y: 0).a == 30, "\(alpha.pixel(x: 0, y: 0))")
+    }
+}
+
+/// An icon (a favicon as a sticker) gives its largest picture, whichever order its directory
+/// lists them in and whether they are PNGs or bitmaps; gdk-pixbuf's loader took a smaller one.
+@Suite struct IconTests {
+    static func solid(_ size: Int, _ argb: UInt32) throws -> Raster {
+        let raster = try Raster(width: size, height: size)
+        raster.withMutablePixels { pixels, stride in
+            for y in 0..<size { for x in 0..<size {
+                (pixels + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = argb }
+            } }
+        }
+        return raster
+    }
+
+    /// A 32-bit bitmap entry: its header (twice the height: colours, then the AND mask), BGRA rows bottom up, an empty mask.
+    static func bitmap(_ size: Int, blue: UInt8, green: UInt8, red: UInt8) -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        var bytes: [UInt8] = le(40, 4) + le(size, 4) + le(size * 2, 4)
+        bytes += le(1, 2) + le(32, 2) + [UInt8](repeating: 0, count: 24)
+        for _ in 0..<(size * size) { bytes += [blue, green, red, 255] }
+        let maskBytes: Int = ((size + 31) / 32) * 4 * size
+        return bytes + [UInt8](repeating: 0, count: maskBytes)
+    }
+
+    static func icon(_ entries: [(size: Int, data: [UInt8])]) -> Data {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        var directory = [UInt8](), body = [UInt8](), offset = 6 + 16 * entries.count
+        for entry in entries {
+            directory += [UInt8(entry.size % 256), UInt8(entry.size % 256), 0, 0] + le(1, 2) + le(32, 2) + le(entry.data.count, 4) + le(offset, 4)
+            body += entry.data
+            offset += entry.data.count
+        }
+        return Data([0, 0, 1, 0] + le(entries.count, 2) + directory + body)
+    }
+
+    @Test func thePNGEntryThatIsLargestIsTaken() throws {
+        let small = [UInt8](try ImageEncoder.encode(try Self.solid(16, 0xFFFF_0000), as: .png))
+        let large = [UInt8](try ImageEncoder.encode(try Self.solid(48, 0xFF00_00FF), as: .png))
+        let (raster, _) = try ImageDecoder().decode(Self.icon([(16, small), (48, large), (16, small)]), source: "favicon.ico")
+        #expect(raster.width == 48 && raster.height == 48)
+        #expect(raster.pixel(x: 24, y: 24) == (0, 0, 255, 255))
+    }
+
+    @Test func theBitmapEntryThatIsLargestIsTaken() throws {
+        let icon = Self.icon([(32, Self.bitmap(32, blue: 0, green: 200, red: 0)), (16, Self.bitmap(16, blue: 0, green: 0, red: 200))])
+        let (raster, _) = try ImageDecoder().decode(icon, source: "favicon.ico")
+        #expect(raster.width == 32 && raster.height == 32, "\(raster.width)x\(raster.height)")
+        #expect(raster.pixel(x: 3, y: 3) == (0, 200, 0, 255), "\(raster.pixel(x: 3, y: 3))")
+        let reversed = Self.icon([(16, Self.bitmap(16, blue: 0, green: 0, red: 200)), (32, Self.bitmap(32, blue: 0, green: 200, red: 0))])
+        #expect(try ImageDecoder().decode(reversed, source: "favicon.ico").0.width == 32)
     }
 }
