@@ -31,7 +31,7 @@ public struct ImageDecoder: Sendable {
     public var alsoAccepted: Set<String>
 
     /// The formats accepted by default: those the tests compare with a reference decode.
-    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico"]
+    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
     public static let defaultMaxFrames = 1_000

@@ -78,7 +78,7 @@ struct ImageHeader: Equatable {
         }
         if ascii("/* XPM */") { return ImageHeader(format: "xpm", kind: "an XPM picture") }
         if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]) {
-            return ImageHeader(format: "pnm", kind: "a PNM picture")
+            return pnm(bytes)
         }
         if ascii("#define") { return ImageHeader(format: "xbm", kind: "an XBM picture") }
         return ImageHeader(format: nil, kind: "unknown")
@@ -216,6 +216,35 @@ struct ImageHeader: Equatable {
         } else if pixelOffset != expected, bitCount > 8 || pixelOffset > expected {
             header.refusal = "its pixel data starts at byte \(pixelOffset), not right after its header (byte \(expected)), which the decoder draws shifted"
         }
+        return header
+    }
+
+    /// Netpbm (PBM, PGM, PPM: P1 to P6): the width and height after the magic number, past
+    /// white space and # comments. PAM (P7) is not one the decoder reads.
+    private static func pnm(_ bytes: Bytes) -> ImageHeader {
+        var header = ImageHeader(format: "pnm", kind: "a PNM picture")
+        guard bytes[1] != UInt8(ascii: "7") else {
+            header.format = nil
+            header.kind = "a PAM picture"
+            return header
+        }
+        var offset = 2
+        func number() -> Int? {
+            while offset < bytes.count {
+                if bytes[offset] == UInt8(ascii: "#") {
+                    while offset < bytes.count, bytes[offset] != 0x0A, bytes[offset] != 0x0D { offset += 1 }
+                } else if [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(bytes[offset]) {
+                    offset += 1
+                } else { break }
+            }
+            var value = 0, digits = 0
+            while offset < bytes.count, (0x30...0x39).contains(bytes[offset]), digits < 10 {
+                value = value * 10 + Int(bytes[offset] - 0x30)
+                offset += 1; digits += 1
+            }
+            return digits > 0 ? value : nil
+        }
+        if let width = number(), let height = number() { (header.width, header.height) = (width, height) }
         return header
     }
 

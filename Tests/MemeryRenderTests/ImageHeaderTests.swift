@@ -39,7 +39,7 @@ import Testing
         #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]) == "x.bin is a damaged ICO image: its directory names no picture inside the file")
         // A TGA has no signature: unknown bytes are refused before any decoder sniffs them.
         let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
-        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
+        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, PNM, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
         #expect(!refusal(tga, ImageDecoder(alsoAccepted: ["tga"])).contains("Memery accepts"))
         // Asked for, the installed decoder gets to try (this one is no icon at all).
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
@@ -188,5 +188,31 @@ import Testing
         #expect(raster.pixel(x: 3, y: 3) == (0, 200, 0, 255), "\(raster.pixel(x: 3, y: 3))")
         let reversed = Self.icon([(16, Self.bitmap(16, blue: 0, green: 0, red: 200)), (32, Self.bitmap(32, blue: 0, green: 200, red: 0))])
         #expect(try ImageDecoder().decode(reversed, source: "favicon.ico").0.width == 32)
+    }
+}
+
+/// Netpbm pictures (what scientific and scanning tools write) are taken by default, their
+/// size read from the header first like every other format's.
+@Suite struct PNMTests {
+    func pixels(_ text: String, _ binary: [UInt8] = []) throws -> (Int, Int, [(UInt8, UInt8, UInt8, UInt8)]) {
+        let (raster, info) = try ImageDecoder().decode(Data(Array(text.utf8) + binary), source: "scan.pnm")
+        #expect(info.format == "pnm")
+        return (raster.width, raster.height, (0..<raster.width).map { x in let p = raster.pixel(x: x, y: 0); return (p.r, p.g, p.b, p.a) })
+    }
+
+    @Test func binaryAndPlainPicturesDecode() throws {
+        let colour = try pixels("P6\n# from a scanner\n2 1\n255\n", [255, 0, 0, 0, 0, 255])
+        #expect(colour.0 == 2 && colour.1 == 1 && colour.2[0] == (255, 0, 0, 255) && colour.2[1] == (0, 0, 255, 255))
+        let grey = try pixels("P5 2 1 255\n", [0, 200])
+        #expect(grey.2[0] == (0, 0, 0, 255) && grey.2[1] == (200, 200, 200, 255))
+        let plain = try pixels("P3\n2 1\n255\n10 20 30  40 50 60\n")
+        #expect(plain.2[0] == (10, 20, 30, 255) && plain.2[1] == (40, 50, 60, 255))
+    }
+
+    @Test func aHugeDeclaredSizeIsRefusedBeforeDecoding() {
+        #expect(throws: RenderError.self) { try ImageDecoder().decode(Data("P6\n30000 30000\n255\n".utf8), source: "bomb.ppm") }
+        do { _ = try ImageDecoder().decode(Data("P6\n30000 30000\n255\n".utf8), source: "bomb.ppm") } catch {
+            #expect("\(error)".hasPrefix("bomb.ppm declares 30000x30000 pixels (900 megapixels), over the limit"), "\(error)")
+        }
     }
 }
