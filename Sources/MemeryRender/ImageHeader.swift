@@ -209,12 +209,17 @@ struct ImageHeader: Equatable {
         let bitCount = Int(le16(bytes, 28)), compression = le32(bytes, 30)
         var colours = Int(le32(bytes, 46))
         if colours == 0, bitCount <= 8 { colours = 1 << bitCount }
+        if bitCount > 8 { colours = 0 }  // a palette there is only a suggestion (BMPLayout leaves it out)
         let masks = (compression == 3 || compression == 6) && dibSize == 40 ? (compression == 6 ? 16 : 12) : 0
         let expected = 14 + dibSize + masks + colours * 4
-        if (compression == 3 || compression == 6) && dibSize >= 108 {
-            header.refusal = "it lays out its pixels with bit fields in a version 4 or 5 header, which the decoder draws shifted"
-        } else if pixelOffset != expected, bitCount > 8 || pixelOffset > expected {
-            header.refusal = "its pixel data starts at byte \(pixelOffset), not right after its header (byte \(expected)), which the decoder draws shifted"
+        // Pixels after a gap, or after a palette a 16- or 32-bit picture does not need, are
+        // moved where the decoder reads them (BMPLayout); pixels inside the header cannot be.
+        // An alpha mask: in the header from version 4 on (byte 66), after the colour masks with BI_ALPHABITFIELDS.
+        let alphaMask = dibSize >= 56 ? le32(bytes, 66) : compression == 6 && bytes.count >= 70 ? le32(bytes, 66) : 0
+        if bitCount == 16, compression == 3 || compression == 6, alphaMask != 0 {
+            header.refusal = "it holds 16-bit pixels with transparency in bit fields, which the decoder draws opaque and in the wrong colours"
+        } else if pixelOffset < expected, compression != 4, compression != 5 {  // not a JPEG or PNG inside
+            header.refusal = "its pixel data starts at byte \(pixelOffset), inside its header (which ends at byte \(expected))"
         }
         return header
     }

@@ -82,11 +82,12 @@ import Testing
 
     @Test func variantsTheDecoderDrawsWrongAreRefused() {
         func le(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } }
-        // A BMP with a version-5 header laying out 32-bit pixels with bit fields.
-        var v5 = Array("BM".utf8) + le(14 + 124 + 16, 4) + le(0, 4) + le(14 + 124, 4)
-        v5 += le(124, 4) + le(2, 4) + le(2, 4) + le(1, 2) + le(32, 2) + le(3, 4) + [UInt8](repeating: 0, count: 124 - 20)
-        v5 += [UInt8](repeating: 0xFF, count: 16)
-        #expect(refusal(v5).contains("is a BMP picture Memery refuses: it lays out its pixels with bit fields"))
+        // A BMP with a version-5 header laying out 16-bit pixels with transparency in bit fields (4444).
+        var v5 = Array("BM".utf8) + le(14 + 124 + 8, 4) + le(0, 4) + le(14 + 124, 4)
+        v5 += le(124, 4) + le(2, 4) + le(2, 4) + le(1, 2) + le(16, 2) + le(3, 4) + [UInt8](repeating: 0, count: 20)
+        v5 += le(0x0F00, 4) + le(0x00F0, 4) + le(0x000F, 4) + le(0xF000, 4) + [UInt8](repeating: 0, count: 124 - 56)
+        v5 += [UInt8](repeating: 0xFF, count: 8)
+        #expect(refusal(v5).contains("is a BMP picture Memery refuses: it holds 16-bit pixels with transparency in bit fields"))
         // A 16-bit TIFF with premultiplied ("associated") alpha.
         var tiff = Array("II*\u{0}".utf8) + le(8, 4) + le(4, 2)
         for (tag, value) in [(256, 1), (257, 1), (258, 16), (338, 1)] as [(UInt32, UInt32)] { tiff += le(tag, 2) + le(3, 2) + le(1, 4) + le(value, 4) }
@@ -214,5 +215,45 @@ import Testing
         do { _ = try ImageDecoder().decode(Data("P6\n30000 30000\n255\n".utf8), source: "bomb.ppm") } catch {
             #expect("\(error)".hasPrefix("bomb.ppm declares 30000x30000 pixels (900 megapixels), over the limit"), "\(error)")
         }
+    }
+}
+
+
+/// BMPs the decoder drew shifted because it reads pixels right after the header whatever the
+/// file says: a version 4 or 5 header with bit fields and alpha (what GIMP and Windows
+/// write), with a gap before the pixels, or a 16-bit 565 picture carrying a palette.
+@Suite struct BMPLayoutTests {
+    static func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * $0) & 0xFF) } }
+
+    /// 2x1, bottom-up, pixels `gap` bytes after the header (and `palette` unused colours before them).
+    static func bmp(bits: Int, masks: [Int], pixels: [UInt8], dib: Int = 124, gap: Int = 0, palette: Int = 0) -> Data {
+        let offset = 14 + dib + palette * 4 + gap
+        var bytes = Array("BM".utf8) + le(offset + pixels.count, 4) + le(0, 4) + le(offset, 4)
+        bytes += le(dib, 4) + le(2, 4) + le(1, 4) + le(1, 2) + le(bits, 2) + le(3, 4) + le(pixels.count, 4)
+        bytes += le(2835, 4) + le(2835, 4) + le(palette, 4) + le(0, 4)
+        for mask in masks { bytes += le(mask, 4) }
+        bytes += [UInt8](repeating: 0, count: 14 + dib - bytes.count)
+        bytes += [UInt8](repeating: 0x55, count: palette * 4 + gap)  // neither is a pixel
+        return Data(bytes + pixels)
+    }
+
+    func decoded(_ data: Data) throws -> [(UInt8, UInt8, UInt8, UInt8)] {
+        let (raster, _) = try ImageDecoder().decode(data, source: "x.bmp")
+        return (0..<2).map { let p = raster.pixel(x: $0, y: 0); return (p.r, p.g, p.b, p.a) }
+    }
+
+    @Test func alphaInBitFieldsIsDrawnRightWithOrWithoutAGap() throws {
+        let pixels = Self.le(0x80FF_0000, 4) + Self.le(0xFF00_00FF, 4)  // half-transparent red, blue
+        let masks = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, -16_777_216 & 0xFFFF_FFFF]
+        for (dib, gap) in [(124, 0), (108, 0), (124, 16)] {
+            let got = try decoded(Self.bmp(bits: 32, masks: masks, pixels: pixels, dib: dib, gap: gap))
+            #expect(got[0] == (255, 0, 0, 128) && got[1] == (0, 0, 255, 255), "header \(dib), gap \(gap): \(got)")
+        }
+    }
+
+    @Test func a565PictureWithAPaletteIsNotShifted() throws {
+        let pixels = Self.le(0xF800, 2) + Self.le(0x07E0, 2)  // red, green
+        let got = try decoded(Self.bmp(bits: 16, masks: [0xF800, 0x07E0, 0x001F, 0], pixels: pixels, palette: 4))
+        #expect(got[0] == (255, 0, 0, 255) && got[1] == (0, 255, 0, 255), "\(got)")
     }
 }
