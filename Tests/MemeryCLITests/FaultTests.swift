@@ -61,7 +61,7 @@ struct FaultTests {
         #expect(try Sandbox.run(["text", made[0], "--top", "still room", "--store", store]).status == 0)
         // A stream of edits stops at the first line the full disk fails (it went on failing
         // 2,726 more lines before), with the reason on that line.
-        let lines = (0..<2_000).map { #"{"op":"text","top":"\#(String(repeating: "x", count: 2_000)) \#($0)"}"# }.joined(separator: "\n")
+        let lines = (0..<2_000).map { #"{"op":"text","top":"\#(String(repeating: "x", count: 1_990)) \#($0)"}"# }.joined(separator: "\n")
         let script = s.path("many.jsonl")
         try lines.write(toFile: script, atomically: true, encoding: .utf8)
         let applied = try Sandbox.run(["apply", made[0], "--file", script, "--store", store])
