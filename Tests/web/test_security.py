@@ -119,12 +119,12 @@ def test_hostile_images_get_a_clear_error_and_store_nothing(server):
 def test_the_page_is_told_what_to_do_in_its_own_words(server, tmp_path):
     # A format Memery does not take by default: a terminal is told of MEMERY_IMAGE_FORMATS,
     # the page only of what its reader can do (issue 31's defect 5).
-    pnm = b"P6\n2 2\n255\n" + bytes(12)
-    status, answer = server.json("POST", "/api/creations?filename=scan.ppm", pnm, content_type="application/octet-stream")
+    xpm = b'/* XPM */\nstatic char *x[] = {"2 2 1 1", "a c #ff0000", "aa", "aa"};\n'
+    status, answer = server.json("POST", "/api/creations?filename=icon.xpm", xpm, content_type="application/octet-stream")
     assert status == 400, answer
     assert "convert it to PNG" in answer["error"] and "MEMERY_" not in answer["error"], answer["error"]
-    (tmp_path / "scan.ppm").write_bytes(pnm)
-    run = server.memery("new", "scan", "--image", str(tmp_path / "scan.ppm"))
+    (tmp_path / "icon.xpm").write_bytes(xpm)
+    run = server.memery("new", "scan", "--image", str(tmp_path / "icon.xpm"))
     assert run.returncode != 0 and "MEMERY_IMAGE_FORMATS" in run.stderr, "a terminal keeps its advice"
 
 
