@@ -20,6 +20,8 @@ protocol FrameSource: AnyObject {
     var loops: AnimationLoops { get }
     /// The next frame, or nil after the last.
     func next() throws -> AnimationFrame?
+    /// Decodes the next frame without handing it over (checking a file): false after the last.
+    func skip() throws -> Bool
 }
 
 enum Animations {

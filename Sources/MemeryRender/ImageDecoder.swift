@@ -34,8 +34,14 @@ public struct ImageDecoder: Sendable {
     public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
-    public static let defaultMaxFrames = 1_000
-    public static let defaultMaxAnimationPixels = 100_000_000
+    /// Frames are decoded one at a time onto one canvas, so memory follows the canvas (held to
+    /// `maxPixels`) whatever the count; these two bound time. Every frame of an import is
+    /// decoded in the helper within its processor limit, but every frame of an export is also
+    /// composed, drawn on and encoded here: 10,000 frames is over 11 minutes at 15 per second,
+    /// and a gigapixel over all frames (a 1280x720 GIF of 1,000 frames) exports as a GIF in
+    /// about 20 s on two cores (`make bench`'s "animated GIF export").
+    public static let defaultMaxFrames = 10_000
+    public static let defaultMaxAnimationPixels = 1_000_000_000
     /// Frames an animation may hold: every one is composed, drawn on and encoded.
     public var maxFrames: Int
     /// Pixels over all of an animation's frames (frames times the canvas): what rendering it
@@ -117,7 +123,7 @@ public struct ImageDecoder: Sendable {
         let frames = try Animations.open(data, format: format, source: source)
         try checkSize(frames.width, frames.height, source: source)
         guard let first = try frames.next() else { throw RenderError.corrupt(source: source, format: format, reason: "it holds no frame") }
-        if checkingEvery { while try frames.next() != nil {} }
+        if checkingEvery { while try frames.skip() {} }
         return (first.raster, ImageInfo(format: format, width: frames.width, height: frames.height, frames: frames.frameCount))
     }
 

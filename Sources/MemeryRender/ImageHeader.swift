@@ -14,6 +14,8 @@ struct ImageHeader: Equatable {
     var width: Int?
     var height: Int?
     var frames = 1
+    /// How often an animated GIF plays (its NETSCAPE2.0 extension), wherever the file puts it.
+    var loops: AnimationLoops = nil
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
     var refusal: String?
     /// Damage seen in the header itself (a JPEG whose first segment is broken): said as damage,
@@ -145,6 +147,11 @@ struct ImageHeader: Equatable {
                 skipSubBlocks()
             case 0x21:  // extension
                 if offset + 6 < bytes.count, bytes[offset + 1] == 0xF9 { delay = Int(le16(bytes, offset + 4)) }
+                // NETSCAPE2.0: an 11-byte block naming it, then 1 and the count (0: forever).
+                if offset + 18 <= bytes.count, bytes[offset + 1] == 0xFF, bytes[offset + 2] == 11,
+                   bytes[(offset + 3)..<(offset + 14)].elementsEqual("NETSCAPE2.0".utf8), bytes[offset + 14] >= 3, bytes[offset + 15] == 1 {
+                    header.loops = Int(le16(bytes, offset + 16))
+                }
                 offset += 2
                 skipSubBlocks()
             default:  // the trailer, or bytes that are not GIF blocks: the decoder judges those

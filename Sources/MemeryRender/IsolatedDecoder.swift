@@ -31,11 +31,12 @@ public struct IsolatedDecoder: Sendable {
 
     /// What the helper may hold: the bytes read, the decoder's picture and its converted copy
     /// at the pixel limit (up to 8 bytes a pixel for 16-bit pictures; the copy is in memory
-    /// shared with this process when it can be, which the limit does not count), an animated
-    /// GIF's frames as giflib keeps them (a byte a pixel), and the runtime.
+    /// shared with this process when it can be, which the limit does not count) — or, for an
+    /// animation, its first frame, the canvas the next are composed on and the one a
+    /// disposal puts back — and the runtime.
     func memoryBudget(forInput bytes: Int) -> Int {
         if let megabytes { return megabytes << 20 }
-        return bytes + decoder.maxPixels * 12 + decoder.maxAnimationPixels + 512 << 20
+        return bytes + decoder.maxPixels * 12 + 512 << 20
     }
 
     public func decode(_ data: Data, source: String) throws -> (Raster, ImageInfo) {

@@ -45,7 +45,21 @@ final class WebPFrames: FrameSource {
         bytes.deallocate()
     }
 
+    func skip() throws -> Bool { try decodeNext() != nil }
+
     func next() throws -> AnimationFrame? {
+        guard let (pixels, timestamp) = try decodeNext() else { return nil }
+        let raster = try Raster(width: width, height: height)
+        raster.withMutablePixels { target, stride in
+            for y in 0..<height { (target + y * stride).update(from: pixels + y * width * 4, count: width * 4) }
+        }
+        defer { shownUntil = timestamp }
+        return AnimationFrame(raster: raster, delay: Int(timestamp - shownUntil))
+    }
+
+    /// The decoder's canvas after the next frame (valid until the one after), and when it
+    /// stops showing; nil after the last frame.
+    private func decodeNext() throws -> (UnsafeMutablePointer<UInt8>, Int32)? {
         guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
         var pixels: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
@@ -53,11 +67,6 @@ final class WebPFrames: FrameSource {
             throw RenderError.corrupt(source: source, format: "webp", reason: "frame \(index + 1) could not be decoded")
         }
         index += 1
-        let raster = try Raster(width: width, height: height)
-        raster.withMutablePixels { target, stride in
-            for y in 0..<height { (target + y * stride).update(from: pixels + y * width * 4, count: width * 4) }
-        }
-        defer { shownUntil = timestamp }
-        return AnimationFrame(raster: raster, delay: Int(timestamp - shownUntil))
+        return (pixels, timestamp)
     }
 }

@@ -68,11 +68,11 @@ import Testing
 
     @Test func aGIFWithTooManyFramesIsRefusedBeforeDecoding() {
         #expect(ImageHeader.read(Data(Self.gif(frames: 3))).frames == 3)
-        #expect(refusal(Self.gif(frames: 10_000)) == "x.bin holds 10000 frames, more than the 1000 Memery decodes in one animation; set MEMERY_MAX_FRAMES to allow more")
-        // 500 frames on a 1000x1000 screen: 500 megapixels to compose, draw on and encode.
-        var wide = Self.gif(frames: 500)
+        #expect(refusal(Self.gif(frames: 10_001)) == "x.bin holds 10001 frames, more than the 10000 Memery decodes in one animation; set MEMERY_MAX_FRAMES to allow more")
+        // 1,001 frames on a 1000x1000 screen: a gigapixel to compose, draw on and encode.
+        var wide = Self.gif(frames: 1_001)
         wide[6] = 0xE8; wide[7] = 0x03; wide[8] = 0xE8; wide[9] = 0x03
-        #expect(refusal(wide) == "x.bin holds 500 frames of 1000x1000 (500 megapixels in all), over the limit of 100 megapixels for an animation; set MEMERY_MAX_ANIMATION_MEGAPIXELS to allow more")
+        #expect(refusal(wide) == "x.bin holds 1001 frames of 1000x1000 (1001 megapixels in all), over the limit of 1000 megapixels for an animation; set MEMERY_MAX_ANIMATION_MEGAPIXELS to allow more")
         // A frame larger than the screen counts at its own size.
         var big = Self.gif(frames: 1)
         big[18] = 0xFF; big[19] = 0x7F  // the frame's width: 32767
