@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CSharedMemory"),
         // Animations: giflib, and libwebp's demux and mux (linked by name: their pkg-config asks for -pthread, which SwiftPM refuses).
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
 
         // The plugin C ABI: memery_filter.h is the only file plugin authors need.
@@ -60,7 +61,7 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"],
                 resources: [.copy("Stickers")]),  // the bundled stickers (CC0, scripts/make-stickers)

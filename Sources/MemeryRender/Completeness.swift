@@ -3,7 +3,8 @@ import Foundation
 /// gdk-pixbuf decodes a PNG, a JPEG, a WebP or a BMP cut short without an error, filling what is missing
 /// with grey; a picture that silently lost its bottom is worse than a refusal (Pillow refuses
 /// them too). So the end is looked for before decoding:
-/// - a PNG is whole when its chunks, walked by their lengths, reach IEND within the file;
+/// - a PNG is whole when its chunks, walked by their lengths, reach IEND within the file
+///   (one whose picture data is whole but whose end is damaged is mended first: `PNGTail`);
 /// - a JPEG is whole when an end-of-image marker (FF D9) follows its first scan: the
 ///   compressed data escapes every FF, so the pair appears there only as the marker, and a
 ///   thumbnail's own end marker sits before the main scan, in its EXIF block;

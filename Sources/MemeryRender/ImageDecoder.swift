@@ -96,6 +96,10 @@ public struct ImageDecoder: Sendable {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         let header = ImageHeader.read(data)
         try admit(header, source: source, fromOutside: fromOutside)
+        // A PNG whose picture is whole and whose end is damaged: the picture, ended afresh.
+        if header.format == "png", let mended = PNGTail.mended(data) {
+            return try decode(mended, source: source, fromOutside: fromOutside, makeRaster: makeRaster)
+        }
         if let (format, reason) = Completeness.problem(data) { throw RenderError.corrupt(source: source, format: format, reason: reason) }
         // An icon: its largest picture alone (the loader would take a smaller one).
         if header.format == "ico" {
