@@ -118,7 +118,7 @@ public final class CreationSession {
         let history = try history()
         guard let head = history.head else { return nil }
         let node = history.nodes[head]
-        return (node.version, HistoryTreeText.summary(node))
+        return (node.version, HistoryTreeText.summary(head, in: history))
     }
 
     /// Adds a picture file as a layer (its bytes stored with the edit); returns the layer's label.

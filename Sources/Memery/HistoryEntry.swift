@@ -21,12 +21,28 @@ public struct HistoryEntry: Sendable {
         type = stored.type
         var target: UInt64?
         if case .headMoved(let move) = event { target = history.node(id: move.to).map { history.nodes[$0].version } }
-        summary = Self.describe(event, moveTarget: target)
+        var placementBefore: Transform?
+        if case .baseImageMoved = event,
+           let node = history.node(version: stored.version) ?? history.nodes.indices.first(where: {
+               (history.nodes[$0].firstVersion...history.nodes[$0].version).contains(stored.version) }) {
+            let position = Int(stored.version - history.nodes[node].firstVersion)
+            placementBefore = Self.state(before: position, inNode: node, of: history).basePlacement
+        }
+        summary = Self.describe(event, moveTarget: target, placementBefore: placementBefore)
         envelope = try stored.envelopeJSON()
     }
 
+    /// The creation just before the event at `position` of the node at `index`.
+    static func state(before position: Int, inNode index: Int, of history: CreationHistory) -> Creation {
+        let node = history.nodes[index]
+        let start = node.parent.map(history.state(at:)) ?? Creation(id: history.id)
+        return node.events.prefix(position).filter { !$0.isHeadMove }.reduce(start) { $0.evolve($1) }
+    }
+
     /// `moveTarget`: where a move of the head went, by the event number people see.
-    public static func describe(_ event: CreationEvent, moveTarget: UInt64? = nil) -> String {
+    /// `placementBefore`: where the picture was before a turn of the picture alone, so that
+    /// the turn is said as what changed.
+    public static func describe(_ event: CreationEvent, moveTarget: UInt64? = nil, placementBefore: Transform? = nil) -> String {
         func quoted(_ text: String) -> String {
             let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
             return "\"\(short)\""
@@ -73,7 +89,15 @@ public struct HistoryEntry: Sendable {
         case .canvasFlipped(let e): return e.axis == .h ? "flipped horizontally" : "flipped vertically"
         case .baseImageMoved(let e):
             let t = e.transform
-            return "turned the picture alone to \(n(t.rotation))°" + (t.flipH ? ", mirrored h" : "") + (t.flipV ? ", mirrored v" : "")
+            guard let before = placementBefore else {
+                return "placed the picture alone at \(n(t.rotation))°" + (t.flipH ? ", mirrored h" : "") + (t.flipV ? ", mirrored v" : "")
+            }
+            if t.flipH != before.flipH { return "mirrored the picture alone left to right" }
+            if t.flipV != before.flipV { return "mirrored the picture alone top to bottom" }
+            var turn = (t.rotation - before.rotation).truncatingRemainder(dividingBy: 360)
+            if turn <= -180 { turn += 360 } else if turn > 180 { turn -= 360 }
+            if turn != 0 { return "turned the picture alone by \(n(turn))° (now at \(n(t.rotation))°)" }
+            return "moved the picture alone"
         case .headMoved(let e): return "\(e.cause) to event \(moveTarget.map(String.init) ?? e.to.uuidString.lowercased())"
         case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.label))"
         case .filterParamsChanged(let e): return "changed \(LocalLabel.of(e.id))'s parameters"

@@ -3,8 +3,16 @@ import MemeryCore
 
 /// The history tree drawn for a terminal and shaped for JSON.
 public enum HistoryTreeText {
-    public static func summary(_ node: CreationHistory.Node) -> String {
-        node.events.map { HistoryEntry.describe($0) }.joined(separator: "; ")
+    /// What the edits of the node at `index` did, each said as a change from the state
+    /// before it (a turn of the picture alone by how much it turned, not where it ended).
+    public static func summary(_ index: Int, in history: CreationHistory) -> String {
+        let node = history.nodes[index]
+        var before: Creation?
+        return node.events.enumerated().map { position, event in
+            guard case .baseImageMoved = event else { return HistoryEntry.describe(event) }
+            if before == nil { before = HistoryEntry.state(before: position, inNode: index, of: history) }
+            return HistoryEntry.describe(event, placementBefore: before?.basePlacement)
+        }.joined(separator: "; ")
     }
 
     public static func time(_ millis: Int64) -> String {
@@ -32,7 +40,7 @@ public enum HistoryTreeText {
                     let node = history.nodes[index]
                     let number = "v\(node.version)".padding(toLength: 6, withPad: " ", startingAt: 0)
                     let head = index == history.head ? "   ← head" : ""
-                    lines.append("\(prefix)\(number) \(time(node.time))  \(summary(node))\(head)")
+                    lines.append("\(prefix)\(number) \(time(node.time))  \(summary(index, in: history))\(head)")
                     guard node.children.count == 1 else { break }
                     index = node.children[0]
                 }
@@ -83,13 +91,14 @@ public enum HistoryTreeText {
            Self.tip(of: history, through: since) == tip {
             after = since
         }
-        let nodes: [[String: Any]] = history.nodes.filter { $0.version > after ?? 0 }.map { node in
-            [
+        let nodes: [[String: Any]] = history.nodes.indices.filter { history.nodes[$0].version > after ?? 0 }.map { index in
+            let node = history.nodes[index]
+            return [
                 "id": node.id.uuidString.lowercased(),
                 "version": node.version, "firstVersion": node.firstVersion,
                 "parent": node.parent.map { history.nodes[$0].version as Any } ?? NSNull(),
                 "children": node.children.map { history.nodes[$0].version },
-                "time": node.time, "summary": summary(node), "types": node.events.map(\.type),
+                "time": node.time, "summary": summary(index, in: history), "types": node.events.map(\.type),
             ]
         }
         let moves: [[String: Any]] = history.batches.compactMap { batch in

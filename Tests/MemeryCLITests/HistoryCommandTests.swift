@@ -30,6 +30,22 @@ import Testing
         try s.fails(["undo", "m", "--steps", "0"], containing: "steps must be between 1 and 1000000, got 0")
     }
 
+    /// A turn or mirror of the picture alone is said as what it did (it was said as where the
+    /// picture ended: "turned the picture alone to 180°, mirrored h" for a quarter turn).
+    @Test func turnsOfThePictureAloneAreSaidAsWhatChanged() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        try s.ok(["rotate", "m", "-90", "--picture"])
+        try s.ok(["flip", "m", "h", "--picture"])
+        try s.ok(["rotate", "m", "180", "--picture"])
+        let lines = try s.ok(["history", "m"]).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("turned the picture alone by -90° (now at -90°)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("mirrored the picture alone left to right") })
+        // Mirroring turned -90° into 90°; a half turn more ends at -90° again.
+        #expect(lines.contains { $0.contains("turned the picture alone by 180° (now at -90°)") })
+        #expect(try s.ok(["undo", "m"]) == "at v4: mirrored the picture alone left to right")
+    }
+
     @Test func historyDrawsTheTreeWithTheHeadAndBranches() throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])
