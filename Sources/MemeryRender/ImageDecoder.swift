@@ -31,7 +31,7 @@ public struct ImageDecoder: Sendable {
     public var alsoAccepted: Set<String>
 
     /// The formats accepted by default: those the tests compare with a reference decode.
-    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm"]
+    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm", "tga"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
     /// Frames are decoded one at a time onto one canvas, so memory follows the canvas (held to
@@ -118,7 +118,7 @@ public struct ImageDecoder: Sendable {
         let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.contiguous(data) ?? data : data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha,
-                                                ignoringAlpha: header.extraSampleIsNotAlpha, into: makeRaster)
+                                                ignoringAlpha: header.fourthChannelIsNotAlpha, into: makeRaster)
         return (raster, ImageInfo(format: pixbuf.format, width: raster.width, height: raster.height))
     }
 
@@ -143,7 +143,7 @@ public struct ImageDecoder: Sendable {
                 }
             } else if alsoAccepted.isSubset(of: ImageHeader.signedFormats) {
                 // No signature Memery knows: only a decoder's sniffing would tell, by decoding.
-                // A format without one (tga) named in MEMERY_IMAGE_FORMATS lets them try.
+                // A format it cannot tell named in MEMERY_IMAGE_FORMATS lets them try.
                 throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
             }
         }

@@ -24,15 +24,17 @@ struct ImageHeader: Equatable {
     /// The decoder hands over this picture's colours already multiplied by alpha (an 8-bit
     /// TIFF with associated alpha) though it says they are straight.
     var premultipliedAlpha = false
-    /// The decoder takes a TIFF's extra sample for alpha even where the file says it is
-    /// "unspecified" (ExtraSamples 0: not transparency): those pictures are drawn opaque.
-    var extraSampleIsNotAlpha = false
+    /// The decoder takes a fourth channel for alpha where the file says it is not
+    /// transparency (a TIFF's "unspecified" extra sample; a 32-bit TGA with no alpha bits):
+    /// those pictures are drawn opaque.
+    var fourthChannelIsNotAlpha = false
     /// The gdk-pixbuf loader to use when the loaders' own sniffing would miss the format (a
     /// BigTIFF, which the TIFF loader reads but does not recognise); nil: let them sniff.
     var loader: String?
 
-    /// The formats `read` tells by their signature.
-    static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm"]
+    /// The formats `read` tells by their signature (TGA, which has none, by a header whose
+    /// fields agree).
+    static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm", "tga"]
 
     static func read(_ data: Data) -> ImageHeader {
         data.withUnsafeBytes { read($0) }  // in place: a picture can be hundreds of megabytes
@@ -83,6 +85,8 @@ struct ImageHeader: Equatable {
             return pnm(bytes)
         }
         if ascii("#define") { return ImageHeader(format: "xbm", kind: "an XBM picture") }
+        // Last: TGA has no signature, only a header whose fields must agree.
+        if let header = tga(bytes) { return header }
         return ImageHeader(format: nil, kind: "unknown")
     }
 
@@ -231,6 +235,39 @@ struct ImageHeader: Equatable {
         return header
     }
 
+    /// A TGA, told by its 18-byte header since it has no signature: a known image type whose
+    /// colour map, pixel depth and descriptor agree with it (a TGA 2.0 file also ends with
+    /// "TRUEVISION-XFILE."). The variants the decoder draws wrong are refused: a colour map of
+    /// 15- or 16-bit entries (red and blue swapped, 5-bit levels not widened) and 16-bit
+    /// pixels with an alpha bit (drawn opaque); 32-bit pixels whose descriptor gives no alpha
+    /// bits are drawn opaque, as the descriptor says.
+    private static func tga(_ bytes: Bytes) -> ImageHeader? {
+        guard bytes.count >= 18 else { return nil }
+        let mapType = bytes[1], imageType = bytes[2], mapLength = Int(le16(bytes, 5)), entryBits = Int(bytes[7])
+        let depth = Int(bytes[16]), descriptor = bytes[17], alphaBits = Int(descriptor & 0x0F)
+        let mapped = imageType == 1 || imageType == 9
+        let depthFits: Bool
+        switch imageType {
+        case 1, 9: depthFits = mapType == 1 && mapLength > 0 && [15, 16, 24, 32].contains(entryBits) && depth == 8
+        case 2, 10: depthFits = [15, 16, 24, 32].contains(depth)
+        case 3, 11: depthFits = depth == 8 || depth == 16
+        default: return nil
+        }
+        let mapAgrees = mapType == 1 ? mapLength > 0 && [15, 16, 24, 32].contains(entryBits)
+                                     : mapType == 0 && le16(bytes, 3) == 0 && mapLength == 0 && entryBits == 0
+        guard depthFits, mapAgrees, descriptor & 0xC0 == 0, alphaBits <= 8 else { return nil }
+        var header = ImageHeader(format: "tga", kind: "TGA")
+        (header.width, header.height) = (Int(le16(bytes, 12)), Int(le16(bytes, 14)))
+        header.loader = "tga"
+        if mapped && (entryBits == 15 || entryBits == 16) {
+            header.refusal = "its colour palette holds 16-bit colours, which the decoder draws in the wrong colours"
+        } else if depth == 16 && alphaBits > 0 && !mapped && imageType != 3 && imageType != 11 {
+            header.refusal = "its 16-bit pixels carry transparency, which the decoder leaves out"
+        }
+        header.fourthChannelIsNotAlpha = depth == 32 && alphaBits == 0
+        return header
+    }
+
     /// Netpbm (PBM, PGM, PPM: P1 to P6): the width and height after the magic number, past
     /// white space and # comments. PAM (P7) is not one the decoder reads.
     private static func pnm(_ bytes: Bytes) -> ImageHeader {
@@ -305,7 +342,7 @@ struct ImageHeader: Equatable {
             header.refusal = "it stores its colours as CIELab, which the decoder converts with a yellow cast"
         }
         header.premultipliedAlpha = associatedAlpha && bitsPerSample == 8
-        header.extraSampleIsNotAlpha = unspecifiedExtra
+        header.fourthChannelIsNotAlpha = unspecifiedExtra
         return header
     }
 }

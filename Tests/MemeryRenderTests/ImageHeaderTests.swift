@@ -37,12 +37,31 @@ import Testing
         let qtif = [0, 0, 0, 0x56] + Array("idsc".utf8) + [UInt8](repeating: 0, count: 80)
         #expect(refusal(qtif).contains("is a QuickTime image (QTIF), which Memery does not accept by default (it wraps another picture"))
         #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]) == "x.bin is a damaged ICO image: its directory names no picture inside the file")
-        // A TGA has no signature: unknown bytes are refused before any decoder sniffs them.
-        let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
-        #expect(refusal(tga) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, PNM, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
-        #expect(!refusal(tga, ImageDecoder(alsoAccepted: ["tga"])).contains("Memery accepts"))
+        // Bytes no signature or header tells are refused before any decoder sniffs them.
+        let unknown: [UInt8] = [0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
+        #expect(refusal(unknown) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, PNM, TGA, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
         // Asked for, the installed decoder gets to try (this one is no icon at all).
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
+    }
+
+    /// TGA has no signature: its header's fields must agree (a known image type, a pixel depth
+    /// and colour map that fit it), and its size is read from there.
+    @Test func aTGAIsToldByItsHeader() {
+        let truecolour: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2, 0, 24, 0] + [UInt8](repeating: 255, count: 18)
+        let header = ImageHeader.read(Data(truecolour))
+        #expect(header.format == "tga" && header.width == 3 && header.height == 2 && header.refusal == nil)
+        // A palette picture needs a colour map; an image type 7 does not exist.
+        var mapless = truecolour; mapless[2] = 1; mapless[16] = 8
+        #expect(ImageHeader.read(Data(mapless)).format == nil)
+        var unknownType = truecolour; unknownType[2] = 7
+        #expect(ImageHeader.read(Data(unknownType)).format == nil)
+        var huge = truecolour; huge[12] = 0x40; huge[13] = 0x9C; huge[14] = 0x40; huge[15] = 0x9C  // 40000x40000
+        #expect(refusal(huge).contains("declares 40000x40000 pixels"))
+        // 32 bits a pixel with no alpha bits in the descriptor: the fourth byte is not alpha.
+        var noAlpha = truecolour; noAlpha[16] = 32
+        #expect(ImageHeader.read(Data(noAlpha)).fourthChannelIsNotAlpha)
+        noAlpha[17] = 8
+        #expect(!ImageHeader.read(Data(noAlpha)).fourthChannelIsNotAlpha)
     }
 
     /// FF D8 and then no marker: a JPEG damaged at its start, said as such (it was "not in an

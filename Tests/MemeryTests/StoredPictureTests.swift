@@ -8,18 +8,15 @@ import Testing
 /// Which formats are accepted is decided at the door: a picture the store already keeps
 /// renders even when imports of its kind are now refused.
 @Suite struct StoredPictureTests {
-    /// A 2x2 uncompressed true-colour TGA, all red (a format refused on import: it has no
-    /// signature to judge it by).
-    static func tga() -> Data {
-        var bytes: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x20]
-        for _ in 0..<4 { bytes += [0x00, 0x00, 0xFF] }  // blue, green, red
-        return Data(bytes)
+    /// A 2x2 XPM, all red (a format refused on import, which gdk-pixbuf reads).
+    static func xpm() -> Data {
+        Data("/* XPM */\nstatic char * red_xpm[] = {\n\"2 2 1 1\",\n\"r c #FF0000\",\n\"rr\",\n\"rr\"};\n".utf8)
     }
 
     @Test func aKeptPictureRendersAfterItsKindIsRefusedOnImport() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
-        let file = dir.url.appendingPathComponent("red.tga")
-        try Self.tga().write(to: file)
+        let file = dir.url.appendingPathComponent("red.xpm")
+        try Self.xpm().write(to: file)
         let store = dir.url.appendingPathComponent("store")
         #expect(throws: RenderError.self) { try Workspace(directory: store).create(name: "refused", imageAt: file.path) }
         // Made by a process that accepted it (MEMERY_IMAGE_FORMATS=all), as 0.1 did.
