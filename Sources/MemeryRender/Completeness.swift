@@ -52,8 +52,9 @@ enum Completeness {
         if dibSize == 12 {
             (width, height, bitCount) = (Int(le16(bytes, 18)), Int(le16(bytes, 20)), Int(le16(bytes, 24)))
         } else {
-            guard dibSize >= 40, bytes.count >= 34 else { return false }
-            let compression = le32(bytes, 30)
+            guard dibSize >= 16 else { return false }
+            // A short OS/2 header may end before the compression field: none.
+            let compression = dibSize >= 20 && bytes.count >= 34 ? le32(bytes, 30) : 0
             guard compression == 0 || compression == 3 || compression == 6 else { return true }
             width = abs(Int(Int32(bitPattern: le32(bytes, 18))))
             height = abs(Int(Int32(bitPattern: le32(bytes, 22))))

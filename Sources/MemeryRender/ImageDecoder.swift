@@ -115,7 +115,7 @@ public struct ImageDecoder: Sendable {
         if header.format == "jpeg", let raster = try JPEGDecoder.decode(data, into: makeRaster) {
             return (raster, ImageInfo(format: "jpeg", width: raster.width, height: raster.height))
         }
-        let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.contiguous(data) ?? data : data, source: source, format: header.loader)
+        let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.mended(data) ?? data : data, source: source, format: header.loader)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha,
                                                 ignoringAlpha: header.fourthChannelIsNotAlpha, into: makeRaster)

@@ -214,9 +214,10 @@ struct ImageHeader: Equatable {
             (header.width, header.height) = (Int(le16(bytes, 18)), Int(le16(bytes, 20)))
             return header
         }
-        guard dibSize >= 40, bytes.count >= 54 else { return header }
+        guard dibSize >= 16, bytes.count >= 30 else { return header }
         header.width = abs(Int(Int32(bitPattern: le32(bytes, 18))))
         header.height = abs(Int(Int32(bitPattern: le32(bytes, 22))))
+        guard dibSize >= 40, bytes.count >= 54 else { return header }  // a short OS/2 header (BMPLayout)
         let bitCount = Int(le16(bytes, 28)), compression = le32(bytes, 30)
         var colours = Int(le32(bytes, 46))
         if colours == 0, bitCount <= 8 { colours = 1 << bitCount }
