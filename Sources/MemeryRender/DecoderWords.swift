@@ -11,8 +11,30 @@ enum DecoderWords {
         return outOfMemoryClues.contains(where: lowered.contains)
     }
 
+    /// What a decoder says when the file is fine but uses something it does not read.
+    static let unsupportedClues = ["unsupported", "not supported", "not yet implemented", "not implemented"]
+
+    /// The feature a decoder declined, in plain words where they are known.
+    static func feature(_ said: String) -> String {
+        let lowered = said.lowercased()
+        if lowered.contains("image sequences") { return "an animation: AVIF image sequences are not read" }
+        return said
+    }
+
+    /// Whether `said` is the decoder declining a feature rather than finding damage.
+    static func meansUnsupported(_ said: String) -> Bool {
+        let lowered = said.lowercased()
+        return !meansOutOfMemory(said) && unsupportedClues.contains(where: lowered.contains)
+    }
+
     private static let rules: [(clues: [String], meaning: String)] = [
         (outOfMemoryClues, "the decoder ran out of memory"),
+        // libavif's words (avifResultToString), which the AVIF loader passes on.
+        (["invalid ftyp"], "its header is damaged, or it is not really that kind of file"),
+        (["missing or empty image item", "no content"], "it holds no picture: its picture item is missing or empty"),
+        (["planes size mismatch", "don't match ispe"], "the size it declares does not match its data"),
+        (["invalid image grid"], "its picture is made of tiles that do not fit together"),
+        (["has zero width or height"], "its crop or turn leaves no pixels"),
         (["improper call to jpeg library", "premature end", "not all frames", "truncated", "missing some data",
           "unexpected end", "end of file", "end-of-file", "too short", "ends early"],
          "the file ends before the picture does (it was probably cut short while being copied or downloaded)"),
@@ -27,10 +49,10 @@ enum DecoderWords {
         (["header", "not a ", "does not appear", "was not defined"],
          "its header is damaged, or it is not really that kind of file"),
         (["invalid chunk type", "adaptive filter", "lzw", "bad code", "huffman", "corrupt jpeg data", "bogus marker",
-          "file structure", "decode webp buffer", "could not decode", "failed to decode", "decompress", "invalid"],
+          "file structure", "decode webp buffer", "could not decode", "failed to decode", "decompress", "invalid",
+          "decoding of color planes failed", "decoding of alpha plane failed"],
          "its compressed picture data is garbled"),
-        (["unsupported", "not supported", "not yet implemented"],
-         "it uses a feature of its format that the decoder does not support"),
+        (unsupportedClues, "it uses a feature of its format that the decoder does not support"),
     ]
 
     /// The plain meaning of `said`, followed by nothing else when a rule knows it.

@@ -148,6 +148,7 @@ public struct ImageDecoder: Sendable {
             }
         }
         if let damage = header.damage { throw RenderError.corrupt(source: source, format: header.format, reason: damage) }
+        if let feature = header.unreadable { throw RenderError.unsupportedFeature(source: source, format: header.format, feature: feature) }
         if let width = header.width, let height = header.height { try checkSize(width, height, source: source) }
         if header.frames > maxFrames { throw RenderError.tooManyFrames(source: source, frames: header.frames, limit: maxFrames) }
         if header.frames > 1, let width = header.width, let height = header.height, header.frames * width * height > maxAnimationPixels {
@@ -256,6 +257,9 @@ public struct ImageDecoder: Sendable {
             if format == nil, first?.pointee.domain == gdk_pixbuf_error_quark(),
                first?.pointee.code == Int32(GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue) {
                 throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
+            }
+            if DecoderWords.meansUnsupported(message) {
+                throw RenderError.unsupportedFeature(source: source, format: format, feature: DecoderWords.feature(message))
             }
             throw RenderError.corrupt(source: source, format: format, reason: DecoderWords.plain(message))
         }

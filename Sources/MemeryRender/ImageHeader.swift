@@ -18,6 +18,8 @@ struct ImageHeader: Equatable {
     var loops: AnimationLoops = nil
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
     var refusal: String?
+    /// A feature of its format the decoder does not read, said plainly (a lossless JPEG).
+    var unreadable: String?
     /// Damage seen in the header itself (a JPEG whose first segment is broken): said as damage,
     /// not as an unknown format.
     var damage: String?
@@ -105,6 +107,13 @@ struct ImageHeader: Equatable {
             // SOF0–SOF15, but not DHT (C4), JPG (C8) or DAC (CC).
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 (header.height, header.width) = (Int(be16(bytes, offset + 5)), Int(be16(bytes, offset + 7)))
+                // Baseline, extended, progressive and arithmetic-coded JPEGs are read; the
+                // lossless and hierarchical processes, rare outside medical imaging, are not.
+                if [0xC3, 0xCB].contains(marker) {
+                    header.unreadable = "lossless coding, SOF\(marker - 0xC0)"
+                } else if [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF].contains(marker) {
+                    header.unreadable = "hierarchical coding, SOF\(marker - 0xC0)"
+                }
                 return header
             }
             if marker == 0xDA || length < 2 { break }  // scan data before any frame header

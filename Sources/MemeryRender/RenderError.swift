@@ -12,6 +12,9 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     case notAccepted(source: String, kind: String, format: String, why: String)
     /// A variant of an accepted format that the decoder is known to draw wrong.
     case wrongVariant(source: String, kind: String, reason: String)
+    /// The decoder does not read a feature the file uses (not damage): `feature` says which,
+    /// in the decoder's words when nothing plainer is known.
+    case unsupportedFeature(source: String, format: String?, feature: String)
     /// A declared size with no pixels, or a side longer than can be drawn.
     case badSize(source: String, width: Int, height: Int, reason: String)
     case tooManyFrames(source: String, frames: Int, limit: Int)
@@ -57,6 +60,9 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
             return "\(source) is \(kind), which Memery does not accept by default (\(why)); convert it to PNG, or set MEMERY_IMAGE_FORMATS=\(format) to let the installed decoder try"
         case let .wrongVariant(source, kind, reason):
             return "\(source) is a \(kind) picture Memery refuses: \(reason); convert it to PNG (or set MEMERY_IMAGE_FORMATS=all to decode it anyway)"
+        case let .unsupportedFeature(source, format, feature):
+            let kind = format.map { "the \(Self.formatName($0)) format" } ?? "its format"
+            return "\(source) uses a feature of \(kind) that the decoder does not read (\(feature)); convert it to PNG"
         case let .badSize(source, width, height, reason):
             return "\(source) declares \(width)x\(height) pixels: \(reason)"
         case let .tooManyFrames(source, frames, limit):

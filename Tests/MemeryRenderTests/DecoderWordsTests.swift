@@ -19,9 +19,29 @@ struct DecoderWordsTests {
         ("Dimensions do not match data", "the size it declares does not match its data"),
         ("Insufficient memory to load image, try exiting some applications to free memory", "the decoder ran out of memory"),
         ("the spline reticulator overflowed", "the decoder could not read it (it said: the spline reticulator overflowed)"),
+        // libavif's words, as the AVIF loader passes them on.
+        ("Couldn't decode image: Invalid ftyp", "its header is damaged"),
+        ("Couldn't decode image: Missing or empty image item", "it holds no picture"),
+        ("Failed to decode all frames: Decoding of color planes failed", "its compressed picture data is garbled"),
+        ("Failed to decode all frames: Truncated data", "the file ends before the picture does"),
+        ("Couldn't decode image: Plane sizes don't match ispe values", "the size it declares does not match its data"),
+        ("Couldn't decode image: Invalid image grid", "its picture is made of tiles that do not fit together"),
+        ("Transformed AVIF has zero width or height", "its crop or turn leaves no pixels"),
     ])
     func libraryWordsBecomePlainWords(_ said: String, _ meaning: String) {
         #expect(DecoderWords.plain(said).hasPrefix(meaning))
+    }
+
+    /// A file the decoder declines is not called damaged: it uses something the decoder does
+    /// not read, and the message says what.
+    @Test func aFeatureTheDecoderDoesNotReadIsNotCalledDamage() {
+        #expect(DecoderWords.meansUnsupported("Image sequences not yet implemented"))
+        #expect(DecoderWords.meansUnsupported("Unsupported JPEG process: SOF type 0xc3"))
+        #expect(!DecoderWords.meansUnsupported("Fatal error reading PNG image file: IDAT: CRC error"))
+        #expect(!DecoderWords.meansUnsupported("Couldn't decode image: Out of memory"))
+        #expect(DecoderWords.feature("Image sequences not yet implemented") == "an animation: AVIF image sequences are not read")
+        let error = RenderError.unsupportedFeature(source: "seq.avif", format: "avif", feature: "an animation: AVIF image sequences are not read")
+        #expect(error.description == "seq.avif uses a feature of the AVIF format that the decoder does not read (an animation: AVIF image sequences are not read); convert it to PNG")
     }
 
     /// An uncompressed 24-bit bottom-up BMP of `raster` (the encoder writes none).

@@ -64,6 +64,17 @@ import Testing
         #expect(!ImageHeader.read(Data(noAlpha)).fourthChannelIsNotAlpha)
     }
 
+    /// A lossless or hierarchical JPEG is refused from its frame marker, as what it is (it was
+    /// "a damaged JPEG image").
+    @Test func aJPEGProcessTheDecoderDoesNotReadIsNamed() {
+        func jpeg(_ marker: UInt8) -> [UInt8] { [0xFF, 0xD8, 0xFF, marker, 0, 11, 8, 0, 16, 0, 16, 1, 1, 0x11, 0] + [0xFF, 0xD9] }
+        #expect(refusal(jpeg(0xC3)) == "x.bin uses a feature of the JPEG format that the decoder does not read (lossless coding, SOF3); convert it to PNG")
+        #expect(refusal(jpeg(0xC5)).contains("(hierarchical coding, SOF5)"))
+        #expect(ImageHeader.read(Data(jpeg(0xC0))).unreadable == nil)
+        #expect(ImageHeader.read(Data(jpeg(0xC2))).unreadable == nil, "progressive is read")
+        #expect(ImageHeader.read(Data(jpeg(0xC9))).unreadable == nil, "arithmetic coding is read")
+    }
+
     /// FF D8 and then no marker: a JPEG damaged at its start, said as such (it was "not in an
     /// image format Memery accepts (…, JPEG, …)").
     @Test func aJPEGDamagedRightAfterItsStartIsCalledADamagedJPEG() {
