@@ -348,10 +348,10 @@ public final class Workspace: Sendable {
     /// outside. Errors name `source` as the person named the picture (a path, an upload).
     func decodeImage(_ data: Data, source: String, origin: PictureOrigin? = nil) throws -> (data: Data, image: BaseImage, raster: Raster) {
         try compositor.decoder.checkFileSize(data.count, source: source)
-        let (raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decode(data, source: source)
-        var image = Self.baseImage(info, of: data, hash: BlobHash.of(data), path: source)
+        let (kept, raster, info) = try IsolatedDecoder(decoder: compositor.decoder).decodeForKeeping(data, source: source)
+        var image = Self.baseImage(info, of: kept, hash: BlobHash.of(kept), path: source)
         image.origin = origin
-        return (data, image, raster)
+        return (kept, image, raster)
     }
 
     /// An image file's bytes, once it is known to be a file within the size limit.
@@ -577,7 +577,9 @@ public final class Workspace: Sendable {
         let captions = try resolvingFonts(in: .setCaptions(top: top, bottom: bottom, style: style))  // before anything is stored
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.trimmingCharacters(in: .whitespacesAndNewlines)
         let base = Gallery.problem(withName: stem) == nil ? stem : "meme"
-        let data = try readImageFile(at: path)
+        let read = try readImageFile(at: path)
+        // A drawing (SVG) is kept as the picture the helper draws of it.
+        let data = IsolatedDecoder.isDrawing(read) ? try IsolatedDecoder(decoder: compositor.decoder).decodeForKeeping(read, source: path).data : read
         let hash = BlobHash.of(data)
         func edits(_ info: ImageInfo) -> [CreationCommand] {
             [.importBaseImage(Self.baseImage(info, of: data, hash: hash, path: path))] + (hasCaptions ? [captions] : [])

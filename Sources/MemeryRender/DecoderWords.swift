@@ -35,6 +35,11 @@ enum DecoderWords {
         (["planes size mismatch", "don't match ispe"], "the size it declares does not match its data"),
         (["invalid image grid"], "its picture is made of tiles that do not fit together"),
         (["has zero width or height"], "its crop or turn leaves no pixels"),
+        // librsvg's words for an SVG: its XML, and drawings it gives up on.
+        (["entity reference loop"], "its XML expands entities without end (a \"billion laughs\" file)"),
+        (["entity '"], "it uses an XML entity the file does not define (entities from outside the file are never read)"),
+        (["xml parse error"], "its XML is damaged: it is not well-formed"),
+        (["error displaying image"], "its drawing could not be drawn (it may refer to itself, or hold more elements than are drawn)"),
         (["improper call to jpeg library", "premature end", "not all frames", "truncated", "missing some data",
           "unexpected end", "end of file", "end-of-file", "too short", "ends early"],
          "the file ends before the picture does (it was probably cut short while being copied or downloaded)"),

@@ -31,7 +31,7 @@ public struct ImageDecoder: Sendable {
     public var alsoAccepted: Set<String>
 
     /// The formats accepted by default: those the tests compare with a reference decode.
-    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm", "tga"]
+    public static let acceptedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "ico", "pnm", "tga", "svg"]
     /// Cairo draws nothing wider or taller.
     public static let maxSide = 32_767
     /// Frames are decoded one at a time onto one canvas, so memory follows the canvas (held to
@@ -115,7 +115,8 @@ public struct ImageDecoder: Sendable {
         if header.format == "jpeg", let raster = try JPEGDecoder.decode(data, into: makeRaster) {
             return (raster, ImageInfo(format: "jpeg", width: raster.width, height: raster.height))
         }
-        let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.mended(data) ?? data : data, source: source, format: header.loader)
+        let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.mended(data) ?? data : data, source: source, format: header.loader,
+                                 vector: header.format == "svg")
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha,
                                                 ignoringAlpha: header.fourthChannelIsNotAlpha, into: makeRaster)
@@ -146,6 +147,11 @@ public struct ImageDecoder: Sendable {
                 // A format it cannot tell named in MEMERY_IMAGE_FORMATS lets them try.
                 throw RenderError.unsupportedFormat(source: source, known: Self.acceptedFormats.sorted())
             }
+        }
+        if header.format == "svg", !fromOutside {
+            // Drawings are kept as the picture the helper drew (`IsolatedDecoder.decodeForKeeping`):
+            // one in the store came from elsewhere, and is not drawn in this process.
+            throw RenderError.unsupportedFeature(source: source, format: "svg", feature: "a drawing kept as it is; Memery keeps the picture drawn of it on import")
         }
         if let damage = header.damage { throw RenderError.corrupt(source: source, format: header.format, reason: damage) }
         if let feature = header.unreadable { throw RenderError.unsupportedFeature(source: source, format: header.format, feature: feature) }
@@ -208,23 +214,30 @@ public struct ImageDecoder: Sendable {
     /// Watches `size-prepared` and stops the loader when the declared size is over the limit.
     private final class SizeGuard {
         let maxPixels: Int
+        /// A drawing (SVG): its size is chosen (`SVGPicture.rasterSize`), not refused.
+        let vector: Bool
         var declared: (width: Int, height: Int)?
         var refused = false
-        init(maxPixels: Int) { self.maxPixels = maxPixels }
+        init(maxPixels: Int, vector: Bool) { self.maxPixels = maxPixels; self.vector = vector }
     }
 
     /// `format`: the loader the header names (`ImageHeader.loader`); else the loaders sniff.
-    private func loadPixbuf(_ data: Data, source: String, format known: String?) throws -> (pointer: OpaquePointer, format: String) {
+    private func loadPixbuf(_ data: Data, source: String, format known: String?, vector: Bool = false) throws -> (pointer: OpaquePointer, format: String) {
         let typed = known.flatMap { name in gdk_pixbuf_loader_new_with_type(name, nil) }
         guard let loader = typed ?? gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
 
-        let sizeGuard = SizeGuard(maxPixels: maxPixels)
+        let sizeGuard = SizeGuard(maxPixels: maxPixels, vector: vector)
         let unmanaged = Unmanaged.passRetained(sizeGuard)
         defer { unmanaged.release() }
         let onSize: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { loader, width, height, context in
             guard let context else { return }
             let sizeGuard = Unmanaged<SizeGuard>.fromOpaque(context).takeUnretainedValue()
+            if sizeGuard.vector, let size = SVGPicture.rasterSize(width: Double(width), height: Double(height)) {
+                sizeGuard.declared = size
+                gdk_pixbuf_loader_set_size(loader, Int32(size.width), Int32(size.height))
+                return
+            }
             sizeGuard.declared = (Int(width), Int(height))
             if width <= 0 || height <= 0 || width > Int32(ImageDecoder.maxSide) || height > Int32(ImageDecoder.maxSide)
                 || Int(width) * Int(height) > sizeGuard.maxPixels {

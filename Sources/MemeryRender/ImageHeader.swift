@@ -36,7 +36,7 @@ struct ImageHeader: Equatable {
 
     /// The formats `read` tells by their signature (TGA, which has none, by a header whose
     /// fields agree).
-    static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm", "tga"]
+    static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm", "tga", "svg"]
 
     static func read(_ data: Data) -> ImageHeader {
         data.withUnsafeBytes { read($0) }  // in place: a picture can be hundreds of megabytes
@@ -87,6 +87,14 @@ struct ImageHeader: Equatable {
             return pnm(bytes)
         }
         if ascii("#define") { return ImageHeader(format: "xbm", kind: "an XBM picture") }
+        if SVGPicture.isSVG(bytes) {
+            var header = ImageHeader(format: "svg", kind: "SVG")
+            header.loader = "svg"
+            if let own = SVGPicture.ownSize(bytes), let size = SVGPicture.rasterSize(width: own.width, height: own.height) {
+                (header.width, header.height) = size
+            }
+            return header
+        }
         // Last: TGA has no signature, only a header whose fields must agree.
         if let header = tga(bytes) { return header }
         return ImageHeader(format: nil, kind: "unknown")

@@ -44,6 +44,18 @@ public struct IsolatedDecoder: Sendable {
         return (raster, info)
     }
 
+    /// Whether the bytes are a drawing (SVG), which is kept as the picture drawn of it.
+    public static func isDrawing(_ data: Data) -> Bool { ImageHeader.read(data).format == "svg" }
+
+    /// `decode`, and the bytes to keep: the file's own, except for a drawing (SVG), kept as
+    /// the PNG the helper drew of it, so that no SVG is ever drawn outside the helper.
+    public func decodeForKeeping(_ data: Data, source: String) throws -> (data: Data, raster: Raster, info: ImageInfo) {
+        let (raster, info) = try decode(data, source: source)
+        guard info.format == "svg" else { return (data, raster, info) }
+        let drawn = try ImageEncoder.encode(raster, as: .png)
+        return (drawn, raster, ImageInfo(format: "png", width: raster.width, height: raster.height))
+    }
+
     /// `decode`, telling `consumer` (on this thread) of the rows as the helper decodes them
     /// into a raster of the size expected. `streamed`: whether the raster returned is the one
     /// the consumer was told of (not when the picture came out another size).
