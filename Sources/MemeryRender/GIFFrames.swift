@@ -86,7 +86,7 @@ final class GIFFrames: FrameSource {
             switch record {
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(gif) == GIF_OK else { return try stop(Self.words(gif.pointee.Error)) }
-                try draw(control)
+                guard try draw(control) else { return try stop("its colour palette is damaged or missing (frame \(index + 1) has none)") }
                 index += 1
                 return Int(control.DelayTime) * 10
             case EXTENSION_RECORD_TYPE:
@@ -129,12 +129,11 @@ final class GIFFrames: FrameSource {
 
     /// Decodes the image whose descriptor was just read, row by row onto the canvas. A row
     /// that does not decode ends the frame there: its data is skipped to the next record.
-    private func draw(_ control: GraphicsControlBlock) throws {
+    /// False when the frame has no palette to draw with.
+    private func draw(_ control: GraphicsControlBlock) throws -> Bool {
         let frame = gif.pointee.Image
         let dataStart = input.offset
-        guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
-            throw RenderError.corrupt(source: source, format: "gif", reason: "its colour palette is damaged or missing (frame \(index + 1) has none)")
-        }
+        guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else { return false }
         let palette = (0..<Int(map.pointee.ColorCount)).map { entry in
             let colour = colours[entry]
             return 0xff00_0000 | UInt32(colour.Red) << 16 | UInt32(colour.Green) << 8 | UInt32(colour.Blue)
@@ -144,7 +143,7 @@ final class GIFFrames: FrameSource {
         let xs = clamp(left, to: width)..<clamp(left + frameWidth, to: width)
         let ys = clamp(top, to: height)..<clamp(top + frameHeight, to: height)
         disposal = (control.DisposalMode, xs, ys, control.DisposalMode == DISPOSE_PREVIOUS ? canvas : nil)
-        guard frameWidth > 0, frameHeight > 0 else { return }
+        guard frameWidth > 0, frameHeight > 0 else { return true }
         if row.count < frameWidth { row = [GifPixelType](repeating: 0, count: frameWidth) }
         let transparent = Int(control.TransparentColor)
         // Interlaced rows come in four passes: every 8th from 0, every 8th from 4, every 4th
@@ -159,7 +158,7 @@ final class GIFFrames: FrameSource {
                         throw RenderError.corrupt(source: source, format: "gif", reason: Self.words(gif.pointee.Error))
                     }
                     input.offset = Self.endOfSubBlocks(input.data, from: dataStart)
-                    return
+                    return true
                 }
                 let screenY = top + y
                 guard ys.contains(screenY) else { continue }
@@ -173,6 +172,7 @@ final class GIFFrames: FrameSource {
                 }
             }
         }
+        return true
     }
 
     private func clamp(_ value: Int, to side: Int) -> Int { min(max(value, 0), side) }

@@ -110,6 +110,15 @@ import Testing
         for index in 0..<30 { #expect(PixelDifference(played[index].raster, expected[index].raster).mean == 0, "frame \(index + 1)") }
     }
 
+    /// Pillow's no_palette_after_rgb.gif: its second frame has no colour table to draw with,
+    /// so the first plays (it was refused whole).
+    @Test func aLaterFrameWithNoPaletteEndsTheAnimationThere() throws {
+        let data = try Data(contentsOf: TestData.root.appendingPathComponent("Tests/Corpus/images/gif/no_palette_after_rgb.gif"))
+        #expect(ImageHeader.read(data).frames == 3)
+        #expect(try Self.frames(data).count == 1)
+        #expect(try ImageDecoder().decode(data, source: "no_palette_after_rgb.gif").1.frames == 3, "the header's count; one plays")
+    }
+
     @Test func aFirstFrameThatCannotStartIsRefusedInPlainWords() throws {
         var bytes = [UInt8](Self.walkingPixel(width: 4, height: 4, frames: 3))
         let first = Self.imageBlocks(bytes)[0]

@@ -39,7 +39,7 @@ import Testing
         #expect(refusal([0, 0, 1, 0, 1, 0, 16, 16]) == "x.bin is a damaged ICO image: its directory names no picture inside the file")
         // Bytes no signature or header tells are refused before any decoder sniffs them.
         let unknown: [UInt8] = [0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 255]
-        #expect(refusal(unknown) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, PNM, TGA, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
+        #expect(refusal(unknown) == "x.bin is not in an image format Memery accepts (AVIF, BMP, GIF, ICO, JPEG, PNG, PNM, SVG, TGA, TIFF, WEBP); convert it to PNG, or set MEMERY_IMAGE_FORMATS=all to let the installed decoders try the others they read")
         // Asked for, the installed decoder gets to try (this one is no icon at all).
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
     }
