@@ -46,6 +46,8 @@ public final class Workspace: Sendable {
         }
         self.store = store
         compositor = Compositor(decoder: decoder)
+        // The store's own plugins folder (the first place a newcomer puts one).
+        compositor.filters.addStoreDirectory(directory.appendingPathComponent("plugins").path)
         migrationNotice = migration.map { report in
             (["the store \(directory.path) was migrated from format \(report.from) to format \(report.to) (\(report.events) events, checked)"]
                 + report.notes).joined(separator: "; ")

@@ -170,6 +170,20 @@ public final class FilterHost: @unchecked Sendable {
         return loaded.first { $0.id == id }
     }
 
+    /// A store's own plugins folder, searched like the others, before the plugins installed for
+    /// every user (a store named by --store brings its plugins along); read at once when the
+    /// others already were.
+    public func addStoreDirectory(_ directory: String) {
+        lock.withLock {
+            func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+            guard !userDirectories.contains(where: { standard($0) == standard(directory) }) else { return }
+            let system = InstallLayout.systemPluginDirectory.map(standard)
+            let position = userDirectories.firstIndex { standard($0) == system } ?? userDirectories.endIndex
+            userDirectories.insert(directory, at: position)
+            if userPluginsLoaded { loadIsolated(directory: directory) }
+        }
+    }
+
     private func loadUserPlugins() {
         lock.lock(); defer { lock.unlock() }
         guard !userPluginsLoaded else { return }

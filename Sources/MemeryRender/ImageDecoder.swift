@@ -57,6 +57,19 @@ public struct ImageDecoder: Sendable {
         self.maxAnimationPixels = maxAnimationPixels
     }
 
+    /// The media type a browser shows these bytes as, judged by their signature: JPEG, PNG,
+    /// GIF, WebP or AVIF; nil for anything else (an SVG too: it can carry script).
+    public static func browserMediaType(of data: Data) -> String? {
+        switch ImageHeader.read(data).format {
+        case "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "gif": "image/gif"
+        case "webp": "image/webp"
+        case "avif": "image/avif"
+        default: nil
+        }
+    }
+
     /// The limits from `MEMERY_MAX_MEGAPIXELS`, `MEMERY_MAX_FRAMES` and
     /// `MEMERY_MAX_ANIMATION_MEGAPIXELS`, and the extra formats from `MEMERY_IMAGE_FORMATS`
     /// (comma-separated, or `all`) when set, else the defaults.

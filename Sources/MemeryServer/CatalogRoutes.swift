@@ -72,13 +72,7 @@ struct CatalogRoutes {
         let tags = fields["tags"] as? [String] ?? []
         let search = self.search
         let downloading = Task { () throws -> PictureBytes in
-            if fromSearch {
-                let image = try await search.image(link)
-                let got = try await search.site.download(image.imageURL)
-                return PictureBytes(data: got.data, name: got.fileName, origin: image.origin)
-            }
-            let got = try await search.site.download(link)
-            return PictureBytes(data: got.data, name: got.fileName, origin: PictureOrigin(url: got.url))
+            fromSearch ? try await search.picture(link) : try await search.site.picture(link)
         }
         context.whenClientGone { downloading.cancel() }
         let picture: PictureBytes

@@ -49,17 +49,8 @@ struct WebSearchRoutes {
             throw APIError(.badGateway, error.description, kind: "download")
         }
         // Served only as the picture formats a browser shows, judged by the bytes.
-        guard let type = Self.pictureType(got.data) else { throw APIError(.badGateway, "\(url) did not give a picture") }
+        guard let type = BrowserPictures.mediaType(of: got.data) else { throw APIError(.badGateway, "\(url) did not give a picture") }
         return BytesAnswer.response(got.data, type: type, cache: "private, max-age=3600")
-    }
-
-    static func pictureType(_ data: Data) -> String? {
-        let start = [UInt8](data.prefix(12))
-        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if start.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if start.count == 12, start.starts(with: Array("RIFF".utf8)), Array(start[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        return nil
     }
 }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import MemeryCore
 import NIOCore
 import NIOHTTP1
 
@@ -36,6 +37,12 @@ public struct PictureDownloader: Sendable {
     }
 
     public func download(_ link: String) async throws -> Download { try await get(link, picture: true) }
+
+    /// A link's picture, with the link kept as where it came from.
+    public func picture(_ link: String) async throws -> PictureBytes {
+        let got = try await download(link)
+        return PictureBytes(data: got.data, name: got.fileName, origin: PictureOrigin(url: got.url))
+    }
 
     /// A site's answer that is not a picture (a search API's JSON), within the same limits and
     /// with the same checks on where the link leads.

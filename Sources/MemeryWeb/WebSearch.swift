@@ -1,4 +1,5 @@
 import Foundation
+import MemeryCore
 
 /// Searching the open web for pictures: every provider at once, each within the time limit,
 /// each answering with its pictures or with what went wrong, so that one failing never hides
@@ -63,6 +64,14 @@ public struct WebSearch: Sendable {
         } catch let error as DownloadError {
             throw WebSearchError.providerFailed(Self.words(error, provider: provider.label, seconds: site.seconds))
         }
+    }
+
+    /// A search result taken: its picture downloaded, with its page, author and licence kept
+    /// as where it came from.
+    public func picture(_ reference: String) async throws -> PictureBytes {
+        let image = try await image(reference)
+        let got = try await site.download(image.imageURL)
+        return PictureBytes(data: got.data, name: got.fileName, origin: image.origin)
     }
 
     /// A provider's failure in the words a person needs.

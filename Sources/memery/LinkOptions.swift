@@ -28,14 +28,11 @@ struct LinkOptions: ParsableArguments {
     func picture() throws -> PictureBytes? {
         if let url { return try picture(url) }
         guard let fromWeb else { return nil }
-        let site = downloader
-        nonisolated(unsafe) var got: (PictureDownloader.Download, WebImage)?
-        try Blocking.run {
-            let image = try await WebSearch.standard(site: site).image(fromWeb)
-            got = (try await site.download(image.imageURL), image)
-        }
-        guard let (download, image) = got else { throw InputError("the download of \(fromWeb) gave nothing") }
-        return PictureBytes(data: download.data, name: download.fileName, origin: image.origin)
+        let search = WebSearch.standard(site: downloader)
+        nonisolated(unsafe) var got: PictureBytes?
+        try Blocking.run { got = try await search.picture(fromWeb) }
+        guard let got else { throw InputError("the download of \(fromWeb) gave nothing") }
+        return got
     }
 
     /// Private addresses are allowed: this is the person's own `memery`, on their own machine,
@@ -56,9 +53,9 @@ struct LinkOptions: ParsableArguments {
     /// A link's picture and where it came from. Ctrl-C stops the download; nothing is stored.
     func picture(_ url: String) throws -> PictureBytes {
         let downloader = self.downloader
-        nonisolated(unsafe) var got: PictureDownloader.Download?
-        try Blocking.run { got = try await downloader.download(url) }
+        nonisolated(unsafe) var got: PictureBytes?
+        try Blocking.run { got = try await downloader.picture(url) }
         guard let got else { throw InputError("the download of \(url) gave nothing") }
-        return PictureBytes(data: got.data, name: got.fileName, origin: PictureOrigin(url: got.url))
+        return got
     }
 }

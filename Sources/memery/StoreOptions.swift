@@ -14,9 +14,6 @@ struct StoreOptions: ParsableArguments {
         // MEMERY_MAP_SIZE (bytes) starts a store's map small, so tests can make it grow.
         let mapSize = ProcessInfo.processInfo.environment["MEMERY_MAP_SIZE"].flatMap(Int.init) ?? Workspace.defaultMapSize
         let directory = StoreLocation.resolve(explicit: store)
-        // The store's plugins folder is searched like $MEMERY_STORE's (FilterHost reads the
-        // environment when first used, after this), and helper processes see the same store.
-        if store != nil { setenv("MEMERY_STORE", directory.path, 1) }
         let workspace = try Workspace(directory: directory, mapSize: mapSize)
         if let notice = workspace.migrationNotice { FileHandle.standardError.write(Data("memery: \(notice)\n".utf8)) }
         return workspace

@@ -44,6 +44,17 @@ import Testing
         #expect(!refusal(icns, ImageDecoder(alsoAccepted: ["icns"])).contains("does not accept"))
     }
 
+    /// What a server may hand a browser as a picture: judged by the signature, and never an
+    /// SVG (it can carry script) or a format browsers do not show.
+    @Test func browserMediaTypesComeFromTheBytes() {
+        #expect(ImageDecoder.browserMediaType(of: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16])) == "image/jpeg")
+        #expect(ImageDecoder.browserMediaType(of: Data(Self.png(width: 1, height: 1))) == "image/png")
+        #expect(ImageDecoder.browserMediaType(of: Data(Self.gif(frames: 1))) == "image/gif")
+        #expect(ImageDecoder.browserMediaType(of: Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)) == nil)
+        #expect(ImageDecoder.browserMediaType(of: Data("BM".utf8) + Data(count: 60)) == nil)
+        #expect(ImageDecoder.browserMediaType(of: Data("<html>".utf8)) == nil)
+    }
+
     /// TGA has no signature: its header's fields must agree (a known image type, a pixel depth
     /// and colour map that fit it), and its size is read from there.
     @Test func aTGAIsToldByItsHeader() {
