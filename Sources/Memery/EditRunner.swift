@@ -32,6 +32,7 @@ public final class EditRunner {
                 creation = try workspace.create(name: name, canvasWidth: width, height: height, background: background)
             case .garage(let reference): creation = try workspace.create(name: name, garageImage: reference)
             case .template(let template): creation = try workspace.create(name: name, template: template)
+            case .link(let url): throw Self.notDownloaded(url)
             }
             var result = EditResult(creation: creation.name)
             let session = try self.session(name)
@@ -54,7 +55,7 @@ public final class EditRunner {
             var result = EditResult(creation: name)
             result.sequence = stored.last?.sequence
             return result
-        case .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate:
+        case .garageAdd, .garageAddPicture, .garageAddLink, .garageRemove, .garageTag, .removeTemplate:
             var result = try performOutsideCreations(edit)
             result.creation = name
             return result
@@ -64,6 +65,12 @@ public final class EditRunner {
             defer { session.expectedVersion = nil }
             return try performOnCreation(edit, session: session)
         }
+    }
+
+    /// A link reaches the runner only when a front end forgot to download it
+    /// (`Edit.resolvingLinks`): the engine itself reaches no network.
+    static func notDownloaded(_ url: String) -> DomainError {
+        DomainError.invalidEdit("the picture at \(url) was not downloaded: this front end does not take pictures from links here")
     }
 
     private func galleryResult(_ name: String, _ stored: [StoredEvent]) -> EditResult {
@@ -93,6 +100,8 @@ public final class EditRunner {
             result.sequence = stored.last?.sequence
         case .removeTemplate(let name):
             result.sequence = try workspace.removeTemplate(name).last?.sequence
+        case .garageAddLink(let url, _, _):
+            throw Self.notDownloaded(url)
         default:
             throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation")
         }
@@ -130,6 +139,8 @@ public final class EditRunner {
                 let (data, image) = try workspace.emojiPicture(text)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
+            case .link(let url):
+                throw Self.notDownloaded(url)
             }
             result.note(session.state.layers.last)
         case let .addShape(kind, box, fill, alpha, stroke, strokeWidth):
@@ -179,7 +190,7 @@ public final class EditRunner {
         case .checkout(.time(let text)):
             stored = try session.checkout(at: try PointInTime.parse(text, now: Date()), text: text)
             result.head = try session.headSummary()
-        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate:
+        case .new, .rename, .delete, .restore, .favorite, .move, .saveTemplate, .garageAdd, .garageAddPicture, .garageAddLink, .garageRemove, .garageTag, .removeTemplate:
             throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
         }
         result.sequence = stored.last?.sequence

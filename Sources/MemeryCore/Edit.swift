@@ -24,6 +24,8 @@ public enum Edit: Sendable, Equatable {
     case garageAdd(file: String, name: String?, tags: [String])
     /// The same with a picture's bytes already in hand (downloaded from a link).
     case garageAddPicture(PictureBytes, name: String?, tags: [String])
+    /// The same from a link, which the front end downloads first (`resolvingLinks`).
+    case garageAddLink(url: String, name: String?, tags: [String])
     case garageRemove(image: String)
     /// Adds and removes tags of a garage image.
     case garageTag(image: String, add: [String], remove: [String])
@@ -64,11 +66,33 @@ public enum Edit: Sendable, Equatable {
     case redo(branch: Int?)
     case checkout(CheckoutTarget)
 
+    /// The link this edit takes a picture from, if it does.
+    public var link: String? {
+        switch self {
+        case .new(.link(let url)), .addImage(.link(let url), _, _, _, _, _), .garageAddLink(let url, _, _): url
+        default: nil
+        }
+    }
+
+    /// The edit with its link's picture in hand: `fetch` downloads it (each front end with
+    /// its own limits and rules on addresses).
+    public func resolvingLinks(_ fetch: (String) throws -> PictureBytes) rethrows -> Edit {
+        switch self {
+        case .new(.link(let url)): .new(.picture(try fetch(url)))
+        case let .addImage(.link(url), at, scale, rotation, opacity, flip):
+            .addImage(.picture(try fetch(url)), at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
+        case let .garageAddLink(url, name, tags): .garageAddPicture(try fetch(url), name: name, tags: tags)
+        default: self
+        }
+    }
+
     /// Where a new creation's picture comes from.
     public enum NewSource: Sendable, Equatable {
         case image(file: String)
         /// A picture's bytes already in hand (downloaded from a link).
         case picture(PictureBytes)
+        /// A link, which the front end downloads first (`resolvingLinks`).
+        case link(String)
         case canvas(width: Int, height: Int, background: Color)
         case garage(String)
         case template(String)
@@ -79,6 +103,8 @@ public enum Edit: Sendable, Equatable {
         case file(String)
         /// A picture's bytes already in hand (downloaded from a link).
         case picture(PictureBytes)
+        /// A link, which the front end downloads first (`resolvingLinks`).
+        case link(String)
         case garage(String)
         /// One to eight emoji, drawn by the engine's emoji font into a picture stored with
         /// the creation, like any sticker.
@@ -131,7 +157,7 @@ public enum Edit: Sendable, Equatable {
     /// Whether the edit is about one creation (every op but the garage's).
     public var needsCreation: Bool {
         switch self {
-        case .garageAdd, .garageAddPicture, .garageRemove, .garageTag, .removeTemplate: false
+        case .garageAdd, .garageAddPicture, .garageAddLink, .garageRemove, .garageTag, .removeTemplate: false
         default: true
         }
     }
@@ -147,7 +173,7 @@ public enum Edit: Sendable, Equatable {
         case .move: "move"
         case .saveTemplate: "template save"
         case .removeTemplate: "template remove"
-        case .garageAdd, .garageAddPicture: "garage add"
+        case .garageAdd, .garageAddPicture, .garageAddLink: "garage add"
         case .garageRemove: "garage remove"
         case .garageTag: "garage tag"
         case .captions: "text"

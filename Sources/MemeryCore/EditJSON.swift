@@ -48,15 +48,16 @@ extension Edit: Codable {
         let op = f.op
         switch op {
         case "new":
-            try f.only(["image", "canvas", "background", "garage", "template"])
-            switch (try f.string("image"), try f.string("canvas"), try f.string("garage"), try f.string("template")) {
-            case let (file?, nil, nil, nil): self = .new(.image(file: file))
-            case let (nil, size?, nil, nil):
+            try f.only(["image", "url", "canvas", "background", "garage", "template"])
+            switch (try f.string("image"), try f.string("canvas"), try f.string("garage"), try f.string("template"), try f.string("url")) {
+            case let (file?, nil, nil, nil, nil): self = .new(.image(file: file))
+            case let (nil, size?, nil, nil, nil):
                 let (width, height) = try CanvasSize(parsing: size).pair
                 self = .new(.canvas(width: width, height: height, background: try f.color("background") ?? .white))
-            case let (nil, nil, garage?, nil): self = .new(.garage(garage))
-            case let (nil, nil, nil, template?): self = .new(.template(template))
-            default: throw f.problem("needs one of \"image\", \"canvas\", \"garage\" or \"template\"")
+            case let (nil, nil, garage?, nil, nil): self = .new(.garage(garage))
+            case let (nil, nil, nil, template?, nil): self = .new(.template(template))
+            case let (nil, nil, nil, nil, url?): self = .new(.link(url))
+            default: throw f.problem("needs one of \"image\", \"url\", \"canvas\", \"garage\" or \"template\"")
             }
         case "rename":
             try f.only(["to"])
@@ -75,8 +76,13 @@ extension Edit: Codable {
             try f.only(["template"])
             self = .removeTemplate(name: try f.required(f.string("template"), "template"))
         case "garage add":
-            try f.only(["file", "name", "tags"])
-            self = .garageAdd(file: try f.required(f.string("file"), "file"), name: try f.string("name"), tags: try f.strings("tags") ?? [])
+            try f.only(["file", "url", "name", "tags"])
+            let name = try f.string("name"), tags = try f.strings("tags") ?? []
+            switch (try f.string("file"), try f.string("url")) {
+            case let (file?, nil): self = .garageAdd(file: file, name: name, tags: tags)
+            case let (nil, url?): self = .garageAddLink(url: url, name: name, tags: tags)
+            default: throw f.problem("needs one of \"file\" or \"url\"")
+            }
         case "garage remove":
             try f.only(["image"])
             self = .garageRemove(image: try f.required(f.string("image"), "image"))
@@ -94,14 +100,15 @@ extension Edit: Codable {
             try f.only(Self.styleKeys.union(["text", "box"]))
             self = .addText(text: try f.required(f.string("text"), "text"), box: try f.box("box"), style: try f.style())
         case "image add":
-            try f.only(["file", "garage", "emoji", "sticker", "at", "scale", "rotate", "opacity", "flip"])
+            try f.only(["file", "url", "garage", "emoji", "sticker", "at", "scale", "rotate", "opacity", "flip"])
             let source: ImageSource
-            switch (try f.string("file"), try f.string("garage"), try f.string("emoji"), try f.string("sticker")) {
-            case let (file?, nil, nil, nil): source = .file(file)
-            case let (nil, garage?, nil, nil): source = .garage(garage)
-            case let (nil, nil, emoji?, nil): source = .emoji(emoji)
-            case let (nil, nil, nil, sticker?): source = .sticker(sticker)
-            default: throw f.problem("needs one of \"file\", \"garage\", \"emoji\" or \"sticker\"")
+            switch (try f.string("file"), try f.string("garage"), try f.string("emoji"), try f.string("sticker"), try f.string("url")) {
+            case let (file?, nil, nil, nil, nil): source = .file(file)
+            case let (nil, garage?, nil, nil, nil): source = .garage(garage)
+            case let (nil, nil, emoji?, nil, nil): source = .emoji(emoji)
+            case let (nil, nil, nil, sticker?, nil): source = .sticker(sticker)
+            case let (nil, nil, nil, nil, url?): source = .link(url)
+            default: throw f.problem("needs one of \"file\", \"url\", \"garage\", \"emoji\" or \"sticker\"")
             }
             self = .addImage(source, at: try f.point("at"), scale: try f.number("scale") ?? 1, rotation: try f.number("rotate") ?? 0,
                              opacity: try f.number("opacity") ?? 1, flip: try f.flip("flip"))
@@ -220,6 +227,7 @@ extension Edit: Codable {
             switch source {
             case .image(let file): try put("image", file)
             case .picture(let picture): try put("url", picture.origin?.url ?? picture.name)
+            case .link(let url): try put("url", url)
             case let .canvas(width, height, background): try put("canvas", "\(width)x\(height)"); try put("background", background)
             case .garage(let reference): try put("garage", reference)
             case .template(let name): try put("template", name)
@@ -230,6 +238,7 @@ extension Edit: Codable {
         case .saveTemplate(let name), .removeTemplate(let name): try put("template", name)
         case let .garageAdd(file, name, tags): try put("file", file); try put("name", name); try put("tags", tags)
         case let .garageAddPicture(picture, name, tags): try put("url", picture.origin?.url ?? picture.name); try put("name", name); try put("tags", tags)
+        case let .garageAddLink(url, name, tags): try put("url", url); try put("name", name); try put("tags", tags)
         case .garageRemove(let image): try put("image", image)
         case let .garageTag(image, add, remove): try put("image", image); try put("add", add); try put("remove", remove)
         case let .captions(top, bottom, style): try put("top", top); try put("bottom", bottom); try putStyle(style)
@@ -238,6 +247,7 @@ extension Edit: Codable {
             switch source {
             case .file(let file): try put("file", file)
             case .picture(let picture): try put("url", picture.origin?.url ?? picture.name)
+            case .link(let url): try put("url", url)
             case .garage(let reference): try put("garage", reference)
             case .emoji(let emoji): try put("emoji", emoji)
             case .sticker(let name): try put("sticker", name)

@@ -53,6 +53,8 @@ enum EditBody {
         switch edit {
         case .new(.image), .addImage(.file, _, _, _, _, _), .garageAdd:
             throw APIError(.badRequest, "a path on the server cannot be read: upload the picture to /api/garage (or POST it to /api/creations), then name it with \"garage\"")
+        case _ where edit.link != nil:
+            throw APIError(.badRequest, "a picture from a link is taken with POST /api/garage {\"url\": …} (cancelled if the page goes), then named with \"garage\"")
         default:
             break
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryWeb
 
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,10 +27,18 @@ struct ApplyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Read the lines from a file (default: standard input, or -).", valueName: "file"))
     var file: String?
 
+    @Option(help: ArgumentHelp("The largest picture a line's \"url\" may give, in MB (each is downloaded within 20 s).", valueName: "mb"))
+    var maxDownloadMb = PictureDownloader.defaultMaxMB
+
+    func validate() throws {
+        guard (1...1024).contains(maxDownloadMb) else { throw ValidationError("--max-download-mb must be between 1 and 1024, got \(maxDownloadMb)") }
+    }
+
     func run() throws {
         let workspace = try storeOptions.open()
         if let name { _ = try workspace.entry(named: name) }  // a NAME that is not there fails at once
         let runner = EditRunner(workspace: workspace)
+        let downloader = LinkOptions.ownDownloader(maxMB: maxDownloadMb)
         let input: FileHandle
         if let file, file != "-" {
             guard let handle = FileHandle(forReadingAtPath: file) else { throw InputError("cannot read \(file)") }
@@ -44,7 +53,9 @@ struct ApplyCommand: ParsableCommand {
             do {
                 let addressed = try AddressedEdit.decode(jsonLine: line)
                 let target = addressed.creation ?? name
-                let result = try runner.perform(addressed.edit, on: target)
+                // A line's "url" is downloaded here, as `--url` is, before the edit runs.
+                let edit = try addressed.edit.resolvingLinks { try LinkOptions.picture($0, with: downloader) }
+                let result = try runner.perform(edit, on: target)
                 FailPoints.afterCommitBeforeAcknowledgement()
                 var fields: [(String, Any)] = [("ok", true), ("seq", result.sequence.map { $0 as Any } ?? NSNull())]
                 if let version = result.version { fields.append(("version", version)) }

@@ -51,8 +51,9 @@ struct LinkOptions: ParsableArguments {
     }
 
     /// A link's picture and where it came from. Ctrl-C stops the download; nothing is stored.
-    func picture(_ url: String) throws -> PictureBytes {
-        let downloader = self.downloader
+    func picture(_ url: String) throws -> PictureBytes { try Self.picture(url, with: downloader) }
+
+    static func picture(_ url: String, with downloader: PictureDownloader) throws -> PictureBytes {
         nonisolated(unsafe) var got: PictureBytes?
         try Blocking.run { got = try await downloader.picture(url) }
         guard let got else { throw InputError("the download of \(url) gave nothing") }

@@ -162,3 +162,27 @@ def test_a_server_others_reach_refuses_links_into_its_own_network_unless_told(si
         assert status == 201 and answer["image"]["origin"]["url"] == f"{site}/pictures/chelsea.png", answer
     finally:
         trusting.stop()
+
+
+# `memery apply`: a line's "url" is downloaded as `--url` is; the editor's edits endpoint
+# refuses one (the page takes links through POST /api/garage, which a closed page cancels).
+def test_apply_takes_pictures_from_links_and_says_which_line_gave_no_picture(site, tmp_path):
+    lines = "\n".join(json.dumps(line) for line in [
+        {"op": "new", "creation": "linked", "url": f"{site}/share?id=42"},
+        {"op": "image add", "creation": "linked", "url": f"{site}/pictures/chelsea.png", "scale": 0.25},
+        {"op": "garage add", "url": f"{site}/pictures/chelsea.png", "name": "cat"},
+        {"op": "image add", "creation": "linked", "url": f"{site}/photo-page"},
+    ]) + "\n"
+    applied = subprocess.run([BINARY, "apply", "--store", str(tmp_path)], input=lines, capture_output=True, text=True, timeout=60)
+    answers = [json.loads(line) for line in applied.stdout.splitlines()]
+    assert applied.returncode == 1 and [answer["ok"] for answer in answers] == [True, True, True, False], applied.stdout
+    assert answers[1]["layer"] == "L1" and answers[2]["image"] == "cat"
+    assert answers[3]["line"] == 4 and "is a web page (HTML), not a picture" in answers[3]["error"], answers[3]
+    shown = json.loads(memery(tmp_path, "show", "linked", "--json").stdout)
+    assert shown["baseImage"]["origin"]["url"] == f"{site}/share?id=42"
+    assert shown["layers"][0]["image"]["origin"]["url"] == f"{site}/pictures/chelsea.png"
+
+
+def test_the_editors_edits_endpoint_sends_links_to_the_garage(server):
+    status, answer = server.json("POST", "/api/creations/anything/edits", {"op": "image add", "url": "https://example.org/hat.png"})
+    assert status == 400 and "POST /api/garage" in answer["error"], answer
