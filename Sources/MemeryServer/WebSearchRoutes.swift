@@ -42,6 +42,7 @@ struct WebSearchRoutes {
         guard let number = context.parameters.get("thumbnail").flatMap(Int.init), let url = await thumbnails.url(number) else {
             throw APIError(.notFound, "no such thumbnail: search again")
         }
+        if let kept = await thumbnails.kept(url) { return BytesAnswer.response(kept.data, type: kept.type, cache: "private, max-age=3600") }
         var small = search.site
         small.maxBytes = 4 << 20
         let got: PictureDownloader.Download
@@ -50,14 +51,34 @@ struct WebSearchRoutes {
         }
         // Served only as the picture formats a browser shows, judged by the bytes.
         guard let type = BrowserPictures.mediaType(of: got.data) else { throw APIError(.badGateway, "\(url) did not give a picture") }
+        await thumbnails.keep(url, data: got.data, type: type)
         return BytesAnswer.response(got.data, type: type, cache: "private, max-age=3600")
     }
 }
 
-/// The thumbnail addresses searches answered with, by number: the most recent 2,000.
+/// The thumbnail addresses searches answered with, by number: the most recent 2,000; and the
+/// thumbnails fetched, by address, up to 32 MB (the oldest go first), so that searching again
+/// or scrolling back does not ask the provider again.
 actor WebThumbnails {
     private var urls = [Int: String]()
     private var next = 0
+    private var fetched = [String: (data: Data, type: String)]()
+    private var fetchedOrder = [String]()
+    private var fetchedBytes = 0
+    static let keptBytes = 32 << 20
+
+    func kept(_ url: String) -> (data: Data, type: String)? { fetched[url] }
+
+    func keep(_ url: String, data: Data, type: String) {
+        guard fetched[url] == nil, data.count <= Self.keptBytes else { return }
+        fetched[url] = (data, type)
+        fetchedOrder.append(url)
+        fetchedBytes += data.count
+        while fetchedBytes > Self.keptBytes, !fetchedOrder.isEmpty {
+            let oldest = fetchedOrder.removeFirst()
+            fetchedBytes -= fetched.removeValue(forKey: oldest)?.data.count ?? 0
+        }
+    }
 
     func remember(_ url: String) -> Int {
         next += 1

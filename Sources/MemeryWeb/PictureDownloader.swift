@@ -90,7 +90,10 @@ public struct PictureDownloader: Sendable {
 
     enum Hop { case picture(Data), redirect(String) }
 
-    /// One request: the host checked and pinned, the answer read within the size limit.
+    /// One request: the host checked and pinned, the answer read within the size limit. A
+    /// client per hop, because the address checked is pinned in the client's configuration
+    /// (`dnsOverride`): a shared client would resolve the host again when it connects, and a
+    /// name that answers differently the second time could lead into a private network.
     func fetch(_ url: URL, picture: Bool) async throws -> Hop {
         let host = url.host ?? ""
         let address = try await checkedAddress(of: host)

@@ -21,6 +21,7 @@ PICTURE = EXAMPLE.read_bytes()
 
 class Providers(http.server.BaseHTTPRequestHandler):
     slow = False
+    thumbnails_sent = 0
 
     def log_message(self, *args):
         pass
@@ -63,6 +64,8 @@ class Providers(http.server.BaseHTTPRequestHandler):
                 return self.answer(200, b'{"batchcomplete": true}')
             return self.fixture("commons-search.json")
         if url.path == "/pictures/chelsea.png" or url.path.endswith("/thumb/") or url.path.startswith("/commons/thumb/"):
+            if url.path != "/pictures/chelsea.png":
+                Providers.thumbnails_sent += 1
             return self.answer(200, PICTURE, "image/png")
         if url.path == "/museum/object/77":
             return self.answer(200, b"<!doctype html><html><body>Object 77</body></html>", "text/html")
@@ -207,4 +210,26 @@ def test_the_page_searches_the_web_and_starts_a_creation_with_credits(providers,
         assert server.request("GET", "/api/web/thumbnails/http%3A%2F%2F127.0.0.1%2F")[0] == 404
     finally:
         driver.quit()
+        server.stop()
+
+
+def test_a_thumbnail_is_fetched_from_the_provider_once(providers, tmp_path):
+    from conftest import Server
+    server = Server(str(tmp_path / "store"), env={**os.environ, **providers})
+    try:
+        def thumbnails():
+            status, found = server.json("GET", "/api/web/search?q=cats")
+            assert status == 200, found
+            return [image["thumbnail"] for outcome in found["web"] for image in outcome["images"]]
+        first = thumbnails()
+        before = Providers.thumbnails_sent
+        for path in first:
+            status, headers, body = server.request("GET", path)
+            assert status == 200 and headers["Content-Type"] == "image/png" and body == PICTURE
+        assert Providers.thumbnails_sent - before == len(first) == 3
+        # Searching again gives new numbers for the same thumbnails: none is asked for again.
+        for path in thumbnails():
+            assert server.request("GET", path)[0] == 200
+        assert Providers.thumbnails_sent - before == 3
+    finally:
         server.stop()
