@@ -94,6 +94,12 @@ extension Creation: Decider {
             try check("opacity", opacity, Layer.opacityRange)
             try check("rotation", rotation, -36_000...36_000)
             let w = Double(image.width) * scale, h = Double(image.height) * scale
+            let limit = Double(max(width, height)) * 4
+            if w > limit || h > limit {
+                let fits = (min(Double(width) / Double(image.width), Double(height) / Double(image.height)) * 100).rounded(.down) / 100
+                throw DomainError.pictureTooBig(name: image.sourceName ?? "the picture", width: image.width, height: image.height, scale: scale,
+                                                canvasWidth: width, canvasHeight: height, fits: max(fits, Transform.scaleRange.lowerBound))
+            }
             let corner = at ?? Point(x: (Double(width) - w) / 2, y: (Double(height) - h) / 2)
             let box = Box(x: corner.x, y: corner.y, w: w, h: h)
             try check(box)

@@ -8,6 +8,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case invalidColor(String)
     case invalidBox(String)
     case boxOutsideCanvas(Box, width: Int, height: Int)
+    /// A picture added as a layer that would be more than 4 times the canvas: `fits` is the
+    /// scale at which it fits in the canvas.
+    case pictureTooBig(name: String, width: Int, height: Int, scale: Double, canvasWidth: Int, canvasHeight: Int, fits: Double)
     case emptyText
     case textTooLong(characters: Int, max: Int)
     case noSuchLayer(String)
@@ -69,6 +72,9 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "\"\(text)\" is not a box: use X,Y,W,H in canvas pixels, e.g. 10,10,200,80"
         case let .boxOutsideCanvas(box, width, height):
             return "box \(box) does not overlap the \(width)x\(height) canvas"
+        case let .pictureTooBig(name, width, height, scale, canvasWidth, canvasHeight, fits):
+            let at = scale == 1 ? "" : " at scale \(Self.number(scale))"
+            return "\(name) (\(width)x\(height)\(at)) would be more than 4 times the \(canvasWidth)x\(canvasHeight) canvas: add it smaller (scale \(Self.number(fits)) fits it in the canvas, e.g. --scale \(Self.number(fits)))"
         case .emptyText:
             return "the text is empty: give the words to show"
         case let .textTooLong(characters, max):

@@ -3,8 +3,9 @@
 /// type" is garbled bytes. A message no rule knows keeps the library's words, marked as theirs.
 enum DecoderWords {
     /// How the libraries say an allocation failed: glib's "failed to allocate", Swift's "Could
-    /// not allocate memory", gdk-pixbuf's "Not enough memory" and "Insufficient memory", libc's.
-    static let outOfMemoryClues = ["insufficient memory", "not enough memory", "out of memory", "allocate"]
+    /// not allocate memory", gdk-pixbuf's "Not enough memory" and "Insufficient memory",
+    /// libc's, Rust's "memory allocation of N bytes failed" (librsvg).
+    static let outOfMemoryClues = ["insufficient memory", "not enough memory", "out of memory", "allocate", "allocation"]
 
     static func meansOutOfMemory(_ said: String) -> Bool {
         let lowered = said.lowercased()

@@ -29,7 +29,8 @@ final class GIFFrames: FrameSource {
     private var canvas: [UInt32]
     /// One row of palette indices as giflib decodes it.
     private var row: [GifPixelType] = []
-    /// What the last frame's disposal does before the next is drawn.
+    /// What the last frame's disposal does before the next is drawn; `saved` holds the
+    /// frame's rectangle as it was before the frame (disposal 3), row after row.
     private var disposal: (mode: Int32, x: Range<Int>, y: Range<Int>, saved: [UInt32]?)?
 
     init(_ data: Data, source: String) throws {
@@ -77,7 +78,8 @@ final class GIFFrames: FrameSource {
     /// Draws the next frame on the canvas and gives its delay in milliseconds; nil after the
     /// last frame.
     private func advance() throws -> Int? {
-        guard !ended else { return nil }
+        // The header's count is what the limits were checked against: never more is played.
+        guard !ended, index < frameCount else { return nil }
         applyDisposal()
         var control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
         while true {
@@ -122,7 +124,16 @@ final class GIFFrames: FrameSource {
                 for y in disposal.y { canvas[(y * width + disposal.x.lowerBound)..<(y * width + disposal.x.upperBound)].update(repeating: 0) }
             }
         } else if disposal.mode == DISPOSE_PREVIOUS, let saved = disposal.saved {
-            canvas = saved
+            let rowWidth = disposal.x.count
+            canvas.withUnsafeMutableBufferPointer { canvas in
+                saved.withUnsafeBufferPointer { saved in
+                    for (row, y) in disposal.y.enumerated() {
+                        let start = y * width + disposal.x.lowerBound
+                        _ = UnsafeMutableBufferPointer(rebasing: canvas[start..<(start + rowWidth)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: saved[(row * rowWidth)..<((row + 1) * rowWidth)]))
+                    }
+                }
+            }
         }
         self.disposal = nil
     }
@@ -142,7 +153,11 @@ final class GIFFrames: FrameSource {
         // What of the frame falls on the screen (a frame may lie partly or wholly off it).
         let xs = clamp(left, to: width)..<clamp(left + frameWidth, to: width)
         let ys = clamp(top, to: height)..<clamp(top + frameHeight, to: height)
-        disposal = (control.DisposalMode, xs, ys, control.DisposalMode == DISPOSE_PREVIOUS ? canvas : nil)
+        disposal = (control.DisposalMode, xs, ys, control.DisposalMode == DISPOSE_PREVIOUS ? saved(xs, ys) : nil)
+        // Whatever is drawn, the next record starts after this frame's data sub-blocks, as the
+        // header counted them: a frame giflib reads no rows of (a side of 0) leaves its data
+        // unread, and its bytes must not be taken for records.
+        defer { input.offset = Self.endOfSubBlocks(input.data, from: dataStart) }
         guard frameWidth > 0, frameHeight > 0 else { return true }
         if row.count < frameWidth { row = [GifPixelType](repeating: 0, count: frameWidth) }
         let transparent = Int(control.TransparentColor)
@@ -157,7 +172,6 @@ final class GIFFrames: FrameSource {
                     if index == 0 && y == first && first == 0 {
                         throw RenderError.corrupt(source: source, format: "gif", reason: Self.words(gif.pointee.Error))
                     }
-                    input.offset = Self.endOfSubBlocks(input.data, from: dataStart)
                     return true
                 }
                 let screenY = top + y
@@ -176,6 +190,14 @@ final class GIFFrames: FrameSource {
     }
 
     private func clamp(_ value: Int, to side: Int) -> Int { min(max(value, 0), side) }
+
+    /// The canvas's pixels in a rectangle, row after row.
+    private func saved(_ xs: Range<Int>, _ ys: Range<Int>) -> [UInt32] {
+        var pixels = [UInt32]()
+        pixels.reserveCapacity(xs.count * ys.count)
+        for y in ys { pixels += canvas[(y * width + xs.lowerBound)..<(y * width + xs.upperBound)] }
+        return pixels
+    }
 
     /// Where an image's data sub-blocks end (after the empty block), or the file's end.
     static func endOfSubBlocks(_ data: Data, from start: Int) -> Int {

@@ -129,7 +129,8 @@ public struct ImageDecoder: Sendable {
             return (raster, ImageInfo(format: "jpeg", width: raster.width, height: raster.height))
         }
         let pixbuf = try loadPixbuf(header.format == "bmp" ? BMPLayout.mended(data) ?? data : data, source: source, format: header.loader,
-                                 vector: header.format == "svg")
+                                 vector: header.format == "svg",
+                                 vectorSize: header.format == "svg" ? header.width.flatMap { w in header.height.map { (w, $0) } } : nil)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf.pointer)) }
         let raster = try PixelConversion.raster(from: pixbuf.pointer, alreadyPremultiplied: header.premultipliedAlpha,
                                                 ignoringAlpha: header.fourthChannelIsNotAlpha, into: makeRaster)
@@ -227,26 +228,32 @@ public struct ImageDecoder: Sendable {
     /// Watches `size-prepared` and stops the loader when the declared size is over the limit.
     private final class SizeGuard {
         let maxPixels: Int
-        /// A drawing (SVG): its size is chosen (`SVGPicture.rasterSize`), not refused.
+        /// A drawing (SVG): its size is chosen (`SVGPicture.rasterSize`), not refused: the one
+        /// its header gave when it did (librsvg rounds a sub-pixel size to 0), else from
+        /// the size librsvg reads.
         let vector: Bool
+        let chosen: (width: Int, height: Int)?
         var declared: (width: Int, height: Int)?
         var refused = false
-        init(maxPixels: Int, vector: Bool) { self.maxPixels = maxPixels; self.vector = vector }
+        init(maxPixels: Int, vector: Bool, chosen: (width: Int, height: Int)?) {
+            self.maxPixels = maxPixels; self.vector = vector; self.chosen = chosen
+        }
     }
 
     /// `format`: the loader the header names (`ImageHeader.loader`); else the loaders sniff.
-    private func loadPixbuf(_ data: Data, source: String, format known: String?, vector: Bool = false) throws -> (pointer: OpaquePointer, format: String) {
+    private func loadPixbuf(_ data: Data, source: String, format known: String?, vector: Bool = false,
+                            vectorSize: (width: Int, height: Int)? = nil) throws -> (pointer: OpaquePointer, format: String) {
         let typed = known.flatMap { name in gdk_pixbuf_loader_new_with_type(name, nil) }
         guard let loader = typed ?? gdk_pixbuf_loader_new() else { throw RenderError.outOfMemory(width: 0, height: 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
 
-        let sizeGuard = SizeGuard(maxPixels: maxPixels, vector: vector)
+        let sizeGuard = SizeGuard(maxPixels: maxPixels, vector: vector, chosen: vectorSize)
         let unmanaged = Unmanaged.passRetained(sizeGuard)
         defer { unmanaged.release() }
         let onSize: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { loader, width, height, context in
             guard let context else { return }
             let sizeGuard = Unmanaged<SizeGuard>.fromOpaque(context).takeUnretainedValue()
-            if sizeGuard.vector, let size = SVGPicture.rasterSize(width: Double(width), height: Double(height)) {
+            if sizeGuard.vector, let size = sizeGuard.chosen ?? SVGPicture.rasterSize(width: Double(width), height: Double(height)) {
                 sizeGuard.declared = size
                 gdk_pixbuf_loader_set_size(loader, Int32(size.width), Int32(size.height))
                 return

@@ -229,6 +229,7 @@ struct ImageHeader: Equatable {
         let pixelOffset = Int(le32(bytes, 10))
         if dibSize == 12 {
             (header.width, header.height) = (Int(le16(bytes, 18)), Int(le16(bytes, 20)))
+            if pixelOffset < 26 { header.refusal = "its pixel data starts at byte \(pixelOffset), inside its header (which ends at byte 26)" }
             return header
         }
         guard dibSize >= 16, bytes.count >= 30 else { return header }
@@ -256,8 +257,8 @@ struct ImageHeader: Equatable {
     /// A TGA, told by its 18-byte header since it has no signature: a known image type whose
     /// colour map, pixel depth and descriptor agree with it (a TGA 2.0 file also ends with
     /// "TRUEVISION-XFILE."). The variants the decoder draws wrong are refused: a colour map of
-    /// 15- or 16-bit entries (red and blue swapped, 5-bit levels not widened) and 16-bit
-    /// pixels with an alpha bit (drawn opaque); 32-bit pixels whose descriptor gives no alpha
+    /// 15- or 16-bit entries (red and blue swapped, 5-bit levels not widened), one that does
+    /// not start at entry 0, and 16-bit pixels with an alpha bit (drawn opaque); 32-bit pixels whose descriptor gives no alpha
     /// bits are drawn opaque, as the descriptor says.
     private static func tga(_ bytes: Bytes) -> ImageHeader? {
         guard bytes.count >= 18 else { return nil }
@@ -279,6 +280,8 @@ struct ImageHeader: Equatable {
         header.loader = "tga"
         if mapped && (entryBits == 15 || entryBits == 16) {
             header.refusal = "its colour palette holds 16-bit colours, which the decoder draws in the wrong colours"
+        } else if mapped && le16(bytes, 3) != 0 {
+            header.refusal = "its colour palette starts at entry \(le16(bytes, 3)), which the decoder reads as entry 0 (the picture comes out black)"
         } else if depth == 16 && alphaBits > 0 && !mapped && imageType != 3 && imageType != 11 {
             header.refusal = "its 16-bit pixels carry transparency, which the decoder leaves out"
         }

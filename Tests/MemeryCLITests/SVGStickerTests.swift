@@ -26,6 +26,18 @@ import Testing
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
     }
 
+    /// A drawing is drawn at least 1,024 px wide, which a small canvas cannot take at scale 1:
+    /// the refusal names it and the scale that fits (it said "box width must be between 1
+    /// and 800, got 1024").
+    @Test func aStickerTooBigForTheCanvasSaysTheScaleThatFits() throws {
+        let s = try Sandbox()
+        let file = s.path("badge.svg")
+        try Data(Self.badge.utf8).write(to: URL(fileURLWithPath: file))
+        try s.ok(["new", "small", "--canvas", "200x100"])
+        try s.fails(["image", "add", "small", file], containing: "badge.svg (1024x1024) would be more than 4 times the 200x100 canvas: add it smaller (scale 0.09 fits it in the canvas, e.g. --scale 0.09)")
+        try s.ok(["image", "add", "small", file, "--scale", "0.09"])
+    }
+
     @Test func aHostileSVGIsRefusedInPlainWordsAndTheStoreIsUnchanged() throws {
         let s = try Sandbox()
         let file = s.path("laughs.svg")

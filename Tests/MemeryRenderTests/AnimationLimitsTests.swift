@@ -128,6 +128,37 @@ import Testing
         #expect(error.description == "bad.gif is a damaged GIF image: its compressed picture data is garbled")
     }
 
+    /// A frame with a side of 0 has data sub-blocks all the same; the reader skips them as the
+    /// header's count does. (Left unread, sub-blocks 0x2C long were taken for frames: 1,000
+    /// hidden frames in a file whose header counts two, past every limit.)
+    @Test func aFrameWithNoPixelsCannotHideFramesInItsData() throws {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        let oneByOne: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0]
+        var bytes = Array("GIF89a".utf8) + le16(40) + le16(40) + [0x80, 0, 0] + [0, 0, 0, 255, 0, 0]
+        bytes += oneByOne
+        bytes += [0x2C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]  // a 0x0 frame, LZW minimum 2
+        for _ in 0..<1_000 { bytes += [0x2C] + Array((oneByOne + oneByOne + oneByOne).dropFirst()) }  // 44-byte sub-blocks
+        bytes += [0, 0x3B]
+        let data = Data(bytes)
+        #expect(ImageHeader.read(data).frames == 2)
+        #expect(try Self.frames(data).count == 2)
+    }
+
+    /// An empty frame between others shows what was there and the animation goes on, as
+    /// browsers play it (it ended the animation).
+    @Test func anEmptyFrameBetweenOthersIsPlayedThrough() throws {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func frame(_ index: UInt8) -> [UInt8] {
+            // 1x1 of palette entry `index` (2 bits a code: clear 4, the entry, end 5).
+            [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x04 | index << 3 | 0x40, 0x01, 0]
+        }
+        var bytes = Array("GIF89a".utf8) + le16(1) + le16(1) + [0x81, 0, 0] + [255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0]
+        bytes += frame(0) + [0x2C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0] + frame(1) + frame(2) + [0x3B]
+        let played = try Self.frames(Data(bytes))
+        #expect(played.map { $0.raster.pixel(x: 0, y: 0).r } == [255, 255, 0, 0])
+        #expect(played.map { $0.raster.pixel(x: 0, y: 0).b } == [0, 0, 0, 255])
+    }
+
     /// 600 frames of 1280x720 (40 s at 15 frames a second; 553 megapixels over all frames)
     /// and 1,200 frames of 200x200 were refused by the old limits (100 megapixels, 1,000
     /// frames).

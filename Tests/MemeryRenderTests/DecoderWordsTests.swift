@@ -18,6 +18,7 @@ struct DecoderWordsTests {
         ("BMP image has oversize palette", "its colour palette is damaged"),
         ("Dimensions do not match data", "the size it declares does not match its data"),
         ("Insufficient memory to load image, try exiting some applications to free memory", "the decoder ran out of memory"),
+        ("memory allocation of 8589934592 bytes failed", "the decoder ran out of memory"),  // Rust's, from librsvg
         ("the spline reticulator overflowed", "the decoder could not read it (it said: the spline reticulator overflowed)"),
         // libavif's words, as the AVIF loader passes them on.
         ("Couldn't decode image: Invalid ftyp", "its header is damaged"),

@@ -73,6 +73,18 @@ import Testing
         #expect(ImageHeader.read(Data(noAlpha)).fourthChannelIsNotAlpha)
         noAlpha[17] = 8
         #expect(!ImageHeader.read(Data(noAlpha)).fourthChannelIsNotAlpha)
+        // A palette that starts at entry 5: the decoder reads it as entry 0 and draws black.
+        let mapped: [UInt8] = [0, 1, 1, 5, 0, 2, 0, 24, 0, 0, 0, 0, 1, 0, 1, 0, 8, 0] + [255, 0, 0, 0, 255, 0] + [5]
+        #expect(refusal(mapped).contains("its colour palette starts at entry 5, which the decoder reads as entry 0"))
+    }
+
+    /// An OS/2 bitmap whose pixels would start inside its own header is refused, as a Windows
+    /// one is (it was drawn black).
+    @Test func anOS2BitmapWithPixelsInsideItsHeaderIsRefused() {
+        var bmp = Array("BM".utf8) + [30, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0] + [12, 0, 0, 0, 1, 0, 1, 0, 1, 0, 24, 0] + [0, 0, 255, 0]
+        #expect(refusal(bmp).contains("its pixel data starts at byte 20, inside its header (which ends at byte 26)"))
+        bmp[10] = 26
+        #expect(!refusal(bmp).contains("inside its header"))
     }
 
     /// A lossless or hierarchical JPEG is refused from its frame marker, as what it is (it was

@@ -39,6 +39,31 @@ import Testing
         #expect(PNGTail.mended(Data(png)) == nil, "a whole file is left as it is")
     }
 
+    /// A stream that ends, but holds fewer rows than the picture has, is refused: the missing
+    /// rows would be drawn grey. (Its IDAT is that of a picture half as tall.)
+    @Test func aStreamThatEndsBeforeTheLastRowIsRefused() throws {
+        func chunks(_ png: [UInt8]) -> [(type: String, bytes: ArraySlice<UInt8>)] {
+            var offset = 8, found = [(type: String, bytes: ArraySlice<UInt8>)]()
+            while offset + 8 <= png.count {
+                let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+                found.append((String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self), png[offset..<(offset + 12 + length)]))
+                offset += 12 + length
+            }
+            return found
+        }
+        let tall = [UInt8](try ImageEncoder.encode(try Raster(width: 64, height: 64), as: .png))
+        let short = [UInt8](try ImageEncoder.encode(try Raster(width: 64, height: 32), as: .png))
+        let header = chunks(tall).filter { $0.type == "IHDR" }.flatMap(\.bytes)
+        let rows = chunks(short).filter { $0.type == "IDAT" }.flatMap(\.bytes)
+        let halfDrawn = Data(Array(tall.prefix(8)) + header + rows)
+        #expect(PNGTail.mended(halfDrawn) == nil)
+        let error = try #require(throws: RenderError.self) { try ImageDecoder().decode(halfDrawn, source: "half.png") }
+        #expect(error.description.hasPrefix("half.png is a damaged PNG image: the file ends before the picture does"))
+        #expect(PNGTail.rowBytes(width: 64, height: 64, depth: 8, colourType: 6, interlaced: false) == 64 * (1 + 256))
+        // Adam7's seven passes of an 8x8 grey picture: 1+1+2+4+8+16+32 pixels, a filter byte a row.
+        #expect(PNGTail.rowBytes(width: 8, height: 8, depth: 8, colourType: 0, interlaced: true) == (1 + 1) + (1 + 1) + (1 + 2) + 2 * (1 + 2) + 2 * (1 + 4) + 4 * (1 + 4) + 4 * (1 + 8))
+    }
+
     @Test func aPictureCutShortStaysRefused() throws {
         let png = try Self.whole().png
         let idat = try #require((0..<png.count - 4).first { png[$0..<($0 + 4)].elementsEqual("IDAT".utf8) }) - 4

@@ -37,6 +37,14 @@ import Testing
         #expect(header.width == width && header.height == height)
     }
 
+    /// librsvg rounds a sub-pixel size to nothing; the size chosen from the header is used.
+    @Test func aSubPixelDrawingIsDrawnAtTheChosenSize() throws {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0.3\" height=\"0.3\" viewBox=\"0 0 3 3\"><rect width=\"3\" height=\"3\" fill=\"blue\"/></svg>"
+        let (raster, _) = try ImageDecoder().decode(Self.bytes(svg), source: "tiny.svg")
+        #expect(raster.width == 1024 && raster.height == 1024)
+        #expect(raster.pixel(x: 512, y: 512) == (0, 0, 255, 255))
+    }
+
     @Test func itIsDrawnSharpAtTheChosenSize() throws {
         let (raster, info) = try ImageDecoder().decode(Self.bytes(Self.star), source: "star.svg")
         #expect(info.format == "svg" && raster.width == 1024 && raster.height == 768)
