@@ -27,8 +27,11 @@ struct ApplyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Read the lines from a file (default: standard input, or -).", valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("The largest picture a line's \"url\" may give, in MB (each is downloaded within 20 s).", valueName: "mb"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest picture a line's \"url\" may give, in MB (each is downloaded within 20 s).", valueName: "mb"))
     var maxDownloadMb = PictureDownloader.defaultMaxMB
+
+    @Flag(help: "After the last line's answer, one more: {\"done\":true,\"lines\":N,\"applied\":A,\"refused\":R}.")
+    var json = false
 
     func validate() throws {
         guard (1...1024).contains(maxDownloadMb) else { throw ValidationError("--max-download-mb must be between 1 and 1024, got \(maxDownloadMb)") }
@@ -46,7 +49,9 @@ struct ApplyCommand: ParsableCommand {
         } else {
             input = FileHandle.standardInput
         }
-        var failures = 0, number = 0
+        var failures = 0, number = 0, applied = 0
+        // The summary comes last, whatever ends the stream (a refused line exits 1 after it).
+        defer { if json { acknowledge([("done", true), ("lines", applied + failures), ("applied", applied), ("refused", failures)]) } }
         for line in LineReader(input) {
             number += 1
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
@@ -64,6 +69,7 @@ struct ApplyCommand: ParsableCommand {
                 if let layerID = result.layerID { fields.append(("layerId", layerID)) }
                 if let filter = result.filter { fields.append(("filter", filter)) }
                 if let item = result.garageItem { fields.append(("image", item.name)) }
+                applied += 1
                 acknowledge(fields)
             } catch {
                 failures += 1

@@ -118,10 +118,10 @@ struct CanvasExtendCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: ArgumentHelp("Pixels to add on the left.", valueName: "px")) var left = 0
-    @Option(help: ArgumentHelp("Pixels to add at the top.", valueName: "px")) var top = 0
-    @Option(help: ArgumentHelp("Pixels to add on the right.", valueName: "px")) var right = 0
-    @Option(help: ArgumentHelp("Pixels to add at the bottom.", valueName: "px")) var bottom = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels to add on the left.", valueName: "px")) var left = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels to add at the top.", valueName: "px")) var top = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels to add on the right.", valueName: "px")) var right = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels to add at the bottom.", valueName: "px")) var bottom = 0
 
     @Option(help: ArgumentHelp("The canvas's colour from now on, in the new room and wherever nothing covers it, e.g. white, #202020 or transparent (default: the canvas's own; white behind a photo).", valueName: "colour"))
     var background: String?
@@ -150,7 +150,7 @@ struct CanvasFitCommand: ParsableCommand {
     @Argument(help: "The creation's name.")
     var name: String
 
-    @Option(help: ArgumentHelp("Pixels left around the content.", valueName: "px")) var margin = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels left around the content.", valueName: "px")) var margin = 0
 
     @Option(help: ArgumentHelp("The canvas's colour when room is added, e.g. white or transparent (default: the canvas's own; white behind a photo).", valueName: "colour"))
     var background: String?

@@ -13,7 +13,9 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Option(help: "Scale the picture down to this many pixels wide (the height keeps the aspect); never up.")
+    @OptionGroup var result: ResultOptions
+
+    @Option(parsing: .unconditional, help: "Scale the picture down to this many pixels wide (the height keeps the aspect); never up.")
     var width: Int?
 
     @Flag(help: "Export even if some of the creation's filters are not installed, leaving those out.")
@@ -29,6 +31,7 @@ struct ExportCommand: ParsableCommand {
     func validate() throws {
         if let width, width < 1 { throw ValidationError("--width must be at least 1 pixel, not \(width).") }
         if credits != nil && outputOptions.toStandardOutput { throw ValidationError("--credits needs a file to write (-o FILE), not standard output") }
+        if result.json && outputOptions.toStandardOutput { throw ValidationError("--json reports a file written: give -o FILE, not standard output") }
     }
 
     func run() throws {
@@ -45,14 +48,20 @@ struct ExportCommand: ParsableCommand {
                                                  skipMissingFilters: skipMissingFilters)
             : try workspace.export(name, to: outputOptions.output, width: width, format: format, quality: outputOptions.quality,
                                    skipMissingFilters: skipMissingFilters)
-        outputOptions.tell(picture)
-        print(outputOptions.output)
+        var creditsFile: String?
         if credits == .file {
             let lines = try workspace.credits(of: name).map(\.credit)
             let file = outputOptions.output + ".credits.txt"
             let text = lines.isEmpty ? "No picture in \(name) came from the web.\n" : lines.joined(separator: "\n") + "\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-            print(file)
+            creditsFile = file
+        }
+        let fields: [String: Any] = ["creation": name, "output": outputOptions.output, "format": format.rawValue, "frames": picture.frames,
+                                     "bytes": picture.data.count, "note": picture.note ?? NSNull(), "credits": creditsFile ?? NSNull()]
+        try result.report(fields) {
+            outputOptions.tell(picture)
+            print(outputOptions.output)
+            if let creditsFile { print(creditsFile) }
         }
     }
 }

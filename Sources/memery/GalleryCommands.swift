@@ -66,6 +66,7 @@ struct PurgeCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The creation's name.") var name: String
     @Flag(help: "Confirm: this cannot be undone.") var yes = false
+    @OptionGroup var result: ResultOptions
 
     func validate() throws {
         if !yes { throw ValidationError("purging cannot be undone: add --yes to confirm") }
@@ -73,7 +74,9 @@ struct PurgeCommand: ParsableCommand {
 
     func run() throws {
         let report = try storeOptions.open().purge(name)
-        print("purged \"\(name)\": \(report.events) events, \(report.images) images (\(report.imageBytes) bytes)")
+        try result.report(["creation": name, "events": report.events, "images": report.images, "imageBytes": report.imageBytes]) {
+            print("purged \"\(name)\": \(report.events) events, \(report.images) images (\(report.imageBytes) bytes)")
+        }
     }
 }
 

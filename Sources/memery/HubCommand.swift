@@ -34,19 +34,19 @@ struct HubServeCommand: ParsableCommand {
 
     @OptionGroup var databaseOptions: DatabaseOptions
 
-    @Option(help: "The port to listen on (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The port to listen on (0 picks a free one).")
     var port: Int = 8470
 
     @Option(name: .customLong("listen"), help: ArgumentHelp("The address to listen on.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("bcrypt's cost for passwords, from 4 to 16 (each step doubles the time; 12 takes about 0.25 s).", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("bcrypt's cost for passwords, from 4 to 16 (each step doubles the time; 12 takes about 0.25 s).", visibility: .hidden))
     var bcryptCost = 12
 
     @Option(help: "What to log: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
-    @Option(help: ArgumentHelp("Seconds a library search may run before it is stopped.", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a library search may run before it is stopped.", visibility: .hidden))
     var searchTimeout = 20.0
 
     @Option(name: .customLong("trusted-proxy"),
@@ -54,15 +54,15 @@ struct HubServeCommand: ParsableCommand {
                                valueName: "cidr"))
     var trustedProxies: [String] = []
 
-    @Option(name: .customLong("quota-mb"), help: ArgumentHelp("What each user may keep on the hub, in MB (events and pictures together); none by default.",
+    @Option(name: .customLong("quota-mb"), parsing: .unconditional, help: ArgumentHelp("What each user may keep on the hub, in MB (events and pictures together); none by default.",
                                                                valueName: "mb"))
     var quotaMB: Int?
 
-    @Option(name: .customLong("unused-picture-hours"),
+    @Option(name: .customLong("unused-picture-hours"), parsing: .unconditional,
             help: ArgumentHelp("Hours an uploaded picture may stay unused by any event before the hub takes it away.", valueName: "hours"))
     var unusedPictureHours = 24.0
 
-    @Option(help: ArgumentHelp("Seconds a request's head may take to arrive (its body gets as long again, then must average 16 kB/s); slower connections are closed.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request's head may take to arrive (its body gets as long again, then must average 16 kB/s); slower connections are closed.",
                                visibility: .hidden))
     var readTimeout = 10.0
 

@@ -116,6 +116,8 @@ struct LayerAtCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var result: ResultOptions
+
     @Argument(help: "The creation's name.")
     var name: String
 
@@ -134,6 +136,6 @@ struct LayerAtCommand: ParsableCommand {
         guard let layer = creation.topmostLayer(at: at), let index = creation.layerIndex(layer.id) else {
             throw InputError("no layer at \(at): only the base image is there")
         }
-        print(Describe.line(layer, position: index + 1))
+        try result.report(JSONShapes.layer(layer, position: index + 1)) { print(Describe.line(layer, position: index + 1)) }
     }
 }

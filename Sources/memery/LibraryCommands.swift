@@ -197,7 +197,7 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Search the open web (Openverse, Wikimedia Commons) instead of the hub.") var web = false
     @Argument(parsing: .allUnrecognized, help: "What to look for (-word leaves a word out).") var words: [String]
     @Option(help: "Only recommendation, template or share.") var kind: String?
-    @Option(help: "At most this many results (1 to 200).") var limit = 50
+    @Option(parsing: .unconditional, help: "At most this many results (1 to 200).") var limit = 50
     @Flag(help: "Print the results as JSON.") var json = false
 
     func run() throws {

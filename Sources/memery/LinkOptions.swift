@@ -18,7 +18,7 @@ struct LinkOptions: ParsableArguments {
         valueName: "reference"))
     var fromWeb: String?
 
-    @Option(help: ArgumentHelp("The largest picture a link may give, in MB.", valueName: "mb"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest picture a link may give, in MB.", valueName: "mb"))
     var maxDownloadMb = PictureDownloader.defaultMaxMB
 
     /// The link or search result given, if any (for the commands' "give one of" checks).

@@ -17,17 +17,21 @@ struct PluginCheckCommand: ParsableCommand {
     @Option(name: .customLong("since"), help: ArgumentHelp(
         "An earlier build of the same plugin: parameters it stored are brought up through this build's migrate steps and checked.",
         valueName: "OLD.so")) var older: String?
+    @OptionGroup var result: ResultOptions
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: file) else { throw InputError("no file \(file)") }
         if let older, !FileManager.default.fileExists(atPath: older) { throw InputError("no file \(older) (--since)") }
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let results = PluginTools.check(pluginAt: path, since: older.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        for result in results {
-            print("\(result.passed ? "pass" : "FAIL")  \(result.check)\(result.reason.isEmpty ? "" : ": \(result.reason)")")
-        }
         let failed = results.filter { !$0.passed }.count
-        print(failed == 0 ? "all \(results.count) checks passed" : "\(failed) of \(results.count) checks failed")
+        let checks: [[String: Any]] = results.map { ["check": $0.check, "passed": $0.passed, "reason": $0.reason] }
+        try result.report(["plugin": path, "checks": checks, "failed": failed]) {
+            for check in results {
+                print("\(check.passed ? "pass" : "FAIL")  \(check.check)\(check.reason.isEmpty ? "" : ": \(check.reason)")")
+            }
+            print(failed == 0 ? "all \(results.count) checks passed" : "\(failed) of \(results.count) checks failed")
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 }

@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "The port to listen on (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The port to listen on (0 picks a free one).")
     var port: Int = 0
 
     @Option(help: ArgumentHelp("The address to listen on; anything but loopback needs --allow-remote.", valueName: "address"))
@@ -25,10 +25,10 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Allow listening on an address other machines can reach (anyone with the token can then edit this store).")
     var allowRemote = false
 
-    @Option(help: "The largest upload, in megabytes.")
+    @Option(parsing: .unconditional, help: "The largest upload, in megabytes.")
     var maxUploadMb = 64
 
-    @Option(help: "Memory for decoded pictures kept between previews, in megabytes (a 12-megapixel photo takes 48; 0 keeps none).")
+    @Option(parsing: .unconditional, help: "Memory for decoded pictures kept between previews, in megabytes (a 12-megapixel photo takes 48; 0 keeps none).")
     var cacheMb = 512
 
     @Flag(help: "Open the address in the default browser.")
