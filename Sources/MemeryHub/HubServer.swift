@@ -68,7 +68,11 @@ public enum HubServer {
         app.beforeServerStarts {
             try await migrate(client, settings.database, logger: logger)
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HubStartError("port \(settings.port) on \(settings.host) is taken by another program: choose another with --port")
+        }
     }
 
     static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, settings: HubSettings, logger: Logger) -> Router<HubContext> {

@@ -15,8 +15,12 @@ public struct HubClientError: Error, CustomStringConvertible, Sendable {
     /// True when what the person gave was wrong, found before any request (a short
     /// password, an address that is not one): bad input, not the hub's doing.
     public var isBadInput = false
-    public init(_ description: String, problem: HubProblem? = nil, status: Int? = nil, isBadInput: Bool = false) {
+    /// True when an answer's bytes are not what the hub said they would be (a picture whose
+    /// hash differs from its entry's): damaged on the way, nothing of it used.
+    public var isDamagedAnswer = false
+    public init(_ description: String, problem: HubProblem? = nil, status: Int? = nil, isBadInput: Bool = false, isDamagedAnswer: Bool = false) {
         self.description = description; self.problem = problem; self.status = status; self.isBadInput = isBadInput
+        self.isDamagedAnswer = isDamagedAnswer
     }
 }
 

@@ -45,7 +45,7 @@ public enum HubLibrary {
     public static func picture(_ connection: HubConnection, of item: LibraryItem) async throws -> Data {
         let data = try await connection.send(.GET, item.picturePath)
         guard hex(SHA256.hash(data: data)) == item.hash else {
-            throw HubClientError("the picture of \(item.id) is not the one its entry names: nothing was used; try again")
+            throw HubClientError("the picture of \(item.id) is not the one its entry names: nothing was used; try again", isDamagedAnswer: true)
         }
         return data
     }

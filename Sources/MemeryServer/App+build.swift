@@ -28,7 +28,11 @@ public enum EditorServer {
                 announce(settings.address(port: port))
             },
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw PortTaken(host: settings.host, port: settings.port)
+        }
     }
 
     static func buildRouter(workspace: Workspace, settings: ServerSettings, address: BoundAddress, feed: ChangeFeed,

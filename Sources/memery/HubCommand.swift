@@ -93,9 +93,6 @@ struct HubServeCommand: ParsableCommand {
             try await HubServer.run(settings) { address in
                 FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
             }
-        } describing: { error in
-            let text = String(describing: error)
-            return text.contains("Address already in use") ? "port \(port) on \(host) is taken by another program: choose another with --port" : nil
         }
     }
 }

@@ -144,7 +144,7 @@ struct RecommendedListCommand: ParsableCommand {
                 let reason: String?
                 do {
                     reason = workspace.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
-                } catch let error as HubClientError where error.status != nil || error.description.contains("not the one") {
+                } catch let error as HubClientError where error.status != nil || error.isDamagedAnswer {
                     reason = error.description
                 }
                 if let reason { skipped.append(.init(id: item.id, title: item.title, reason: reason)) } else { shown.append(item) }

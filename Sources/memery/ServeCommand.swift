@@ -57,7 +57,7 @@ struct ServeCommand: ParsableCommand {
         if !ServerSettings.isLoopback(host) {
             FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the token can read and change this store; the connection is not encrypted\n".utf8))
         }
-        let (openBrowser, port, host, settings) = (open, port, host, chosen)
+        let (openBrowser, settings) = (open, chosen)
         try Blocking.run {
             try await EditorServer.run(workspace: workspace, settings: settings) { address in
                 FileHandle.standardOutput.write(Data("Memery editor: \(address)\nCtrl-C stops it.\n".utf8))
@@ -65,12 +65,9 @@ struct ServeCommand: ParsableCommand {
             }
         } describing: { failure in
             if let missing = failure as? EditorFilesMissing { return missing.description }
+            if let taken = failure as? PortTaken { return taken.description }
             guard MemeryError(classifying: failure) == nil else { return nil }
-            // NIO's own words ("bind(descriptor:…): Address already in use") made plain.
-            let text = String(describing: failure)
-            return text.contains("Address already in use")
-                ? "port \(port) on \(host) is taken by another program: choose another with --port, or --port 0 for a free one"
-                : "the server could not run: \(text)"
+            return "the server could not run: \(failure)"
         }
     }
 

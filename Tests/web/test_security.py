@@ -151,3 +151,19 @@ def test_a_taken_port_gets_a_plain_message_and_exit_1(tmp_path):
     taken.close()
     assert run.returncode == 1
     assert run.stderr == f"error: port {port} on 127.0.0.1 is taken by another program: choose another with --port, or --port 0 for a free one\n"
+
+
+def test_a_hub_on_a_taken_port_says_so_by_the_error_type_not_its_words():
+    import socket
+    import subprocess
+    from conftest import BINARY, running_hub
+    with running_hub() as (_, database):
+        taken = socket.socket()
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([BINARY, "hub", "--database", database, "--port", str(port), "--bcrypt-cost", "4", "--log-level", "error"],
+                             capture_output=True, text=True, timeout=60)
+        taken.close()
+    assert run.returncode == 1, run
+    assert run.stderr == f"error: port {port} on 127.0.0.1 is taken by another program: choose another with --port\n", run.stderr
