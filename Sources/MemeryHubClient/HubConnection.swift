@@ -103,11 +103,17 @@ public struct HubConnection: Sendable {
         }
     }
 
+    /// Why a request got no answer, by the error's type: AsyncHTTPClient's own errors, and
+    /// the socket's errno.
     static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("connectTimeout") { return "no answer in time" }
-        if text.contains("Connection refused") || text.contains("connection reset") || text.contains("ECONNREFUSED") { return "connection refused" }
-        if text.contains("deadlineExceeded") { return "it took too long" }
-        return text.count > 120 ? String(text.prefix(120)) + "…" : text
+        switch error {
+        case let error as HTTPClientError where error == .connectTimeout: return "no answer in time"
+        case let error as HTTPClientError where error == .deadlineExceeded: return "it took too long"
+        case let error as IOError where error.errnoCode == ECONNREFUSED: return "connection refused"
+        case let error as IOError where error.errnoCode == ECONNRESET: return "the connection was reset"
+        default:
+            let text = String(describing: error)
+            return text.count > 120 ? String(text.prefix(120)) + "…" : text
+        }
     }
 }

@@ -72,6 +72,14 @@ import Testing
         #expect(try s.run(["new", "--help"]).status == 0)
     }
 
+    /// A hub that is not there is said by the error's type (the socket's ECONNREFUSED), with
+    /// the hub's exit code.
+    @Test func aHubThatIsNotThereIsSaidAsRefused() throws {
+        let s = try Sandbox()
+        let outcome = try s.run(["recommended", "--hub", "http://127.0.0.1:9"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("cannot be reached (connection refused)"), "\(outcome)")
+    }
+
     @Test func theStoreMayBeNamedBeforeTheCommand() throws {
         let s = try Sandbox()
         try s.ok(["new", "first", "--canvas", "50x50"])
