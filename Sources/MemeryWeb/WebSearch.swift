@@ -30,6 +30,9 @@ public struct WebSearch: Sendable {
         public var images: [WebImage]
         /// What went wrong, in plain words; also set ("found nothing") when none matched.
         public var problem: String?
+        /// True when the provider answered and simply matched nothing (not a failure).
+        public var answered: Bool { images.isEmpty ? problemIsNoMatch : true }
+        var problemIsNoMatch = false
     }
 
     public func search(_ words: String, count: Int = 20) async -> [Outcome] {
@@ -40,7 +43,8 @@ public struct WebSearch: Sendable {
                     do {
                         let images = try await provider.search(words, count: count, site: site)
                         return (index, Outcome(provider: provider.name, label: provider.label, images: images,
-                                               problem: images.isEmpty ? "\(provider.label) found no pictures for “\(words)”" : nil))
+                                               problem: images.isEmpty ? "\(provider.label) found no pictures for “\(words)”" : nil,
+                                               problemIsNoMatch: images.isEmpty))
                     } catch {
                         return (index, Outcome(provider: provider.name, label: provider.label, images: [],
                                                problem: Self.words(error, provider: provider.label, seconds: site.seconds)))

@@ -248,7 +248,7 @@ extension SearchCommand {
                 }
             }
         }
-        if outcomes.allSatisfy({ $0.images.isEmpty && $0.problem.map { !$0.contains("found no pictures") } ?? false }) {
+        if outcomes.allSatisfy({ !$0.answered }) {
             throw InputError("no picture site answered: " + outcomes.compactMap(\.problem).joined(separator: "; "))
         }
     }
