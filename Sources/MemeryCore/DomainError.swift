@@ -74,7 +74,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "box \(box) does not overlap the \(width)x\(height) canvas"
         case let .pictureTooBig(name, width, height, scale, canvasWidth, canvasHeight, fits):
             let at = scale == 1 ? "" : " at scale \(Self.number(scale))"
-            return "\(name) (\(width)x\(height)\(at)) would be more than 4 times the \(canvasWidth)x\(canvasHeight) canvas: add it smaller (scale \(Self.number(fits)) fits it in the canvas, e.g. --scale \(Self.number(fits)))"
+            return "\(name) (\(width)x\(height)\(at)) would be more than 4 times the \(canvasWidth)x\(canvasHeight) canvas: add it smaller (scale \(Self.number(fits)) fits it in the canvas)"
         case .emptyText:
             return "the text is empty: give the words to show"
         case let .textTooLong(characters, max):

@@ -18,6 +18,7 @@ enum Hints {
             case .noSuchGarageImage: return "`memery garage list` shows them"
             case .noSuchTemplate: return "`memery template list` shows them"
             case .noFilters: return "`memery filter apply NAME ID` adds one"
+            case let .pictureTooBig(_, _, _, _, _, _, fits): return "add it with --scale \(DomainError.number(fits))"
             default: return nil
             }
         default:

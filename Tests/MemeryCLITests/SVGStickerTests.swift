@@ -34,7 +34,7 @@ import Testing
         let file = s.path("badge.svg")
         try Data(Self.badge.utf8).write(to: URL(fileURLWithPath: file))
         try s.ok(["new", "small", "--canvas", "200x100"])
-        try s.fails(["image", "add", "small", file], containing: "badge.svg (1024x1024) would be more than 4 times the 200x100 canvas: add it smaller (scale 0.09 fits it in the canvas, e.g. --scale 0.09)")
+        try s.fails(["image", "add", "small", file], containing: "badge.svg (1024x1024) would be more than 4 times the 200x100 canvas: add it smaller (scale 0.09 fits it in the canvas): add it with --scale 0.09")
         try s.ok(["image", "add", "small", file, "--scale", "0.09"])
     }
 
