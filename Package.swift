@@ -68,6 +68,7 @@ let package = Package(
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
             "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
@@ -127,6 +128,9 @@ let package = Package(
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
+        .testTarget(name: "MemeryServerTests", dependencies: [
+            "MemeryServer", "Memery", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],

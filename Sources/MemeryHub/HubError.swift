@@ -38,7 +38,8 @@ struct HubError: HTTPResponseError {
 }
 
 /// Turns what a route throws into an answer: ours as they are, Hummingbird's (a body too
-/// large, a bad decode) as problems, anything else as a 500 that names it and is logged.
+/// large, a bad decode) as problems, anything else as a 500 logged with the request's id and
+/// answered with that id and no internals.
 struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -61,8 +62,12 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
         } catch is DecodingError {
             throw HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
         } catch {
-            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
-            throw HubError(.internalServerError, "internal", "the hub failed to answer (\(type(of: error))); it is logged, try again")
+            // The log line carries the request's id (hb.request.id); the answer names only that id.
+            context.logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
+                                                             "error": "\(String(reflecting: error))"])
+            var answer = HubError(.internalServerError, "internal", "the hub failed to answer; it is logged as request \(context.id): try again, or give the id to the hub's operator")
+            answer.problem.request = context.id
+            throw answer
         }
     }
 }

@@ -79,8 +79,10 @@ public struct HubProblem: Codable, Sendable, Error, Equatable {
     public var message: String
     /// The pictures a push referred to that the hub lacks (for `missing-pictures`).
     public var missing: [String]?
-    public init(error: String, message: String, missing: [String]? = nil) {
-        self.error = error; self.message = message; self.missing = missing
+    /// For `internal`: the id the hub logged the failure under, for its operator.
+    public var request: String?
+    public init(error: String, message: String, missing: [String]? = nil, request: String? = nil) {
+        self.error = error; self.message = message; self.missing = missing; self.request = request
     }
 }
 

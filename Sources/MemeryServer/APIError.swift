@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Memery
 import NIOCore
 
@@ -13,6 +14,8 @@ struct APIError: HTTPResponseError {
     var kind: String
     /// Fields added to the body (a stale edit's current version).
     var extra: [String: any Sendable] = [:]
+    /// What went wrong inside, for the log only: never sent.
+    var cause: (any Error)?
 
     init(_ status: HTTPResponse.Status, _ message: String, kind: String? = nil, extra: [String: any Sendable] = [:]) {
         self.status = status
@@ -33,6 +36,13 @@ struct APIError: HTTPResponseError {
         case .pluginFailure: .unprocessableContent
         }
         self.init(status, PageWords.forThePage(error.message), kind: error.kind.rawValue)
+        cause = error
+    }
+
+    /// A failure that is not the engine's: a 500 that keeps its cause for the log.
+    init(failure: any Error) {
+        self.init(.internalServerError, "the server failed to answer", kind: "internal")
+        cause = failure
     }
 
     static func kindName(_ status: HTTPResponse.Status) -> String {
@@ -57,21 +67,32 @@ struct APIError: HTTPResponseError {
 }
 
 /// Turns whatever a route throws into an answer: the engine's errors by their kind,
-/// Hummingbird's own as they are, anything else as a 500 that names it.
+/// Hummingbird's own as they are. Every 500 is logged with its cause and the request's id
+/// (the logger carries it) and answered with that id and no internals: the person quotes
+/// the id, the terminal running `memery serve` holds the rest.
 struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            throw error
+            throw logged(error, request, context)
         } catch let error as any HTTPResponseError {
             if error.status == .contentTooLarge {
                 throw APIError(.contentTooLarge, "the request body is larger than this server takes; start `memery serve --max-upload-mb N` for more")
             }
             throw error
         } catch {
-            if let answer = APIError(engine: error) { throw answer }
-            throw APIError(.internalServerError, "unexpected failure: \(error)", kind: "internal")
+            throw logged(APIError(engine: error) ?? APIError(failure: error), request, context)
         }
+    }
+
+    func logged(_ answer: APIError, _ request: Request, _ context: Context) -> APIError {
+        guard answer.status == .internalServerError else { return answer }
+        context.logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
+                                                         "error": "\(answer.cause.map { String(reflecting: $0) } ?? answer.message)"])
+        var answer = answer
+        answer.message += " (logged as request \(context.id) where `memery serve` runs)"
+        answer.extra["request"] = context.id
+        return answer
     }
 }

@@ -128,7 +128,7 @@ struct CreationRoutes {
                 } catch {
                     guard index > 0 else { throw error }
                     // The edits before it are stored: say so with the failure.
-                    var failure = APIError(engine: error) ?? APIError(.internalServerError, "\(error)", kind: "internal")
+                    var failure = APIError(engine: error) ?? APIError(failure: error)
                     failure.message = "edit \(index + 1) of \(edits.count) was refused, the \(index) before it were stored: \(failure.message)"
                     failure.extra = ["applied": index, "version": try workspace.head(of: creation).streamVersion]
                     throw failure

@@ -1,0 +1,200 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Memery
+import MemeryTestSupport
+import NIOCore
+import Synchronization
+import Testing
+@testable import MemeryServer
+
+/// The editor's API answered in process, with no socket (HummingbirdTesting's router
+/// framework): the guard, the answers' shapes and statuses, and the log of a 500.
+@Suite struct EditorRouterTests {
+    static let port = 8123
+    static let token = String(repeating: "ab", count: 32)
+
+    /// The router `memery serve` builds, on a workspace of its own, logging into `log`.
+    func editor(_ dir: TemporaryDirectory, log: LogLines = LogLines()) throws -> some ApplicationProtocol {
+        let workspace = try Workspace(directory: dir.url)
+        let settings = ServerSettings(port: Self.port, token: Self.token)
+        let router = EditorServer.buildRouter(workspace: workspace, settings: settings, address: BoundAddress(),
+                                              feed: ChangeFeed(workspace: workspace), files: try EditorFiles(folder: try EditorFiles.locate()))
+        return Application(responder: HostFromHeader(inner: router.buildResponder()), logger: log.logger)
+    }
+
+    /// What a page of the editor sends: its Host, its cookie and, for changes, its Origin.
+    static func fromThePage(_ extra: HTTPFields = [:]) -> HTTPFields {
+        var headers: HTTPFields = [.testHost: "127.0.0.1:\(port)", .cookie: "memery-\(port)=\(token)", .origin: "http://127.0.0.1:\(port)"]
+        headers.append(contentsOf: extra)
+        return headers
+    }
+
+    /// The answer's JSON object; empty when it is not one (and the test's checks then fail).
+    static func json(_ buffer: ByteBuffer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+    }
+
+    @Test func theGuardRefusesWithoutTheTokenOrFromAnotherHostOrSite() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            try await client.execute(uri: "/api/creations", method: .get, headers: [.testHost: "127.0.0.1:\(Self.port)"]) { answer in
+                #expect(answer.status == .unauthorized)
+                #expect(Self.json(answer.body)["kind"] as? String == "unauthorized")
+            }
+            try await client.execute(uri: "/api/creations", method: .get, headers: [.testHost: "evil.example:\(Self.port)", .cookie: "memery-\(Self.port)=\(Self.token)"]) { answer in
+                #expect(answer.status == .forbidden)
+                #expect(Self.json(answer.body)["kind"] as? String == "wrongHost")
+            }
+            let foreign = Self.fromThePage().replacing(.origin, with: "https://evil.example")
+            try await client.execute(uri: "/api/creations", method: .post, headers: foreign.adding(.contentType, "application/json"),
+                                     body: ByteBuffer(string: #"{"name": "x", "canvas": "60x40"}"#)) { answer in
+                #expect(answer.status == .forbidden)
+                #expect(Self.json(answer.body)["kind"] as? String == "crossOrigin")
+            }
+            // The token in the address is traded for a cookie and taken out of the address.
+            try await client.execute(uri: "/?token=\(Self.token)", method: .get, headers: [.testHost: "localhost:\(Self.port)"]) { answer in
+                #expect(answer.status == .seeOther)
+                #expect(answer.headers[.location] == "/")
+                #expect(answer.headers[.setCookie]?.contains("HttpOnly; SameSite=Strict") == true)
+                #expect(answer.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+            }
+        }
+    }
+
+    @Test func aCreationIsMadeEditedAndAStaleEditRefusedWithTheVersion() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            let created = try await client.execute(uri: "/api/creations", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: ##"{"name": "card", "canvas": "60x40", "background": "#ffffff"}"##))
+            #expect(created.status == .created)
+            #expect(created.headers[.location] == "/api/creations/card")
+            let detail = Self.json(created.body)
+            #expect(detail["name"] as? String == "card")
+            #expect(detail["width"] as? Int == 60 && detail["height"] as? Int == 40)
+            let version = try #require(detail["events"] as? Int)
+            let caption = #"{"op": "text", "top": "HELLO", "expectedVersion": \#(version)}"#
+            try await client.execute(uri: "/api/creations/card/edits", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                     body: ByteBuffer(string: caption)) { answer in
+                #expect(answer.status == .ok)
+                let result = Self.json(answer.body)
+                #expect(result["version"] as? Int == version + 1)
+                #expect(result["changed"] as? Bool == true)
+            }
+            try await client.execute(uri: "/api/creations/card", method: .get, headers: Self.fromThePage()) { answer in
+                let layers = try #require(Self.json(answer.body)["layers"] as? [[String: Any]])
+                #expect(layers.count == 1)
+            }
+            // The same edit sent again names a version the creation has left.
+            try await client.execute(uri: "/api/creations/card/edits", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                     body: ByteBuffer(string: caption)) { answer in
+                #expect(answer.status == .conflict)
+                let refusal = Self.json(answer.body)
+                #expect(refusal["kind"] as? String == "stale")
+                #expect(refusal["version"] as? Int == version + 1)
+            }
+            try await client.execute(uri: "/api/creations/nothing-here", method: .get, headers: Self.fromThePage()) { answer in
+                #expect(answer.status == .notFound)
+                #expect(Self.json(answer.body)["kind"] as? String == "notFound")
+            }
+            try await client.execute(uri: "/api/no-such-thing", method: .get, headers: Self.fromThePage()) { answer in
+                #expect(answer.status == .notFound)
+                let refusal = Self.json(answer.body)
+                #expect((refusal["error"] as? String)?.contains("openapi.yaml") == true)
+            }
+        }
+    }
+
+    /// A failure that is not the engine's: logged with its cause and the request's id, and
+    /// answered with the id and nothing of the cause.
+    @Test func aFiveHundredIsLoggedWithItsRequestIdAndAnsweredWithoutInternals() async throws {
+        struct SecretFailure: Error { let detail = "/var/secret/path table 42" }
+        let log = LogLines()
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: ErrorAnswers())
+        router.get("boom") { _, _ -> Response in throw SecretFailure() }
+        try await Application(router: router, logger: log.logger).test(.router) { client in
+            try await client.execute(uri: "/boom", method: .get) { answer in
+                #expect(answer.status == .internalServerError)
+                let text = String(buffer: answer.body)
+                #expect(!text.contains("secret") && !text.contains("SecretFailure"))
+                let body = Self.json(answer.body)
+                #expect(body["kind"] as? String == "internal")
+                let id = try #require(body["request"] as? String)
+                #expect((body["error"] as? String)?.contains(id) == true)
+                let logged = try #require(log.lines.first { $0.message == "request failed" })
+                #expect(logged.level == .error)
+                #expect(logged.metadata["hb.request.id"] == id)
+                #expect(logged.metadata["error"]?.contains("/var/secret/path table 42") == true)
+                #expect(logged.metadata["path"] == "/boom")
+            }
+        }
+    }
+}
+
+/// The router framework sends every request to authority "localhost"; the guard checks the
+/// port too, so a test names the Host it means in a header of its own, moved here into the
+/// request's authority as a server would have read it.
+struct HostFromHeader<Inner: HTTPResponder>: HTTPResponder {
+    let inner: Inner
+
+    func respond(to request: Request, context: Inner.Context) async throws -> Response {
+        var head = request.head
+        head.authority = head.headerFields[.testHost]
+        head.headerFields[.testHost] = nil
+        return try await inner.respond(to: Request(head: head, body: request.body), context: context)
+    }
+}
+
+extension HTTPField.Name {
+    static var testHost: HTTPField.Name { HTTPField.Name("X-Test-Host")! }
+}
+
+extension HTTPFields {
+    func replacing(_ name: HTTPField.Name, with value: String) -> HTTPFields {
+        var copy = self
+        copy[name] = value
+        return copy
+    }
+
+    func adding(_ name: HTTPField.Name, _ value: String) -> HTTPFields {
+        var copy = self
+        copy.append(HTTPField(name: name, value: value))
+        return copy
+    }
+}
+
+/// Log lines kept in memory, metadata flattened to strings, for tests to read.
+final class LogLines: Sendable {
+    struct Line: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let kept = Mutex<[Line]>([])
+    var lines: [Line] { kept.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(lines: self) }
+    }
+
+    func keep(_ line: Line) { kept.withLock { $0.append(line) } }
+
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            let merged = self.metadata.merging(metadata ?? [:]) { $1 }
+            lines.keep(Line(level: level, message: message.description, metadata: merged.mapValues(\.description)))
+        }
+    }
+}
