@@ -79,6 +79,7 @@ let package = Package(
             "MemeryHubProtocol", "MemeryCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
@@ -120,7 +121,7 @@ let package = Package(
         ]),
 
         // Paths to test data and generated inputs, shared by the test targets.
-        .target(name: "MemeryTestSupport", dependencies: ["MemeryRender"], path: "Tests/MemeryTestSupport"),
+        .target(name: "MemeryTestSupport", dependencies: ["MemeryRender", .product(name: "Logging", package: "swift-log")], path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
@@ -131,6 +132,10 @@ let package = Package(
         .testTarget(name: "MemeryServerTests", dependencies: [
             "MemeryServer", "Memery", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MemeryHubTests", dependencies: [
+            "MemeryHub", "MemeryHubProtocol", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus")]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],

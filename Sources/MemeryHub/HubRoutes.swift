@@ -11,6 +11,7 @@ struct HubRoutes: Sendable {
     let blobs: Blobs
 
     func add(to router: Router<HubContext>) {
+        let members = router.group().add(middleware: SignedInOnly(accounts: accounts))
         router.post(RouterPath(HubPaths.accounts)) { request, context -> Response in
             let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
             let user = try await accounts.signUp(body, from: accounts.address(request, context))
@@ -20,33 +21,33 @@ struct HubRoutes: Sendable {
             let body = try await JSONBody.decode(LoginRequest.self, from: request, context: context)
             return JSONBody.response(try await accounts.logIn(body, from: accounts.address(request, context)), status: .created)
         }
-        router.get(RouterPath(HubPaths.account)) { request, _ -> Response in
-            JSONBody.response(try await accounts.account(of: try await accounts.signedIn(request.headers)))
+        members.get(RouterPath(HubPaths.account)) { _, context -> Response in
+            JSONBody.response(try await accounts.account(of: try context.who))
         }
-        router.delete(RouterPath(HubPaths.account)) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.delete(RouterPath(HubPaths.account)) { request, context -> Response in
+            let who = try context.who
             try await accounts.delete(try await JSONBody.decode(AccountDeletion.self, from: request, context: context), of: who,
                                       from: accounts.address(request, context))
             return Response(status: .noContent)
         }
-        router.put(RouterPath(HubPaths.password)) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.put(RouterPath(HubPaths.password)) { request, context -> Response in
+            let who = try context.who
             try await accounts.changePassword(try await JSONBody.decode(PasswordChange.self, from: request, context: context), of: who,
                                               from: accounts.address(request, context))
             return Response(status: .noContent)
         }
         // Logging out: this device's session, every session, or another device's.
-        router.delete(RouterPath(HubPaths.sessions + "/current")) { request, _ -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.delete(RouterPath(HubPaths.sessions + "/current")) { request, context -> Response in
+            let who = try context.who
             try await accounts.revoke(who.session, of: who)
             return Response(status: .noContent)
         }
-        router.delete(RouterPath(HubPaths.sessions)) { request, _ -> Response in
-            try await accounts.revokeAll(of: try await accounts.signedIn(request.headers))
+        members.delete(RouterPath(HubPaths.sessions)) { _, context -> Response in
+            try await accounts.revokeAll(of: try context.who)
             return Response(status: .noContent)
         }
-        router.delete(RouterPath(HubPaths.sessions + "/:id")) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.delete(RouterPath(HubPaths.sessions + "/:id")) { request, context -> Response in
+            let who = try context.who
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
                 throw HubError.notFound("no such session: `memery account` lists them")
             }
@@ -68,26 +69,26 @@ struct HubRoutes: Sendable {
             return JSONBody.response(try await events.pull(after: after, at: at, limit: Int(limit), session: session))
         }
 
-        router.post(RouterPath(HubPaths.purges)) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.post(RouterPath(HubPaths.purges)) { request, context -> Response in
+            let who = try context.who
             let body = try await JSONBody.decode(PurgeRequest.self, from: request, context: context)
             return JSONBody.response(PurgeAnswer(emptied: try await events.purge(body.creations, of: who)))
         }
-        router.post(RouterPath(HubPaths.blobs + "/missing")) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.post(RouterPath(HubPaths.blobs + "/missing")) { request, context -> Response in
+            let who = try context.who
             let body = try await JSONBody.decode(BlobList.self, from: request, context: context)
             guard body.hashes.count <= 10_000 else { throw HubError.badRequest("ask about at most 10000 pictures at once") }
             return JSONBody.response(BlobList(hashes: try await blobs.missing(body.hashes, for: who)))
         }
-        router.put(RouterPath(HubPaths.blobs + "/:hash")) { request, _ -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.put(RouterPath(HubPaths.blobs + "/:hash")) { request, context -> Response in
+            let who = try context.who
             let hash = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
             let bytes = try await request.body.collect(upTo: Blobs.largest)
             let new = try await blobs.put(hash, bytes, by: who)
             return Response(status: new ? .created : .ok)
         }
-        router.get(RouterPath(HubPaths.blobs + "/:hash")) { request, _ -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.get(RouterPath(HubPaths.blobs + "/:hash")) { request, context -> Response in
+            let who = try context.who
             let hash = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
             // A picture never changes under its hash: a device may keep it for good.
             return JSONBody.bytes(try await blobs.get(hash, for: who), type: "application/octet-stream", cache: "private, max-age=31536000, immutable")

@@ -50,7 +50,18 @@ public enum HubServer {
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let logger = Logger(label: "memery.hub")
+        let app = application(settings, registry: registry, logger: Logger(label: "memery.hub"), announce: announce)
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HubStartError("port \(settings.port) on \(settings.host) is taken by another program: choose another with --port")
+        }
+    }
+
+    /// The hub as an application: its router, its database client and sweeper as services, and
+    /// the migration run before it serves. `run` serves it; tests answer it in process.
+    static func application(_ settings: HubSettings, registry: PrometheusCollectorRegistry, logger: Logger,
+                            announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
         let router = buildRouter(client: client, registry: registry, settings: settings, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
@@ -68,11 +79,7 @@ public enum HubServer {
         app.beforeServerStarts {
             try await migrate(client, settings.database, logger: logger)
         }
-        do {
-            try await app.runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw HubStartError("port \(settings.port) on \(settings.host) is taken by another program: choose another with --port")
-        }
+        return app
     }
 
     static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, settings: HubSettings, logger: Logger) -> Router<HubContext> {

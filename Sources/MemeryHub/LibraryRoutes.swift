@@ -9,9 +9,10 @@ struct LibraryRoutes: Sendable {
     let library: Library
 
     func add(to router: Router<HubContext>) {
+        let members = router.group().add(middleware: SignedInOnly(accounts: accounts))
         for (path, kind) in [(HubPaths.recommendations, LibraryItem.Kind.recommendation), (HubPaths.templates, .template), (HubPaths.shares, .share)] {
-            router.post(RouterPath(path)) { request, context -> Response in
-                let who = try await accounts.signedIn(request.headers)
+            members.post(RouterPath(path)) { request, context -> Response in
+                let who = try context.who
                 let body = try await JSONBody.decode(LibraryPublish.self, from: request, context: context)
                 return JSONBody.response(try await library.publish(body, as: kind, by: who), status: .created)
             }
@@ -19,8 +20,8 @@ struct LibraryRoutes: Sendable {
         router.get(RouterPath(HubPaths.recommendations)) { request, _ -> Response in
             JSONBody.response(try await library.recommended(week: request.uri.queryParameters.get("week")))
         }
-        router.put(RouterPath(HubPaths.recommendations + "/:id/position")) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.put(RouterPath(HubPaths.recommendations + "/:id/position")) { request, context -> Response in
+            let who = try context.who
             let body = try await JSONBody.decode(RecommendationMove.self, from: request, context: context)
             return JSONBody.response(try await library.move(context.parameters.get("id") ?? "", to: body.position, by: who))
         }
@@ -38,8 +39,8 @@ struct LibraryRoutes: Sendable {
         router.get(RouterPath(HubPaths.library + "/:id")) { _, context -> Response in
             JSONBody.response(try await library.item(context.parameters.get("id") ?? ""))
         }
-        router.delete(RouterPath(HubPaths.library + "/:id")) { request, context -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        members.delete(RouterPath(HubPaths.library + "/:id")) { request, context -> Response in
+            let who = try context.who
             try await library.remove(context.parameters.get("id") ?? "", by: who)
             return Response(status: .noContent)
         }

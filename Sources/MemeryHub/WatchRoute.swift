@@ -14,8 +14,8 @@ struct WatchRoute: Sendable {
     static let interval: Duration = .milliseconds(250)
 
     func add(to router: Router<HubContext>) {
-        router.get(RouterPath(HubPaths.watch)) { request, _ -> Response in
-            let who = try await accounts.signedIn(request.headers)
+        router.group().add(middleware: SignedInOnly(accounts: accounts)).get(RouterPath(HubPaths.watch)) { request, context -> Response in
+            let who = try context.who
             let after = try HubRoutes.integer(request, "after", default: 0, in: 0...Int64.max)
             let client = accounts.client, logger = accounts.logger
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in

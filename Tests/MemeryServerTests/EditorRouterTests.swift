@@ -165,36 +165,3 @@ extension HTTPFields {
         return copy
     }
 }
-
-/// Log lines kept in memory, metadata flattened to strings, for tests to read.
-final class LogLines: Sendable {
-    struct Line: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let kept = Mutex<[Line]>([])
-    var lines: [Line] { kept.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(lines: self) }
-    }
-
-    func keep(_ line: Line) { kept.withLock { $0.append(line) } }
-
-    struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let merged = self.metadata.merging(metadata ?? [:]) { $1 }
-            lines.keep(Line(level: level, message: message.description, metadata: merged.mapValues(\.description)))
-        }
-    }
-}

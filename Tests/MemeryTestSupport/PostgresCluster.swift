@@ -6,18 +6,18 @@ import Testing
 /// port of 127.0.0.1, as the unprivileged `postgres` user when the tests run as root
 /// (PostgreSQL refuses root), and removed when it stops. Debian's `postgresql` package,
 /// which scripts/bootstrap installs, provides it.
-final class PostgresCluster: @unchecked Sendable {
-    let folder: URL
-    let port: Int
+public final class PostgresCluster: @unchecked Sendable {
+    public let folder: URL
+    public let port: Int
     private let bin: URL
 
     /// Why no cluster can be started here, or nil when one can.
-    static let unavailable: String? = binaries == nil ? "PostgreSQL's initdb is not installed (scripts/bootstrap installs Debian's postgresql)" : nil
+    public static let unavailable: String? = binaries == nil ? "PostgreSQL's initdb is not installed (scripts/bootstrap installs Debian's postgresql)" : nil
 
     /// The cluster the hub suites share, started on first use; nil when it could not be
     /// (the suites then skip by name, and `PostgreSQLIsThereForTheHubTests` fails saying why).
-    static let shared: PostgresCluster? = try? startShared.get()
-    static let startShared: Result<PostgresCluster, any Error> = Result { try PostgresCluster() }
+    public static let shared: PostgresCluster? = try? startShared.get()
+    public static let startShared: Result<PostgresCluster, any Error> = Result { try PostgresCluster() }
 
     private static let binaries: URL? = {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
@@ -29,7 +29,7 @@ final class PostgresCluster: @unchecked Sendable {
         return nil
     }()
 
-    init() throws {
+    public init() throws {
         guard let bin = Self.binaries else { throw ClusterError(Self.unavailable ?? "") }
         self.bin = bin
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("memery-pg-\(UUID().uuidString.prefix(8))")
@@ -44,10 +44,10 @@ final class PostgresCluster: @unchecked Sendable {
         if Self.running.withLock({ $0.count }) == 1 { atexit { PostgresCluster.running.withLock { $0 }.forEach { $0.stop() } } }
     }
 
-    static let running = Mutex<[PostgresCluster]>([])
+    public static let running = Mutex<[PostgresCluster]>([])
 
     /// A new empty database; its postgres:// address.
-    func newDatabase() throws -> String {
+    public func newDatabase() throws -> String {
         // Suites run in parallel: a counter would hand two of them one name.
         let name = "hub_" + UUID().uuidString.prefix(8).lowercased()
         try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
@@ -56,13 +56,13 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// Runs SQL in a database (by its address's name); returns psql's unaligned output.
     @discardableResult
-    func sql(_ statement: String, database address: String) throws -> String {
+    public func sql(_ statement: String, database address: String) throws -> String {
         let name = String(address.split(separator: "/").last?.split(separator: "?").first ?? "postgres")
         return try Self.command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", name, "-q", "-A", "-t", "-c", statement])
     }
 
     /// `pg_dump -Fc` of a database (by its address): the file it wrote.
-    func dump(_ address: String) throws -> URL {
+    public func dump(_ address: String) throws -> URL {
         let file = URL(fileURLWithPath: "/tmp/memery-dump-\(UUID().uuidString.prefix(8)).pgdump")
         try Self.command(bin.appendingPathComponent("pg_dump").path,
                          ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-Fc", "-f", file.path, Self.name(address)])
@@ -71,7 +71,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// The database made anew from a dump, as an operator restores a backup: every
     /// connection to it is ended first (stop its hubs before).
-    func restore(_ address: String, from dump: URL) throws {
+    public func restore(_ address: String, from dump: URL) throws {
         let name = Self.name(address)
         try sql("DROP DATABASE \(name) WITH (FORCE)", database: "postgres")
         try sql("CREATE DATABASE \(name)", database: "postgres")
@@ -79,11 +79,11 @@ final class PostgresCluster: @unchecked Sendable {
                          ["-h", "127.0.0.1", "-p", String(port), "-U", "memery", "-d", name, "--exit-on-error", dump.path])
     }
 
-    static func name(_ address: String) -> String {
+    public static func name(_ address: String) -> String {
         String(address.split(separator: "/").last?.split(separator: "?").first ?? "postgres")
     }
 
-    func stop() {
+    public func stop() {
         guard FileManager.default.fileExists(atPath: folder.path) else { return }
         _ = try? run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: folder)
@@ -105,7 +105,7 @@ final class PostgresCluster: @unchecked Sendable {
     /// the exit of a program that leaves a daemon behind, as pg_ctl does); its output goes
     /// to a file, never a pipe the daemon would hold open.
     @discardableResult
-    static func command(_ path: String, _ arguments: [String], outputFile: URL? = nil) throws -> String {
+    public static func command(_ path: String, _ arguments: [String], outputFile: URL? = nil) throws -> String {
         let output = outputFile ?? URL(fileURLWithPath: "/tmp/memery-cmd-\(UUID().uuidString.prefix(8)).out")
         defer { if outputFile == nil { try? FileManager.default.removeItem(at: output) } }
         var actions = posix_spawn_file_actions_t()
@@ -126,32 +126,8 @@ final class PostgresCluster: @unchecked Sendable {
         return text
     }
 
-    /// Runs a program to its end (as `command` does) and gives its exit status and output
-    /// (standard output and error together) instead of throwing on a failure.
-    static func commandOutcome(_ argv: [String]) throws -> Outcome {
-        let output = URL(fileURLWithPath: "/tmp/memery-cmd-\(UUID().uuidString.prefix(8)).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        chmod(output.path, 0o666)
-        defer { try? FileManager.default.removeItem(at: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let args = argv.map { strdup($0) } + [nil]
-        defer { args.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, args, environ)
-        guard spawned == 0 else { throw ClusterError("\(argv[0]) could not start: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        return Outcome(status: (status >> 8) & 0xff, signaled: status & 0x7f != 0, stdout: text, stderr: text)
-    }
-
     /// A port nobody listens on now: bound to 0, read, released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
@@ -167,55 +143,8 @@ final class PostgresCluster: @unchecked Sendable {
     }
 }
 
-struct ClusterError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ClusterError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
-/// A `memery hub` process on a free port of 127.0.0.1; killed when dropped.
-final class HubProcess: @unchecked Sendable {
-    let process = Process()
-    private(set) var address = ""
-    let database: String
-
-    /// `port`: 0 for any free one; a hub started again after a restore takes its old port,
-    /// so that the machines logged in to it find it.
-    /// `log`: a file for the hub's log, at level info (else warnings go to the tests' own).
-    init(database: String, port: Int = 0, extra: [String] = [], log: String? = nil) throws {
-        self.database = database
-        process.executableURL = URL(fileURLWithPath: Paths.memery)
-        process.arguments = ["hub", "--database", database, "--port", String(port), "--bcrypt-cost", "4", "--log-level", log == nil ? "warning" : "info"] + extra
-        let out = Pipe()
-        process.standardOutput = out
-        if let log {
-            FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: log)
-        } else {
-            process.standardError = FileHandle.standardError
-        }
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The first line says where it listens, once migrations are done and the port is bound.
-        var line = Data()
-        let handle = out.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { throw ClusterError("memery hub exited before it listened (status \(process.isRunning ? -1 : process.terminationStatus))") }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "http://") else { throw ClusterError("memery hub said \(text)") }
-        address = String(text[range.lowerBound...].prefix { !$0.isWhitespace })
-    }
-
-    /// The port it listens on.
-    var port: Int { Int(address.split(separator: ":").last?.prefix { $0.isNumber } ?? "") ?? 0 }
-
-    /// kill -9: no goodbye.
-    func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit { kill() }
-}
