@@ -76,12 +76,12 @@ public enum Edit: Sendable, Equatable {
 
     /// The edit with its link's picture in hand: `fetch` downloads it (each front end with
     /// its own limits and rules on addresses).
-    public func resolvingLinks(_ fetch: (String) throws -> PictureBytes) rethrows -> Edit {
+    public func resolvingLinks(_ fetch: (String) async throws -> PictureBytes) async rethrows -> Edit {
         switch self {
-        case .new(.link(let url)): .new(.picture(try fetch(url)))
+        case .new(.link(let url)): .new(.picture(try await fetch(url)))
         case let .addImage(.link(url), at, scale, rotation, opacity, flip):
-            .addImage(.picture(try fetch(url)), at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
-        case let .garageAddLink(url, name, tags): .garageAddPicture(try fetch(url), name: name, tags: tags)
+            .addImage(.picture(try await fetch(url)), at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip)
+        case let .garageAddLink(url, name, tags): .garageAddPicture(try await fetch(url), name: name, tags: tags)
         default: self
         }
     }

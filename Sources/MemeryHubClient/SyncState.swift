@@ -6,7 +6,7 @@ import NIOHTTP1
 /// local sequence pushed through, and the local sequences that came from the hub (not to
 /// be pushed back). Saved after every page, so a sync that was killed resumes there; a
 /// page done twice is harmless, since every event is stored once under its id.
-struct SyncState: Codable, Equatable {
+struct SyncState: Codable, Equatable, Sendable {
     var hub: String
     var user: String
     var cursor: Int64 = 0

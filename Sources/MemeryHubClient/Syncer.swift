@@ -69,7 +69,8 @@ public final class Syncer {
     func push() async throws {
         var purgedAhead = false
         while true {
-            let page = try workspace.outgoing(after: state.pushedThrough, limit: pageSize, skip: state.cameFromHub)
+            let (known, limit) = (state, pageSize)
+            let page = try await workspace.reading { try $0.outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub) }
             let lacking: (what: String, common: UUID?)?
             do {
                 lacking = try await send(page)
@@ -144,7 +145,8 @@ public final class Syncer {
         var streams = try workspace.syncStreams(named: names).streams
         var through = state.pushedThrough
         while true {
-            let page = try workspace.outgoing(after: through, limit: pageSize, skip: state.cameFromHub, only: streams)
+            let (known, limit, after, only) = (state, pageSize, through, streams)
+            let page = try await workspace.reading { try $0.outgoing(after: after, limit: limit, skip: known.cameFromHub, only: only) }
             if try await send(page) != nil {
                 throw HubClientError("the hub lacks what this store sent it before (restored from a backup?): run `memery sync` without names first")
             }
@@ -250,10 +252,14 @@ public final class Syncer {
             report.bytesDown += bytes.count
         }
         let before = try workspace.lastSequence()
-        let known = state
-        let result = try workspace.incoming(events, fromHub: { known.cameFromHub($0) }) { hash in
-            guard let bytes = pictures[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
-            return bytes
+        let (known, fetched) = (state, pictures)
+        // Stored on the workspace's writer thread: a synced commit must not hold a thread of
+        // Swift's cooperative pool.
+        let result = try await workspace.editing { workspace in
+            try workspace.incoming(events, fromHub: { known.cameFromHub($0) }) { hash in
+                guard let bytes = fetched[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
+                return bytes
+            }
         }
         state.noteFromHub(result.sequences)
         report.eventsDown += result.stored

@@ -26,16 +26,16 @@ func requireLogin(_ workspace: Workspace) throws -> HubLogin {
     return login
 }
 
-struct AccountShowCommand: ParsableCommand {
+struct AccountShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Who this store is logged in as, on which hub, and the account's devices.")
     @OptionGroup var storeOptions: StoreOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let login = try requireLogin(try storeOptions.open())
-        nonisolated(unsafe) var answer: AccountAnswer?
+        let answer: AccountAnswer
         do {
-            try Blocking.run { answer = try await HubAccount.account(login) }
+            answer = try await HubAccount.account(login)
         } catch let error as HubClientError where error.status == 401 {
             // The hub forgot this device: who and where it was, then what to do (exit 4).
             if !json { print("\(login.user)\(login.role == "manager" ? " (manager)" : "") on \(login.hub): signed out") }
@@ -50,7 +50,6 @@ struct AccountShowCommand: ParsableCommand {
             FileHandle.standardError.write(Data("note: the devices are not listed: \(error.description)\n".utf8))
             return
         }
-        guard let answer else { return }
         if json {
             try printJSON([
                 "user": answer.user, "role": answer.role, "hub": login.hub, "position": answer.position,
@@ -67,27 +66,25 @@ struct AccountShowCommand: ParsableCommand {
     }
 }
 
-struct SignUpCommand: ParsableCommand {
+struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signup", abstract: "Make an account on a hub, and log this store in to it.")
     @Argument(help: ArgumentHelp("The hub's address, as `memery hub` printed it.", valueName: "hub-url")) var hub: String
     @Option(help: "The user name: 2 to 40 letters, digits, '.', '-' or '_'.") var user: String
     @OptionGroup var passwordOptions: PasswordOptions
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         try HubAccount.refuseSwitching(workspace, hub: hub, user: user)
         let password = try PasswordInput.read(prompt: "New password for \(user): ", fromStandardInput: passwordOptions.passwordStdin)
         let (hub, user) = (hub, user)
-        try Blocking.run {
-            try await HubAccount.signUp(hub: hub, user: user, password: password)
-            try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: Device.name)
-        }
+        try await HubAccount.signUp(hub: hub, user: user, password: password)
+        try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: Device.name)
         print("signed up as \(user) on \(hub); this store is logged in (`memery sync` syncs it)")
     }
 }
 
-struct LoginCommand: ParsableCommand {
+struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Log this store in to a hub account (the device's token is kept in the store, mode 0600).")
     @Argument(help: ArgumentHelp("The hub's address, as `memery hub` printed it.", valueName: "hub-url")) var hub: String
@@ -96,78 +93,74 @@ struct LoginCommand: ParsableCommand {
     @OptionGroup var passwordOptions: PasswordOptions
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let password = try PasswordInput.read(prompt: "Password for \(user): ", fromStandardInput: passwordOptions.passwordStdin)
         let (hub, user, device) = (hub, user, device ?? Device.name)
-        nonisolated(unsafe) var login: HubLogin?
-        try Blocking.run { login = try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: device) }
+        let login: HubLogin? = try await HubAccount.logIn(workspace, hub: hub, user: user, password: password, device: device)
         print("logged in as \(login?.user ?? user) on \(login?.hub ?? hub)")
     }
 }
 
-struct LogoutCommand: ParsableCommand {
+struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log this store out of its hub (ends the device's session there).")
     @Flag(help: "End every device's session of the account, not only this one's.") var all = false
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let all = all
-        nonisolated(unsafe) var note: String?
         guard try HubLogin.load(workspace) != nil else { print("this store was not logged in"); return }
-        try Blocking.run { note = try await HubAccount.logOut(workspace, all: all) }
+        let note = try await HubAccount.logOut(workspace, all: all)
         if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(all ? "logged out on every device" : "logged out")
     }
 }
 
-struct PasswordCommand: ParsableCommand {
+struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "password", abstract: "Change the account's password (other devices are logged out).",
         discussion: "With --password-stdin, the first line of standard input is the current password and the second the new one.")
     @OptionGroup var passwordOptions: PasswordOptions
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let login = try requireLogin(try storeOptions.open())
         let old = try PasswordInput.read(prompt: "Current password: ", fromStandardInput: passwordOptions.passwordStdin)
         let new = try PasswordInput.read(prompt: "New password: ", fromStandardInput: passwordOptions.passwordStdin)
-        try Blocking.run { try await HubAccount.changePassword(login, old: old, new: new) }
+        try await HubAccount.changePassword(login, old: old, new: new)
         print("password changed; other devices are logged out")
     }
 }
 
-struct RevokeCommand: ParsableCommand {
+struct RevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "revoke", abstract: "End another device's session (its id from `memery account`).")
     @Argument(help: "The session's id, or the first 8 characters of it as `memery account` shows.") var session: String
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let login = try requireLogin(try storeOptions.open())
         let prefix = session.lowercased()
-        try Blocking.run {
-            let devices = try await HubAccount.account(login).devices.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
-            guard devices.count == 1, let device = devices.first else {
-                throw InputError(devices.isEmpty ? "no session \(prefix) on this account: `memery account` lists them" : "\(prefix) names several sessions: give more of the id")
-            }
-            try await HubAccount.revoke(login, session: device.id)
+        let devices = try await HubAccount.account(login).devices.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
+        guard devices.count == 1, let device = devices.first else {
+            throw InputError(devices.isEmpty ? "no session \(prefix) on this account: `memery account` lists them" : "\(prefix) names several sessions: give more of the id")
         }
+        try await HubAccount.revoke(login, session: device.id)
         print("revoked")
     }
 }
 
-struct DeleteAccountCommand: ParsableCommand {
+struct DeleteAccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete the account and everything the hub keeps of it (this store keeps its creations).")
     @OptionGroup var passwordOptions: PasswordOptions
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         let password = try PasswordInput.read(prompt: "Password for \(login.user), to delete the account for good: ", fromStandardInput: passwordOptions.passwordStdin)
-        try Blocking.run { try await HubAccount.delete(workspace, login, password: password) }
+        try await HubAccount.delete(workspace, login, password: password)
         print("deleted the account \(login.user) and its data on \(login.hub); this store is logged out and keeps its creations")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Memery
 import MemeryWeb
 
-struct ApplyCommand: ParsableCommand {
+struct ApplyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply edits given as JSON Lines, each durably committed before it is acknowledged.",
@@ -37,7 +37,7 @@ struct ApplyCommand: ParsableCommand {
         guard (1...1024).contains(maxDownloadMb) else { throw ValidationError("--max-download-mb must be between 1 and 1024, got \(maxDownloadMb)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         if let name { _ = try workspace.entry(named: name) }  // a NAME that is not there fails at once
         let runner = EditRunner(workspace: workspace)
@@ -59,7 +59,7 @@ struct ApplyCommand: ParsableCommand {
                 let addressed = try AddressedEdit.decode(jsonLine: line)
                 let target = addressed.creation ?? name
                 // A line's "url" is downloaded here, as `--url` is, before the edit runs.
-                let edit = try addressed.edit.resolvingLinks { try LinkOptions.picture($0, with: downloader) }
+                let edit = try await addressed.edit.resolvingLinks { try await downloader.picture($0) }
                 let result = try runner.perform(edit, on: target)
                 FailPoints.afterCommitBeforeAcknowledgement()
                 var fields: [(String, Any)] = [("ok", true), ("seq", result.sequence.map { $0 as Any } ?? NSNull())]

@@ -7,7 +7,7 @@ import Foundation
 /// a JSON object on standard error: {"error": MESSAGE, "exit": CODE}.
 @main
 enum EntryPoint {
-    static func main() {
+    static func main() async {
         // A closed pipe must give an error, not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let arguments = storeFirst(Array(CommandLine.arguments.dropFirst()))
@@ -19,7 +19,12 @@ enum EntryPoint {
         }
         do {
             var command = try MemeryCommand.parseAsRoot(arguments)
-            try command.run()
+            // Commands that talk to a hub, a server or a download are async; the rest run as they are.
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Memery
+import MemeryHub
 import MemeryHubClient
 import MemeryWeb
 
@@ -25,6 +26,8 @@ struct Failure {
         } else if let error = error as? DownloadError {
             self.init(message: error.description, exitCode: Self.badInput)
         } else if let error = error as? WebSearchError {
+            self.init(message: error.description, exitCode: Self.badInput)
+        } else if let error = error as? HubStartError {
             self.init(message: error.description, exitCode: Self.badInput)
         } else if let error = error as? InputError {
             self.init(message: error.message, exitCode: Self.badInput)

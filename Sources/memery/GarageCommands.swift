@@ -8,7 +8,7 @@ struct GarageCommand: ParsableCommand {
         subcommands: [GarageAddCommand.self, GarageListCommand.self, GarageRemoveCommand.self, GarageTagCommand.self])
 }
 
-struct GarageAddCommand: ParsableCommand {
+struct GarageAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Import an image into the garage; prints its name.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The image file.") var file: String?
@@ -21,8 +21,8 @@ struct GarageAddCommand: ParsableCommand {
         if (file == nil) == (link.given == nil) { throw ValidationError("give an image FILE, --url URL or --from-web RESULT") }
     }
 
-    func run() throws {
-        let edit: Edit = try link.picture().map { .garageAddPicture($0, name: name, tags: tag) }
+    func run() async throws {
+        let edit: Edit = try await link.picture().map { .garageAddPicture($0, name: name, tags: tag) }
             ?? .garageAdd(file: file ?? "", name: name, tags: tag)
         let result = try storeOptions.perform(edit, on: nil)
         let item = result.garageItem

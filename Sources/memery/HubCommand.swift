@@ -29,7 +29,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
-struct HubServeCommand: ParsableCommand {
+struct HubServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the hub until Ctrl-C (the default).")
 
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -82,22 +82,20 @@ struct HubServeCommand: ParsableCommand {
         _ = try databaseOptions.address()
     }
 
-    func run() throws {
+    func run() async throws {
         let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
                                    logLevel: Logger.Level(rawValue: logLevel) ?? .info,
                                    searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
                                    trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)),
                                    quotaBytes: quotaMB.map { Int64($0) << 20 },
                                    unusedPictureGrace: .milliseconds(Int64(unusedPictureHours * 3_600_000)))
-        try Blocking.run {
-            try await HubServer.run(settings) { address in
-                FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
-            }
+        try await HubServer.run(settings) { address in
+            FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
         }
     }
 }
 
-struct GrantManagerCommand: ParsableCommand {
+struct GrantManagerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grant-manager",
         abstract: "Make a user a manager, who publishes the weekly recommendations (never possible through the API).")
@@ -107,10 +105,10 @@ struct GrantManagerCommand: ParsableCommand {
 
     @OptionGroup var databaseOptions: DatabaseOptions
 
-    func run() throws {
+    func run() async throws {
         let database = try databaseOptions.address()
         let user = user
-        try Blocking.run { try await HubServer.grantManager(user, database: database) }
+        try await HubServer.grantManager(user, database: database)
         print("\(user) is a manager")
     }
 }

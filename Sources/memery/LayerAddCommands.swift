@@ -9,7 +9,7 @@ struct ImageCommand: ParsableCommand {
         commandName: "image", abstract: "Add stickers and photos as layers.", subcommands: [ImageAddCommand.self, ImageStickersCommand.self])
 }
 
-struct ImageAddCommand: ParsableCommand {
+struct ImageAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a picture as a layer; prints its layer id.")
 
@@ -55,8 +55,8 @@ struct ImageAddCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let downloaded = try link.picture().map { Edit.ImageSource.picture($0) }
+    func run() async throws {
+        let downloaded = try await link.picture().map { Edit.ImageSource.picture($0) }
         let source: Edit.ImageSource = downloaded ?? garage.map { .garage($0) } ?? emoji.map { .emoji($0) } ?? sticker.map { .sticker($0) } ?? .file(file ?? "")
         let result = try storeOptions.perform(.addImage(source, at: try at.map(Point.init(parsing:)), scale: scale, rotation: rotate,
                                                         opacity: opacity, flip: flip), on: name)

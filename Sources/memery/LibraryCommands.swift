@@ -25,9 +25,9 @@ func printEncoded(_ value: some Encodable) throws {
 }
 
 /// `recommend remove`, `template unpublish`: an entry taken down by the store's account.
-func takeDown(_ id: String, _ kind: LibraryItem.Kind, _ storeOptions: StoreOptions) throws {
+func takeDown(_ id: String, _ kind: LibraryItem.Kind, _ storeOptions: StoreOptions) async throws {
     let login = try requireLogin(try storeOptions.open())
-    try Blocking.run { try await HubLibrary.remove(login, id: id, kind: kind) }
+    try await HubLibrary.remove(login, id: id, kind: kind)
     print("took down \(HubLibrary.entryID(from: id))")
 }
 
@@ -46,7 +46,7 @@ struct RecommendCommand: ParsableCommand {
         subcommands: [RecommendAddCommand.self, RecommendRemoveCommand.self, RecommendMoveCommand.self])
 }
 
-struct RecommendAddCommand: ParsableCommand {
+struct RecommendAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Recommend a picture file, or a creation of this store rendered; prints the entry's id.",
         discussion: "When a file of that name exists it is the file; otherwise a creation. Pictures other than PNG, JPEG, WebP and GIF go up as PNG.")
@@ -57,7 +57,7 @@ struct RecommendAddCommand: ParsableCommand {
     @Option(help: "The ISO week it is recommended in (2026-W47); this week by default.") var week: String?
     @Flag(help: "Print the entry as JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         var isDirectory: ObjCBool = false
@@ -75,34 +75,31 @@ struct RecommendAddCommand: ParsableCommand {
             }
         }
         let (title, tags, week) = (title, entry.tag, week)
-        nonisolated(unsafe) var item: LibraryItem?
-        try Blocking.run { item = try await HubLibrary.publish(login, .recommendation, picture: picture, title: title, tags: tags, week: week) }
-        guard let item else { return }
+        let item = try await HubLibrary.publish(login, .recommendation, picture: picture, title: title, tags: tags, week: week)
         if json { try printEncoded(item) } else { print("recommended in \(item.week ?? "?") at #\(item.position ?? 0): \(describeEntry(item))") }
     }
 }
 
-struct RecommendRemoveCommand: ParsableCommand {
+struct RecommendRemoveCommand: AsyncParsableCommand {
     static let kind = LibraryItem.Kind.recommendation
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a recommendation down.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id (`memery recommended` lists them).") var id: String
 
-    func run() throws { try takeDown(id, Self.kind, storeOptions) }
+    func run() async throws { try await takeDown(id, Self.kind, storeOptions) }
 }
 
-struct RecommendMoveCommand: ParsableCommand {
+struct RecommendMoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "move", abstract: "Put a recommendation at another place in its week (1 is first).")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id.") var id: String
     @Argument(help: "Its new place, 1 first.") var position: Int
 
-    func run() throws {
+    func run() async throws {
         guard position >= 1 else { throw InputError("the place is 1 or more, got \(position)") }
         let login = try requireLogin(try storeOptions.open())
         let (id, position) = (id, position)
-        nonisolated(unsafe) var week: RecommendedWeek?
-        try Blocking.run { week = try await HubLibrary.move(login, id: id, to: position) }
+        let week: RecommendedWeek? = try await HubLibrary.move(login, id: id, to: position)
         for item in week?.items ?? [] { print("\(item.position ?? 0). \(describeEntry(item))") }
     }
 }
@@ -113,7 +110,7 @@ struct RecommendedCommand: ParsableCommand {
         subcommands: [RecommendedListCommand.self, RecommendedUseCommand.self], defaultSubcommand: RecommendedListCommand.self)
 }
 
-struct RecommendedListCommand: ParsableCommand {
+struct RecommendedListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "A week's recommendations in order (this week by default), and which weeks have some.",
         discussion: "Each picture is fetched and decoded as `use` would: one this memery cannot decode is left out, with a note on standard error.")
@@ -130,28 +127,24 @@ struct RecommendedListCommand: ParsableCommand {
         struct Skipped: Encodable { var id: String; var title: String; var reason: String }
     }
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let connection = try HubLibrary.reader(workspace, hub: hubOptions.hub)
         let week = week
-        nonisolated(unsafe) var listing: Listing?
-        try Blocking.run {
-            let answer = try await HubLibrary.recommended(connection, week: week)
-            var shown = [LibraryItem](), skipped = [Listing.Skipped]()
-            for item in answer.items {
-                // A picture taken down meanwhile, or damaged on the way, is skipped like one
-                // this memery cannot decode.
-                let reason: String?
-                do {
-                    reason = workspace.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
-                } catch let error as HubClientError where error.status != nil || error.isDamagedAnswer {
-                    reason = error.description
-                }
-                if let reason { skipped.append(.init(id: item.id, title: item.title, reason: reason)) } else { shown.append(item) }
+        let answer = try await HubLibrary.recommended(connection, week: week)
+        var shown = [LibraryItem](), skipped = [Listing.Skipped]()
+        for item in answer.items {
+            // A picture taken down meanwhile, or damaged on the way, is skipped like one
+            // this memery cannot decode.
+            let reason: String?
+            do {
+                reason = workspace.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
+            } catch let error as HubClientError where error.status != nil || error.isDamagedAnswer {
+                reason = error.description
             }
-            listing = Listing(week: answer.week, items: shown, weeks: answer.weeks, skipped: skipped)
+            if let reason { skipped.append(.init(id: item.id, title: item.title, reason: reason)) } else { shown.append(item) }
         }
-        guard let listing else { return }
+        let listing = Listing(week: answer.week, items: shown, weeks: answer.weeks, skipped: skipped)
         for skip in listing.skipped where !json {
             FileHandle.standardError.write(Data((LibraryRules.printable("note: skipped \(skip.id) \"\(skip.title)\": \(skip.reason)") + "\n").utf8))
         }
@@ -162,29 +155,27 @@ struct RecommendedListCommand: ParsableCommand {
     }
 }
 
-struct RecommendedUseCommand: ParsableCommand {
+struct RecommendedUseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "use", abstract: "Start a creation from a recommendation; prints its name and id.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var hubOptions: PublicHubOptions
     @Argument(help: "The entry's id.") var id: String
     @Option(help: "The creation's name; by default the entry's title (made unique).") var name: String?
 
-    func run() throws { try startFromHub(storeOptions, hubOptions, id: id, name: name) }
+    func run() async throws { try await startFromHub(storeOptions, hubOptions, id: id, name: name) }
 }
 
 /// `recommended use` and `new --from-hub`: a creation from a library entry.
-func startFromHub(_ storeOptions: StoreOptions, _ hubOptions: PublicHubOptions, id: String, name: String?) throws {
+func startFromHub(_ storeOptions: StoreOptions, _ hubOptions: PublicHubOptions, id: String, name: String?) async throws {
     let workspace = try storeOptions.open()
     let connection = try HubLibrary.reader(workspace, hub: hubOptions.hub)
-    nonisolated(unsafe) var made: (creation: Creation, item: LibraryItem)?
-    try Blocking.run { made = try await HubLibrary.startCreation(workspace, from: connection, id: id, name: name) }
-    guard let made else { return }
+    let made = try await HubLibrary.startCreation(workspace, from: connection, id: id, name: name)
     print("\(made.creation.name)\t\(made.creation.id.uuidString.lowercased())")
 }
 
 // MARK: Search
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search the hub's library (recommendations, published templates, shared memes) by title and tags, or the web.",
         discussion: """
@@ -200,7 +191,7 @@ struct SearchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "At most this many results (1 to 200).") var limit = 50
     @Flag(help: "Print the results as JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         guard (1...200).contains(limit) else { throw InputError("--limit is from 1 to 200, got \(limit)") }
         let kind = try kind.map { text in
             guard let kind = LibraryItem.Kind(rawValue: text) else { throw InputError("--kind is recommendation, template or share, not \(text)") }
@@ -211,11 +202,10 @@ struct SearchCommand: ParsableCommand {
         }
         let text = words.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError("search for at least one word") }
-        if web { return try searchWeb(text) }
+        if web { return try await searchWeb(text) }
         let connection = try HubLibrary.reader(try storeOptions.open(), hub: hubOptions.hub)
         let limit = limit
-        nonisolated(unsafe) var items = [LibraryItem]()
-        try Blocking.run { items = try await HubLibrary.search(connection, words: text, kind: kind, limit: limit) }
+        let items = try await HubLibrary.search(connection, words: text, kind: kind, limit: limit)
         if json { try printEncoded(LibraryPage(items: items)); return }
         if items.isEmpty { print("nothing in the library matches \(text)") }
         for item in items { print(describeEntry(item)) }
@@ -224,11 +214,10 @@ struct SearchCommand: ParsableCommand {
 
 extension SearchCommand {
     /// Each provider's pictures, or what went wrong with it; the exit code is 0 while any answered.
-    func searchWeb(_ text: String) throws {
+    func searchWeb(_ text: String) async throws {
         let search = WebSearch.standard(site: LinkOptions.ownDownloader(maxMB: PictureDownloader.defaultMaxMB))
         let count = min(limit, 50)
-        nonisolated(unsafe) var outcomes = [WebSearch.Outcome]()
-        try Blocking.run { outcomes = await search.search(text, count: count) }
+        let outcomes = await search.search(text, count: count)
         if json {
             try printJSON(["web": outcomes.map { outcome -> [String: Any] in
                 ["provider": outcome.provider, "label": outcome.label, "problem": outcome.problem ?? NSNull(),
@@ -265,7 +254,7 @@ enum WebImageJSON {
 
 // MARK: Sharing
 
-struct ShareCommand: ParsableCommand {
+struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Put a creation's picture on the hub behind a public link, and print the link; --revoke LINK takes it down.",
         discussion: "A shared meme is public: anyone with the link sees it, and `memery search` finds it by its title (the creation's name unless --title) and tags.")
@@ -283,20 +272,19 @@ struct ShareCommand: ParsableCommand {
         if (name == nil) == (revoke == nil) { throw ValidationError("give a creation's name to share it, or --revoke LINK") }
     }
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         if let revoke {
-            try Blocking.run { try await HubLibrary.remove(login, id: revoke, kind: .share) }
+            try await HubLibrary.remove(login, id: revoke, kind: .share)
             print("took down \(HubLibrary.entryID(from: revoke)): the link no longer works (caches may keep it up to 5 minutes)")
             return
         }
         let name = name ?? ""
         let picture = try workspace.libraryPicture(of: name, format: format, quality: quality)
-        let (title, tags) = (try title ?? workspace.creation(named: name).name, entry.tag)
-        nonisolated(unsafe) var item: LibraryItem?
-        try Blocking.run { item = try await HubLibrary.publish(login, .share, picture: picture, title: title, tags: tags) }
-        guard let item else { return }
+        let title = if let title { title } else { try await workspace.creation(named: name).name }
+        let tags = entry.tag
+        let item = try await HubLibrary.publish(login, .share, picture: picture, title: title, tags: tags)
         let link = HubLibrary.link(item, on: login.hub)
         if json {
             struct Shared: Encodable { var link: String; var item: LibraryItem }
@@ -309,7 +297,7 @@ struct ShareCommand: ParsableCommand {
 
 // MARK: Templates
 
-struct TemplatePublishCommand: ParsableCommand {
+struct TemplatePublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish", abstract: "Put a template in the hub's library, where anyone can find it and start from it; prints its id.")
     @OptionGroup var storeOptions: StoreOptions
@@ -318,25 +306,21 @@ struct TemplatePublishCommand: ParsableCommand {
     @OptionGroup var entry: LibraryEntryOptions
     @Flag(help: "Print the entry as JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         let (json, preview, base) = try workspace.publishableTemplate(template)
         let (title, tags) = (try title ?? workspace.templates().find(template).name, entry.tag)
-        nonisolated(unsafe) var item: LibraryItem?
-        try Blocking.run {
-            item = try await HubLibrary.publish(login, .template, picture: preview, title: title, tags: tags, template: json, base: base)
-        }
-        guard let item else { return }
+        let item = try await HubLibrary.publish(login, .template, picture: preview, title: title, tags: tags, template: json, base: base)
         if self.json { try printEncoded(item) } else { print("published: \(describeEntry(item))") }
     }
 }
 
-struct TemplateUnpublishCommand: ParsableCommand {
+struct TemplateUnpublishCommand: AsyncParsableCommand {
     static let kind = LibraryItem.Kind.template
     static let configuration = CommandConfiguration(commandName: "unpublish", abstract: "Take a template you published out of the hub's library.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entry's id, as `template publish` printed it.") var id: String
 
-    func run() throws { try takeDown(id, Self.kind, storeOptions) }
+    func run() async throws { try await takeDown(id, Self.kind, storeOptions) }
 }

@@ -25,14 +25,10 @@ struct LinkOptions: ParsableArguments {
     var given: String? { url ?? fromWeb }
 
     /// The picture named by --url or --from-web.
-    func picture() throws -> PictureBytes? {
-        if let url { return try picture(url) }
+    func picture() async throws -> PictureBytes? {
+        if let url { return try await picture(url) }
         guard let fromWeb else { return nil }
-        let search = WebSearch.standard(site: downloader)
-        nonisolated(unsafe) var got: PictureBytes?
-        try Blocking.run { got = try await search.picture(fromWeb) }
-        guard let got else { throw InputError("the download of \(fromWeb) gave nothing") }
-        return got
+        return try await WebSearch.standard(site: downloader).picture(fromWeb)
     }
 
     /// Private addresses are allowed: this is the person's own `memery`, on their own machine,
@@ -51,12 +47,5 @@ struct LinkOptions: ParsableArguments {
     }
 
     /// A link's picture and where it came from. Ctrl-C stops the download; nothing is stored.
-    func picture(_ url: String) throws -> PictureBytes { try Self.picture(url, with: downloader) }
-
-    static func picture(_ url: String, with downloader: PictureDownloader) throws -> PictureBytes {
-        nonisolated(unsafe) var got: PictureBytes?
-        try Blocking.run { got = try await downloader.picture(url) }
-        guard let got else { throw InputError("the download of \(url) gave nothing") }
-        return got
-    }
+    func picture(_ url: String) async throws -> PictureBytes { try await downloader.picture(url) }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Memery
 
-struct NewCommand: ParsableCommand {
+struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new", abstract: "Start a creation from a picture or on a blank canvas; prints its name and id.")
 
@@ -42,12 +42,12 @@ struct NewCommand: ParsableCommand {
         if hubOptions.hub != nil, fromHub == nil { throw ValidationError("--hub goes with --from-hub") }
     }
 
-    func run() throws {
-        if let fromHub { return try startFromHub(storeOptions, hubOptions, id: fromHub, name: name) }
+    func run() async throws {
+        if let fromHub { return try await startFromHub(storeOptions, hubOptions, id: fromHub, name: name) }
         let source: Edit.NewSource
         if let image {
             source = .image(file: image)
-        } else if let picture = try link.picture() {
+        } else if let picture = try await link.picture() {
             source = .picture(picture)
         } else if let garage {
             source = .garage(garage)

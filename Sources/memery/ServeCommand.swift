@@ -3,7 +3,7 @@ import Foundation
 import Memery
 import MemeryServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Open the visual editor in your browser: a local web server on this store.",
@@ -47,7 +47,7 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         workspace.keepDecodedImages(upTo: cacheMb << 20)
         var chosen = ServerSettings(host: host, port: port, maxBodyBytes: maxUploadMb << 20,
@@ -58,16 +58,17 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the token can read and change this store; the connection is not encrypted\n".utf8))
         }
         let (openBrowser, settings) = (open, chosen)
-        try Blocking.run {
+        do {
             try await EditorServer.run(workspace: workspace, settings: settings) { address in
                 FileHandle.standardOutput.write(Data("Memery editor: \(address)\nCtrl-C stops it.\n".utf8))
                 if openBrowser { Self.openInBrowser(address) }
             }
-        } describing: { failure in
-            if let missing = failure as? EditorFilesMissing { return missing.description }
-            if let taken = failure as? PortTaken { return taken.description }
-            guard MemeryError(classifying: failure) == nil else { return nil }
-            return "the server could not run: \(failure)"
+        } catch let missing as EditorFilesMissing {
+            throw InputError(missing.description)
+        } catch let taken as PortTaken {
+            throw InputError(taken.description)
+        } catch where MemeryError(classifying: error) == nil {
+            throw InputError("the server could not run: \(error)")
         }
     }
 

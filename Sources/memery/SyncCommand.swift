@@ -3,7 +3,7 @@ import Foundation
 import Memery
 import MemeryHubClient
 
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Push what this store has and the hub has not, and pull the rest.",
@@ -28,59 +28,57 @@ struct SyncCommand: ParsableCommand {
     /// Unbuffered: with --watch the process goes on, and each sync's lines must be out at once, piped or not.
     static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-    func run() throws {
+    func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
         let (json, watch, names) = (json, watch, names)
         if watch && !names.isEmpty { throw InputError("--watch syncs everything: give no names with it") }
         let terminal = isatty(STDOUT_FILENO) == 1 && !json
-        try Blocking.run {
-            var lastFailure: String?, retryWait = 5
-            repeat {
-                let syncer = try Syncer(workspace: workspace, login: login)
-                if terminal {
-                    syncer.progress = { report in
-                        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + report.summary.replacingOccurrences(of: "synced:", with: "syncing:")).utf8))
-                    }
+        var lastFailure: String?, retryWait = 5
+        repeat {
+            let syncer = try Syncer(workspace: workspace, login: login)
+            if terminal {
+                syncer.progress = { report in
+                    FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + report.summary.replacingOccurrences(of: "synced:", with: "syncing:")).utf8))
                 }
-                let report: SyncReport
-                do {
-                    report = try await names.isEmpty ? syncer.run() : syncer.run(only: names)
-                } catch let error as HubClientError where watch && error.status == nil && !error.isBadInput {
-                    // No answer (the hub restarting, the network away): a watcher waits and tries again.
-                    // Said once, not every try; the waits grow to a minute.
-                    if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-                    if error.description != lastFailure {
-                        FileHandle.standardError.write(Data("error: \(error.description); trying again until it answers\n".utf8))
-                        lastFailure = error.description
-                    }
-                    try await Task.sleep(for: .seconds(retryWait))
-                    retryWait = min(retryWait * 2, 60)
-                    continue
-                }
-                if lastFailure != nil { FileHandle.standardError.write(Data("the hub answers again\n".utf8)) }
-                lastFailure = nil
-                retryWait = 5
+            }
+            let report: SyncReport
+            do {
+                report = try await names.isEmpty ? syncer.run() : syncer.run(only: names)
+            } catch let error as HubClientError where watch && error.status == nil && !error.isBadInput {
+                // No answer (the hub restarting, the network away): a watcher waits and tries again.
+                // Said once, not every try; the waits grow to a minute.
                 if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-                if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    Self.say(String(decoding: try encoder.encode(report), as: UTF8.self))
-                } else {
-                    for name in report.branched {
-                        Self.say("note: \"\(name)\" was edited here and on another machine: both lines are kept as branches, the head on the edit made last (`memery history \(name)`)")
-                    }
-                    for renamed in report.renamed {
-                        Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
-                    }
-                    for line in report.setAside { Self.say("note: " + line) }
-                    for lost in report.lostRenames {
-                        Self.say("note: you renamed a creation \"\(lost.from)\", and another machine renamed it later: it is \"\(lost.to)\" (rename it again to keep yours)")
-                    }
-                    Self.say(report.summary)
+                if error.description != lastFailure {
+                    FileHandle.standardError.write(Data("error: \(error.description); trying again until it answers\n".utf8))
+                    lastFailure = error.description
                 }
-                if watch { try await HubWatch.wait(login, after: report.position) }
-            } while watch
-        }
+                try await Task.sleep(for: .seconds(retryWait))
+                retryWait = min(retryWait * 2, 60)
+                continue
+            }
+            if lastFailure != nil { FileHandle.standardError.write(Data("the hub answers again\n".utf8)) }
+            lastFailure = nil
+            retryWait = 5
+            if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                Self.say(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                for name in report.branched {
+                    Self.say("note: \"\(name)\" was edited here and on another machine: both lines are kept as branches, the head on the edit made last (`memery history \(name)`)")
+                }
+                for renamed in report.renamed {
+                    Self.say("note: two machines named different creations \"\(renamed.from)\": the later one is now \"\(renamed.to)\"")
+                }
+                for line in report.setAside { Self.say("note: " + line) }
+                for lost in report.lostRenames {
+                    Self.say("note: you renamed a creation \"\(lost.from)\", and another machine renamed it later: it is \"\(lost.to)\" (rename it again to keep yours)")
+                }
+                Self.say(report.summary)
+            }
+            if watch { try await HubWatch.wait(login, after: report.position) }
+        } while watch
     }
 }
