@@ -15,7 +15,10 @@ demo: release
 test: release
 	scripts/check-release-binary .build/release/memery .build/release/libmemery-builtins.so
 	swift build --build-tests
-	swift test --disable-xctest
+	swift test --disable-xctest --skip HubRouterTests
+	# The hub answered in process needs Swift's cooperative threads within its deadlines;
+	# the CLI suites block them waiting for processes, so it runs on its own.
+	swift test --disable-xctest --filter HubRouterTests
 	python3 -m pytest -q Tests/web Tests/chaos Tests/install
 
 # memery and its built-in filters, optimised, as installed.

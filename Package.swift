@@ -55,19 +55,21 @@ let package = Package(
         .target(name: "MemeryGuardPages"),
 
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
+        // The one lock type of the targets that share state between threads.
+        .target(name: "MemeryLocks"),
         .target(name: "MemeryStore", dependencies: [
-            "CLMDB", .product(name: "Crypto", package: "swift-crypto"),
+            "CLMDB", "MemeryLocks", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
-        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol"],
+        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol", "MemeryLocks"],
                 resources: [.copy("Stickers")]),  // the bundled stickers (CC0, scripts/make-stickers)
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
-            "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"),
+            "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
@@ -125,7 +127,7 @@ let package = Package(
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
-        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),

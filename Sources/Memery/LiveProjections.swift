@@ -1,6 +1,7 @@
 import Foundation
 import MemeryCore
 import MemeryStore
+import MemeryLocks
 
 /// What a long-lived process (a server, a stream of edits) keeps between requests: the
 /// gallery, the garage, the templates and the heads of recently used creations, each with

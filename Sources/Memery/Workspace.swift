@@ -592,6 +592,7 @@ public final class Workspace: Sendable {
             return creation
         }
 
+        // Unsafe, earned: written by the one storing task, read only after `storing.wait()`.
         nonisolated(unsafe) var stored: Result<String, Error> = .failure(DomainError.noCanvas)
         let storing = DispatchGroup()
         func store(_ info: ImageInfo) {  // on the other core

@@ -5,7 +5,8 @@ import Foundation
 func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
                          _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
 
-/// The body libFuzzer's callback runs (a C callback cannot capture it).
+/// The body libFuzzer's callback runs (a C callback cannot capture it). Unsafe, earned: set
+/// once before libFuzzer starts, which then calls back on its one thread.
 nonisolated(unsafe) private var fuzzBody: ((Data) -> Void)?
 #endif
 

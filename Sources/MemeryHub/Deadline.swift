@@ -48,6 +48,8 @@ struct RequestDeadline<Context: RequestContext>: RouterMiddleware {
         let down = HubError(.serviceUnavailable, "unavailable", "the hub's database cannot be reached: try again later")
         let reachable = reachable, probeAfter = probeAfter, limit = limit
         return try await withoutActuallyEscaping(next) { next in
+            // Unsafe, earned: `next` is called once, by the first child, and the group is
+            // awaited before `withoutActuallyEscaping` returns.
             nonisolated(unsafe) let next = next
             return try await withThrowingTaskGroup(of: Response?.self) { group in
                 group.addTask { try await next(request, context) }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value shared between threads, read and changed only under its lock.
+/// A value shared between threads, read and changed only under its lock: the one lock type
+/// of every target that needs one (the store, the renderer, the editor's server).
 ///
 /// A pthread mutex (NSLock) rather than the standard library's `Mutex`: on Linux that one
 /// waits on a futex that ThreadSanitizer cannot see, so `make tsan` would report every

@@ -1,5 +1,6 @@
 import CPangoCairo
 import Foundation
+import MemeryLocks
 
 /// Decoded pictures a long-lived process keeps (`memery serve`), so that an edit's new
 /// preview does not decode its 12-megapixel photo again: the pictures as decoded, a base
@@ -10,7 +11,7 @@ import Foundation
 /// Each caller gets a raster of its own over the kept pixels (`sharingPixels`): Cairo
 /// surfaces are not to be shared between threads, their memory may be read by many. Kept
 /// pixels are never drawn on.
-public final class DecodedImageCache: @unchecked Sendable {
+public final class DecodedImageCache: Sendable {
     /// What is kept: a blob's picture, and which form of it.
     public struct Key: Hashable, Sendable {
         public var blob: String
@@ -29,13 +30,24 @@ public final class DecodedImageCache: @unchecked Sendable {
         var bytes: Int { raster.stride * raster.height }
     }
 
-    private let lock = NSLock()
-    private var entries = [Key: Entry]()
-    private var clock: UInt64 = 0
-    private var budget: Int
-    private var bytes = 0
-    private var hits = 0
-    private var misses = 0
+    /// Everything that changes, behind one lock.
+    private struct State {
+        var entries = [Key: Entry]()
+        var clock: UInt64 = 0
+        var budget: Int
+        var bytes = 0
+        var hits = 0
+        var misses = 0
+
+        /// Drops the least recently used until `incoming` more bytes fit.
+        mutating func trim(toFit incoming: Int) {
+            while bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries.removeValue(forKey: oldest.key)
+                bytes -= oldest.value.bytes
+            }
+        }
+    }
+    private let state: Locked<State>
 
     /// What the cache holds and how it has served: for tests, benchmarks and logs.
     public struct Statistics: Sendable, Equatable {
@@ -48,55 +60,47 @@ public final class DecodedImageCache: @unchecked Sendable {
     }
 
     public var statistics: Statistics {
-        lock.withLock { Statistics(entries: entries.count, bytes: bytes, budget: budget, hits: hits, misses: misses) }
+        state.withLock { Statistics(entries: $0.entries.count, bytes: $0.bytes, budget: $0.budget, hits: $0.hits, misses: $0.misses) }
     }
 
     public init(budget: Int = 0) {
-        self.budget = max(0, budget)
+        state = Locked(State(budget: max(0, budget)))
     }
 
     /// Keeps up to `bytes` of pixels from now on (0 keeps nothing), dropping what no longer fits.
     public func setBudget(_ bytes: Int) {
-        lock.withLock {
-            budget = max(0, bytes)
-            trim(toFit: 0)
+        state.withLock { state in
+            state.budget = max(0, bytes)
+            state.trim(toFit: 0)
         }
     }
 
     /// The picture kept under `key`, or the one `make` makes, kept when it fits the budget.
     /// Two callers missing at once both make it; the second one's is kept.
     public func raster(for key: Key, make: () throws -> Raster) throws -> Raster {
-        let found: Raster? = lock.withLock {
-            guard budget > 0, var entry = entries[key] else { return nil }
-            clock += 1
-            entry.lastUse = clock
-            entries[key] = entry
-            hits += 1
+        let found: Raster? = state.withLock { state in
+            guard state.budget > 0, var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.lastUse = state.clock
+            state.entries[key] = entry
+            state.hits += 1
             return entry.raster
         }
         if let found { return try found.sharingPixels() }
         let made = try make()
         let size = made.stride * made.height
-        let kept: Bool = lock.withLock {
-            misses += 1
-            guard budget > 0, size <= budget else { return false }
-            if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
-            trim(toFit: size)
-            clock += 1
-            entries[key] = Entry(raster: made, lastUse: clock)
-            bytes += size
+        let kept: Bool = state.withLock { state in
+            state.misses += 1
+            guard state.budget > 0, size <= state.budget else { return false }
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
+            state.trim(toFit: size)
+            state.clock += 1
+            state.entries[key] = Entry(raster: made, lastUse: state.clock)
+            state.bytes += size
             return true
         }
         // The kept one is never handed out itself, not even to the thread that made it.
         return kept ? try made.sharingPixels() : made
-    }
-
-    /// Drops the least recently used until `incoming` more bytes fit. Called under the lock.
-    private func trim(toFit incoming: Int) {
-        while bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            entries.removeValue(forKey: oldest.key)
-            bytes -= oldest.value.bytes
-        }
     }
 }
 

@@ -42,7 +42,9 @@ public struct HelperProcess {
         return running
     }
 
-    /// A helper at work.
+    /// A helper at work. `@unchecked Sendable`, earned: Foundation's Process and Pipe are not
+    /// marked Sendable but are safe to use from the reader threads here; the mutable fields
+    /// (`exited`, `output`, `errors`) are touched only under `lock`.
     final class Running: @unchecked Sendable {
         private let process = Process()
         let stdin = Pipe()

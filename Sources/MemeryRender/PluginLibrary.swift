@@ -7,6 +7,8 @@ import Glibc
 
 /// One loaded plugin shared library: its entry checked, its filters' declarations read and
 /// checked. A library or filter that fails a check is refused with the reason.
+/// `@unchecked Sendable`, earned: everything is set in `init` and only read after; the C
+/// pointers lead to the library's constant descriptors, which the ABI says are immutable.
 final class PluginLibrary: @unchecked Sendable {
     struct Refusal: Error, CustomStringConvertible {
         var path: String

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MemeryPluginABI
 
 /// What plugins write through `host->log`: warnings and errors on standard error, each line
@@ -17,8 +18,12 @@ public enum PluginLog {
         return level
     }()
 
-    /// Set in the helper process: lines then go to the host to print.
-    nonisolated(unsafe) static var relaying = false
+    /// Set in the helper process before any plugin runs: lines then go to the host to print.
+    static var relaying: Bool {
+        get { relayingFlag.load(ordering: .relaxed) }
+        set { relayingFlag.store(newValue, ordering: .relaxed) }
+    }
+    private static let relayingFlag = Atomic<Bool>(false)
 
     static let relayMarker = "\u{1}memery-plugin-log\u{1}"
 

@@ -8,14 +8,13 @@ import Glibc
 /// runs on a thread of its own; `during` marks that thread, and a filter run there is asked
 /// to stop: in this process `host->progress` answers false; in the helper process too, told
 /// by a signal (`HelperStop`), and the helper is ended if it does not stop within a second.
-public final class RenderCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class RenderCancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
 
     public init() {}
 
-    public func cancel() { lock.withLock { cancelled = true } }
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     private static let key = "memery.render-cancellation"
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,12 +23,12 @@ public enum FailPoint {
         return (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
     }()
 
-    nonisolated(unsafe) private static var passes = 0
+    /// Passes are counted from any thread (a store is written from many).
+    private static let passes = Atomic<Int>(0)
 
     /// Dies here if this is the armed fail point's N-th pass.
     public static func pass(_ name: String) {
         guard let armed, armed.name == name else { return }
-        passes += 1
-        if passes >= armed.count { kill(getpid(), SIGKILL) }
+        if passes.add(1, ordering: .relaxed).newValue >= armed.count { kill(getpid(), SIGKILL) }
     }
 }

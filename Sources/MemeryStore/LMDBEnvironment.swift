@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import MemeryLocks
 
 /// One open LMDB environment (a store directory holding data.mdb and lock.mdb).
 ///

@@ -123,6 +123,7 @@ enum CrashTest {
         }
         writer.start()
         // Read the acknowledgements as they come: a full pipe would stall the writer.
+        // Unsafe, earned: written by the reader, read only after `reader.wait()`.
         nonisolated(unsafe) var collected = Data()
         let reader = DispatchGroup()
         DispatchQueue.global().async(group: reader) { collected = output.fileHandleForReading.readDataToEndOfFile() }

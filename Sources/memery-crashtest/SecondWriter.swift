@@ -5,6 +5,7 @@ import Foundation
 /// Issue 30 §6: two writers never make an edit fail, so every run must succeed, and every
 /// caption it acknowledged must be in the store at the end. Paused while a round is checked,
 /// so that the checks read a store nobody is writing.
+/// `@unchecked Sendable`, earned: every mutable field is read and written under `condition`.
 final class SecondWriter: @unchecked Sendable {
     let memery: String, store: URL, mapSize: Int
     private let condition = NSCondition()

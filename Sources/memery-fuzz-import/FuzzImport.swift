@@ -44,6 +44,7 @@ final class ImportFuzzer {
     }
 }
 
+/// Unsafe, earned: libFuzzer calls its callback on one thread, never two at once.
 nonisolated(unsafe) let fuzzer = ImportFuzzer()
 
 func fuzzOne(_ data: Data) { fuzzer.importOne(data) }

@@ -46,6 +46,7 @@ final class PullFuzzer {
     }
 }
 
+/// Unsafe, earned: libFuzzer calls its callback on one thread, never two at once.
 nonisolated(unsafe) let fuzzer = PullFuzzer()
 
 func fuzzOne(_ data: Data) { fuzzer.pullOne(data) }

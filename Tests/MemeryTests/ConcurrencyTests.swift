@@ -1,4 +1,5 @@
 import Foundation
+import MemeryLocks
 @testable import Memery
 import MemeryCore
 @testable import MemeryStore

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Tools) @testable import Memery
 import MemeryCore
+import MemeryLocks
 import MemeryStore
 import MemeryTestSupport
 import Testing
