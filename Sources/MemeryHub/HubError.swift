@@ -45,6 +45,9 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HubError {
+            if error.status == .internalServerError {
+                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error.problem.message)"])
+            }
             throw error
         } catch let error as PostgresTransactionError where error.closureError is HubError {
             // Refused inside a transaction (rolled back): the refusal is the answer.

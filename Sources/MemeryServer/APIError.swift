@@ -68,8 +68,9 @@ struct APIError: HTTPResponseError {
 
 /// Turns whatever a route throws into an answer: the engine's errors by their kind,
 /// Hummingbird's own as they are. Every 500 is logged with its cause and the request's id
-/// (the logger carries it) and answered with that id and no internals: the person quotes
-/// the id, the terminal running `memery serve` holds the rest.
+/// (the logger carries it) and answered with that id: a failure that is not the engine's
+/// with no internals; the engine's own storage failures with their words, which tell the
+/// store's owner what to do (`memery verify`). The terminal running `memery serve` holds the rest.
 struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -79,6 +80,10 @@ struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             if error.status == .contentTooLarge {
                 throw APIError(.contentTooLarge, "the request body is larger than this server takes; start `memery serve --max-upload-mb N` for more")
+            }
+            if error.status == .internalServerError {
+                context.logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
+                                                                 "error": "\(String(reflecting: error))"])
             }
             throw error
         } catch {

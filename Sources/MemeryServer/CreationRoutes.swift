@@ -130,7 +130,9 @@ struct CreationRoutes {
                     // The edits before it are stored: say so with the failure.
                     var failure = APIError(engine: error) ?? APIError(failure: error)
                     failure.message = "edit \(index + 1) of \(edits.count) was refused, the \(index) before it were stored: \(failure.message)"
-                    failure.extra = ["applied": index, "version": try workspace.head(of: creation).streamVersion]
+                    failure.extra = ["applied": index]
+                    // The version is extra: failing to read it must not hide the failure.
+                    if let version = try? workspace.head(of: creation).streamVersion { failure.extra["version"] = version }
                     throw failure
                 }
             }
