@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Modules of packages several targets import directly.
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+
 let package = Package(
     name: "Memery",
     platforms: [.macOS(.v13)],
@@ -25,6 +30,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         // The hub's background work (the picture sweep) runs beside its server as a Service.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // Named here because targets import their modules directly (scripts/check-imports):
+        // NIO's buffers and event loops, HTTP's field types, the metrics API.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
     ],
     targets: [
         // System-library shims: module maps over pkg-config.
@@ -70,7 +80,8 @@ let package = Package(
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
             "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), httpTypes, nioCore,
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
@@ -88,21 +99,23 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            httpTypes, nioCore, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Metrics", package: "swift-metrics"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [
-            "Memery", "MemeryHubProtocol",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Memery", "MemeryCore", "MemeryHubProtocol",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), nioCore, nioHTTP1,
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // Pictures from the web: a link downloaded within limits, its host checked before connecting.
         .target(name: "MemeryWeb", dependencies: [
-            "MemeryCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "MemeryCore", .product(name: "AsyncHTTPClient", package: "async-http-client"), nioCore, nioHTTP1,
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The command-line tool.
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
             "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
@@ -116,28 +129,28 @@ let package = Package(
         // A hub's pull pages, hostile, through what `memery sync` does with them.
         .executableTarget(name: "memery-fuzz-pull", dependencies: ["Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryFuzzSupport"]),
         // Measurements for `make bench`, beside their peers.
-        .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "CLMDB"]),
+        .executableTarget(name: "memery-bench", dependencies: ["Memery", "MemeryStore", "MemeryRender", "MemeryCore", "CLMDB"]),
         // `make bench-hub`: simulated machines pushing and pulling through hubs (scripts/bench-hub).
         .executableTarget(name: "memery-bench-hub", dependencies: [
-            "MemeryHubProtocol", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "MemeryHubProtocol", .product(name: "AsyncHTTPClient", package: "async-http-client"), nioCore, nioHTTP1,
         ]),
 
         // Paths to test data and generated inputs, shared by the test targets.
         .target(name: "MemeryTestSupport", dependencies: ["MemeryRender", .product(name: "Logging", package: "swift-log")], path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
-        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "MemeryServerTests", dependencies: [
             "MemeryServer", "Memery", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), httpTypes, nioCore]),
         .testTarget(name: "MemeryHubTests", dependencies: [
             "MemeryHub", "MemeryHubProtocol", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "Prometheus", package: "swift-prometheus")]),
+            .product(name: "Prometheus", package: "swift-prometheus"), httpTypes, nioCore]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],
