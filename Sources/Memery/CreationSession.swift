@@ -37,15 +37,15 @@ public final class CreationSession {
     /// Decides an edit against the state at the head and appends it as one batch; returns
     /// the events once durable (none when nothing changed).
     @discardableResult
-    public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
+    public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [RecordedEvent] {
         let command = try workspace.resolvingFonts(in: command)
-        return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }
+        return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }.recorded
     }
 
     /// Decides with the whole history tree (undo, redo, checkout) and appends the result.
     @discardableResult
-    public func changeHistory(_ decide: (CreationHistory) throws -> [CreationEvent]) throws -> [StoredEvent] {
-        try retrying { try append(try decide(try history())) }
+    public func changeHistory(_ decide: (CreationHistory) throws -> [CreationEvent]) throws -> [RecordedEvent] {
+        try retrying { try append(try decide(try history())) }.recorded
     }
 
     /// Through the workspace's one write path: on a conflict, start again from the store.
@@ -92,18 +92,18 @@ public final class CreationSession {
     }
 
     @discardableResult
-    public func undo(steps: Int = 1) throws -> [StoredEvent] { try changeHistory { try $0.decideUndo(steps: steps) } }
+    public func undo(steps: Int = 1) throws -> [RecordedEvent] { try changeHistory { try $0.decideUndo(steps: steps) } }
 
     @discardableResult
-    public func redo(branch: Int? = nil) throws -> [StoredEvent] { try changeHistory { try $0.decideRedo(branch: branch) } }
+    public func redo(branch: Int? = nil) throws -> [RecordedEvent] { try changeHistory { try $0.decideRedo(branch: branch) } }
 
     @discardableResult
-    public func checkout(event: UInt64) throws -> [StoredEvent] {
+    public func checkout(event: UInt64) throws -> [RecordedEvent] {
         try changeHistory { try $0.decideCheckout(try $0.edit(shownAs: event)) }
     }
 
     @discardableResult
-    public func checkout(at time: Date, text: String) throws -> [StoredEvent] {
+    public func checkout(at time: Date, text: String) throws -> [RecordedEvent] {
         try changeHistory { try $0.decideCheckout(try Self.head($0, at: time, text: text)) }
     }
 

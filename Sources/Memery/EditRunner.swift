@@ -73,7 +73,7 @@ public final class EditRunner {
         DomainError.invalidEdit("the picture at \(url) was not downloaded: this front end does not take pictures from links here")
     }
 
-    private func galleryResult(_ name: String, _ stored: [StoredEvent]) -> EditResult {
+    private func galleryResult(_ name: String, _ stored: [RecordedEvent]) -> EditResult {
         forget(name)  // its trashed state or name may have changed
         var result = EditResult(creation: name)
         result.sequence = stored.last?.sequence
@@ -110,7 +110,7 @@ public final class EditRunner {
 
     private func performOnCreation(_ edit: Edit, session: CreationSession) throws -> EditResult {
         var result = EditResult(creation: session.name)
-        var stored = [StoredEvent]()
+        var stored = [RecordedEvent]()
         switch edit {
         case let .captions(top, bottom, style):
             stored = try session.edit(.setCaptions(top: top, bottom: bottom, style: style))

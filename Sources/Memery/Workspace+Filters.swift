@@ -7,7 +7,7 @@ import MemeryStore
 /// anything is stored, and stored whole (defaults filled in) with the plugin's parameter
 /// version, so a later plugin changing a default does not change a saved picture.
 extension Workspace {
-    public var filterHost: FilterHost { compositor.filters }
+    var filterHost: FilterHost { compositor.filters }
 
     /// Adds a filter on the base image (the canvas, for a blank one), a layer, or the whole
     /// canvas; `settings` are `PARAM=VALUE`. Returns the filter's position in the creation.
@@ -18,7 +18,7 @@ extension Workspace {
         return session.state.filters.count
     }
 
-    func applyFilter(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [StoredEvent] {
+    func applyFilter(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [RecordedEvent] {
         let command = try filterCommand(session.state, filter: id, settings: settings, layer: layer, canvas: canvas)
         try tryRendering(session.state, command)
         return try session.edit(command)
@@ -49,7 +49,7 @@ extension Workspace {
     }
 
     @discardableResult
-    func setFilterParams(in session: CreationSession, position: Int, settings: [String]) throws -> [StoredEvent] {
+    func setFilterParams(in session: CreationSession, position: Int, settings: [String]) throws -> [RecordedEvent] {
         let applied = try session.state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw filterHost.missing([applied.filter]) }
         let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)

@@ -128,10 +128,10 @@ extension Workspace {
 
     /// Renames a creation; the new name must be free (ignoring case), the old one is released.
     @discardableResult
-    public func rename(_ name: String, to newName: String) throws -> [StoredEvent] {
+    public func rename(_ name: String, to newName: String) throws -> [RecordedEvent] {
         let entry = try entry(named: name)
         do {
-            return try changeMembership(entry.id, .rename(newName), claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)])
+            return try changeMembership(entry.id, .rename(newName), claim: [Self.nameClaim(newName)], release: [Self.nameClaim(entry.name)]).recorded
         } catch StoreError.claimTaken {
             throw try nameTaken(newName)
         }
@@ -139,31 +139,31 @@ extension Workspace {
 
     /// Moves a creation to the trash; it keeps its name and can be restored.
     @discardableResult
-    public func trash(_ name: String) throws -> [StoredEvent] {
+    public func trash(_ name: String) throws -> [RecordedEvent] {
         let entry = try entry(named: name)
-        return try changeMembership(entry.id, .trash)
+        return try changeMembership(entry.id, .trash).recorded
     }
 
     @discardableResult
-    public func restore(_ name: String) throws -> [StoredEvent] {
+    public func restore(_ name: String) throws -> [RecordedEvent] {
         let entry = try entry(named: name)
-        return try changeMembership(entry.id, .restore)
+        return try changeMembership(entry.id, .restore).recorded
     }
 
     @discardableResult
-    public func setFavorite(_ name: String, _ favorite: Bool) throws -> [StoredEvent] {
+    public func setFavorite(_ name: String, _ favorite: Bool) throws -> [RecordedEvent] {
         let entry = try entry(named: name)
-        return try changeMembership(entry.id, .favorite(favorite))
+        return try changeMembership(entry.id, .favorite(favorite)).recorded
     }
 
     /// Puts a creation at a position in the gallery (1 first, as `list` numbers them).
     @discardableResult
-    public func move(_ name: String, to position: Int) throws -> [StoredEvent] {
+    public func move(_ name: String, to position: Int) throws -> [RecordedEvent] {
         let entry = try entry(named: name)
         return try writing { _ in
             // The rank between its new neighbours; a move elsewhere meanwhile only shifts it.
             guard let rank = try gallery().rank(moving: entry.id, to: position, now: Self.nowMilliseconds) else { return [] }
-            return try changeMembership(entry.id, .place(rank: rank))
+            return try changeMembership(entry.id, .place(rank: rank)).recorded
         }
     }
 

@@ -57,18 +57,18 @@ extension Workspace {
     }
 
     @discardableResult
-    public func removeFromGarage(_ reference: String) throws -> [StoredEvent] {
-        try changeGarage(.remove(reference)).1
+    public func removeFromGarage(_ reference: String) throws -> [RecordedEvent] {
+        try changeGarage(.remove(reference)).1.recorded
     }
 
     /// Adds and removes tags of a garage image; returns it as it is now.
     @discardableResult
-    public func tagInGarage(_ reference: String, add: [String], remove: [String] = []) throws -> (item: Garage.Item, stored: [StoredEvent]) {
+    public func tagInGarage(_ reference: String, add: [String], remove: [String] = []) throws -> (item: Garage.Item, stored: [RecordedEvent]) {
         // The item is found in the garage the change was decided on, not in one read before
         // it: a rename or removal by another writer in between cannot make it the wrong one.
         // (Tagging changes neither names nor pictures, so the reference still names it.)
         let (garage, stored) = try changeGarage(.tag(reference, add: add, remove: remove))
-        return (try garage.find(reference), stored)
+        return (try garage.find(reference), stored.recorded)
     }
 
     /// Starts a creation from a garage image.
@@ -112,8 +112,8 @@ extension Workspace {
 
     /// Takes a template off the list; creations started from it keep what they took.
     @discardableResult
-    public func removeTemplate(_ templateName: String) throws -> [StoredEvent] {
-        try decide(.remove(templateName), on: WellKnownStreams.templates, load: loadTemplates, encode: Self.encodeTemplateEvent).stored
+    public func removeTemplate(_ templateName: String) throws -> [RecordedEvent] {
+        try decide(.remove(templateName), on: WellKnownStreams.templates, load: loadTemplates, encode: Self.encodeTemplateEvent).stored.recorded
     }
 
     static func encodeTemplateEvent(_ event: Templates.Event) throws -> NewEvent {

@@ -376,7 +376,7 @@ public final class Workspace: Sendable {
     /// Decides `command` against the creation named `name` and appends what it causes.
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
-    public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> (creation: Creation, events: [StoredEvent]) {
+    public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> (creation: Creation, events: [RecordedEvent]) {
         let session = try session(name)
         let stored = try session.edit(command, blobs: blobs, blobRefs: blobRefs)
         return (session.state, stored)
@@ -385,7 +385,7 @@ public final class Workspace: Sendable {
     /// Decides with `decide` against the creation's whole history and appends what it
     /// returns as one batch; on a conflict with another process, decides again.
     @discardableResult
-    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [StoredEvent]) {
+    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [RecordedEvent]) {
         let session = try session(name)
         let stored = try session.changeHistory(decide)
         return (try session.history(), stored)
@@ -454,12 +454,12 @@ public final class Workspace: Sendable {
 
     // MARK: Pictures
 
-    public func render(_ name: String, skipMissingFilters: Bool = false) throws -> Raster {
+    func render(_ name: String, skipMissingFilters: Bool = false) throws -> Raster {
         try render(try creation(named: name), skipMissingFilters: skipMissingFilters)
     }
 
     /// The creation's picture; an animated one's first frame.
-    public func render(_ creation: Creation, skipMissingFilters: Bool = false) throws -> Raster {
+    func render(_ creation: Creation, skipMissingFilters: Bool = false) throws -> Raster {
         try compositor.render(creation, skipMissingFilters: skipMissingFilters, blob: storedBlob)
     }
 
@@ -507,7 +507,7 @@ public final class Workspace: Sendable {
     }
 
     /// What the decoded-picture cache holds and how often it served.
-    public var decodedImageStatistics: DecodedImageCache.Statistics { compositor.cache.statistics }
+    var decodedImageStatistics: DecodedImageCache.Statistics { compositor.cache.statistics }
 
     /// How many frames the creation's base image holds: more than 1 when it is animated.
     public func frameCount(of creation: Creation) throws -> Int {

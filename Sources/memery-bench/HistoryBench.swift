@@ -52,8 +52,8 @@ enum HistoryBench {
         // Each checkout is an event (HeadMoved): five round trips add ten to the history.
         var away = Timings(), back = Timings()
         for _ in 0..<5 {
-            away.add(try seconds { try workspace.session("h100000").checkout(event: 50_000) })
-            back.add(try seconds { try workspace.session("h100000").checkout(event: 100_001) })
+            away.add(try seconds { _ = try runner.perform(.checkout(.event(50_000)), on: "h100000") })
+            back.add(try seconds { _ = try runner.perform(.checkout(.event(100_001)), on: "h100000") })
         }
         print("  checkout at 100,000 edits (each reads the whole tree): to event 50,000 \(away.milliseconds), back to the end \(back.milliseconds)")
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Memery
+@testable import Memery
 import MemeryRender
 import Testing
 

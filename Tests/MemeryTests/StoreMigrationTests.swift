@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) import Memery
+@_spi(Tools) @testable import Memery
 import MemeryRender
 import MemeryStore
 import MemeryTestSupport
