@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol", "MemeryLocks"],
-                resources: [.copy("Stickers")]),  // the bundled stickers (CC0, scripts/make-stickers)
+                resources: [.copy("Stickers")],  // the bundled stickers (CC0, scripts/make-stickers)
+                swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
             "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),

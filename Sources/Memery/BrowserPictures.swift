@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryRender
 
 /// Bytes a server may hand a browser as a picture, judged by their signature (never by what

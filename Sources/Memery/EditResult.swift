@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryCore
 
 /// What one edit did, for a front end to show: the CLI prints parts of it, `memery apply`

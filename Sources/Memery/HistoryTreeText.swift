@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryCore
 
 /// The history tree drawn for a terminal and shaped for JSON.

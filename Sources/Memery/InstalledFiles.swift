@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryRender
 
 /// Memery's own files that front ends need, found where a build or an install put them

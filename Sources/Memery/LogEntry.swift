@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One event of the store's global log, as `memery log` shows it.
 public struct LogEntry: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A creation's picture, encoded, and how much of its animation it holds.
 public struct Picture: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryStore
 
 /// An event the store has made durable, as the facade's callers see it: its place in the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryCore
 
 /// A creation as it is shown at one point of its history: the state, and the history node

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One change to a store, as a live view follows them: which part of the store moved, and
 /// for a creation, which one. Clients re-read what changed; the change carries no state.

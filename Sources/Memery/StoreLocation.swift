@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the store lives: `--store DIR`, else `$MEMERY_STORE`, else `$XDG_DATA_HOME/memery`,
 /// else `~/.local/share/memery`.

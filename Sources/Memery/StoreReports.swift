@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryStore
 
 /// What `verify` found, as the facade reports it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Streams every store has besides one per creation.
 enum WellKnownStreams {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MemeryCore
 public import MemeryHubProtocol
 import MemeryStore

@@ -1,7 +1,8 @@
-import Foundation
+public import Foundation
 import MemeryCore
 import MemeryRender
-import MemeryStore
+// Public for one declaration: the store behind the `Tools` SPI (the crash test, benchmarks).
+public import MemeryStore
 
 /// The library's front door: a store, the domain and the renderer joined. Every edit is
 /// decided against the creation's current state, appended atomically and acknowledged
