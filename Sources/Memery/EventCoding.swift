@@ -7,10 +7,13 @@ enum EventCoding {
     /// The events of one edit made on `parent` (the head's edit; moves of the head name
     /// their target in the payload and have none), each with a new id.
     static func newEvents(_ events: [CreationEvent], madeOn parent: UUID?) throws -> [NewEvent] {
-        try events.map { event in
-            NewEvent(parent: event.isHeadMove ? nil : parent, type: event.type, schemaVersion: event.schemaVersion,
-                     payload: try event.encodedPayload())
-        }
+        try events.map { event in try newEvent(event, parent: event.isHeadMove ? nil : parent) }
+    }
+
+    /// Any stream's event as the store takes it, with a new id: the one place an event's
+    /// type, payload version and payload become an envelope.
+    static func newEvent(_ event: some RecordableEvent, parent: UUID? = nil) throws -> NewEvent {
+        NewEvent(parent: parent, type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
     }
 
     /// Where one stored append of a creation sits in its history.

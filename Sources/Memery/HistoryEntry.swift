@@ -36,7 +36,7 @@ public struct HistoryEntry: Sendable {
     static func state(before position: Int, inNode index: Int, of history: CreationHistory) -> Creation {
         let node = history.nodes[index]
         let start = node.parent.map(history.state(at:)) ?? Creation(id: history.id)
-        return node.events.prefix(position).filter { !$0.isHeadMove }.reduce(start) { $0.evolve($1) }
+        return start.evolve(node.events.prefix(position).filter { !$0.isHeadMove })
     }
 
     /// `moveTarget`: where a move of the head went, by the event number people see.

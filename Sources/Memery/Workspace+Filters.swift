@@ -30,7 +30,7 @@ extension Workspace {
                               width: Int? = nil, format: ExportFormat? = nil) throws -> Picture {
         let state = try creation(named: name)
         let command = try filterCommand(state, filter: id, settings: settings, layer: layer, canvas: canvas)
-        let next = try state.decide(command).reduce(state) { $0.evolve($1) }
+        let next = state.evolve(try state.decide(command))
         // Drawn as the editor's previews are (`preview(of:)`): nil picks JPEG for an opaque picture.
         return try picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
     }
@@ -62,7 +62,7 @@ extension Workspace {
     /// Renders the creation as the command would leave it, so that a filter that crashes,
     /// hangs or fails is reported before anything is stored: the creation stays as it was.
     private func tryRendering(_ state: Creation, _ command: CreationCommand) throws {
-        let next = try state.decide(command).reduce(state) { $0.evolve($1) }
+        let next = state.evolve(try state.decide(command))
         _ = try render(next, skipMissingFilters: true)
     }
 

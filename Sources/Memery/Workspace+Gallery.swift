@@ -120,9 +120,7 @@ extension Workspace {
         return Int64((now.timeIntervalSince1970 * 1000).rounded()) > last ? now : Date(timeIntervalSince1970: Double(last + 1) / 1000)
     }
 
-    static func newEvent(_ event: GalleryEvent) throws -> NewEvent {
-        NewEvent(type: event.type, schemaVersion: event.schemaVersion, payload: try event.encodedPayload())
-    }
+    static func newEvent(_ event: GalleryEvent) throws -> NewEvent { try EventCoding.newEvent(event) }
 
     static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 

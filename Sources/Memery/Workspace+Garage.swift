@@ -34,9 +34,7 @@ extension Workspace {
     public func garage() throws -> Garage { try loadGarage().state }
 
     private func changeGarage(_ command: Garage.Command, blobs: [Data] = []) throws -> (Garage, [StoredEvent]) {
-        try decide(command, on: WellKnownStreams.garage, load: loadGarage, encode: {
-            NewEvent(type: $0.type, schemaVersion: 1, payload: try $0.encodedPayload())
-        }, blobs: blobs)
+        try decide(command, on: WellKnownStreams.garage, load: loadGarage, encode: { try EventCoding.newEvent($0) }, blobs: blobs)
     }
 
     /// Imports an image file into the garage (the same bytes are kept once).
@@ -116,9 +114,7 @@ extension Workspace {
         try decide(.remove(templateName), on: WellKnownStreams.templates, load: loadTemplates, encode: Self.encodeTemplateEvent).stored.recorded
     }
 
-    static func encodeTemplateEvent(_ event: Templates.Event) throws -> NewEvent {
-        NewEvent(type: event.type, schemaVersion: 1, payload: try event.encodedPayload())
-    }
+    static func encodeTemplateEvent(_ event: Templates.Event) throws -> NewEvent { try EventCoding.newEvent(event) }
 
     /// Starts a creation from a template: its canvas, base image and text boxes.
     @discardableResult

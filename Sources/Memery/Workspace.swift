@@ -286,9 +286,9 @@ public final class Workspace: Sendable {
     func start(_ name: String, with canvas: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> Creation {
         var creation = Creation(id: UUID())
         var events = try creation.decide(.create(name: name))
-        events.forEach { creation = creation.evolve($0) }
+        creation = creation.evolve(events)
         let made = try creation.decide(canvas)
-        made.forEach { creation = creation.evolve($0) }
+        creation = creation.evolve(made)
         events += made
         do {
             // The creation's first edit and its gallery membership land together, each the
@@ -589,7 +589,7 @@ public final class Workspace: Sendable {
         }
         func planned(_ info: ImageInfo) throws -> Creation {
             var creation = Creation(id: UUID())
-            for command in [.create(name: base)] + edits(info) { try creation.decide(command).forEach { creation = creation.evolve($0) } }
+            for command in [.create(name: base)] + edits(info) { creation = creation.evolve(try creation.decide(command)) }
             return creation
         }
 

@@ -66,6 +66,6 @@ public struct Creation: Sendable, Equatable, Codable {
 
     /// Folds edit events into a state.
     public static func replay(id: UUID, _ events: some Sequence<CreationEvent>) -> Creation {
-        events.reduce(into: Creation(id: id)) { $0 = $0.evolve($1) }
+        Creation(id: id).evolve(events)
     }
 }

@@ -97,7 +97,7 @@ public struct CreationHistory: Sendable {
         nodeByVersion[lastVersion] = index
         nodeByID[envelope.id] = index
         batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time, kind: .edit(node: index)))
-        state = events.filter { !$0.isHeadMove }.reduce(state) { $0.evolve($1) }
+        state = state.evolve(events.filter { !$0.isHeadMove })
         if let name { state.name = name }
         head = index
         if depth % Self.checkpointSpacing == 0 { checkpoints[index] = state }
@@ -122,7 +122,7 @@ public struct CreationHistory: Sendable {
             current = parent
         }
         for index in path.reversed() {
-            base = nodes[index].events.filter { !$0.isHeadMove }.reduce(base) { $0.evolve($1) }
+            base = base.evolve(nodes[index].events.filter { !$0.isHeadMove })
         }
         return base
     }
