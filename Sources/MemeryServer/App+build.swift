@@ -30,8 +30,8 @@ public enum EditorServer {
             logger: logger)
         do {
             try await app.runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw PortTaken(host: settings.host, port: settings.port)
+        } catch let error as IOError where CannotListen.understood.contains(error.errnoCode) {
+            throw CannotListen(host: settings.host, port: settings.port, errno: error.errnoCode)
         }
     }
 

@@ -65,8 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch let missing as EditorFilesMissing {
             throw InputError(missing.description)
-        } catch let taken as PortTaken {
-            throw InputError(taken.description)
+        } catch let refused as CannotListen {
+            throw InputError(refused.description)
         } catch where MemeryError(classifying: error) == nil {
             throw InputError("the server could not run: \(error)")
         }

@@ -167,3 +167,18 @@ def test_a_hub_on_a_taken_port_says_so_by_the_error_type_not_its_words():
         taken.close()
     assert run.returncode == 1, run
     assert run.stderr == f"error: port {port} on 127.0.0.1 is taken by another program: choose another with --port\n", run.stderr
+
+
+def test_an_address_this_machine_lacks_is_said_as_what_to_do_for_serve_and_hub(tmp_path):
+    """192.0.2.1 is TEST-NET-1: never a machine's own. NIO's words name a system call; ours say which flag."""
+    import subprocess
+    from conftest import BINARY, running_hub
+    run = subprocess.run([BINARY, "serve", "--store", str(tmp_path / "store"), "--host", "192.0.2.1", "--allow-remote", "--port", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run
+    assert run.stderr.endswith("error: this machine has no address 192.0.2.1 to listen on: give one of its own with --host (127.0.0.1 for this machine alone)\n"), run.stderr
+    with running_hub() as (_, database):
+        run = subprocess.run([BINARY, "hub", "--database", database, "--listen", "192.0.2.1", "--port", "0", "--bcrypt-cost", "4", "--log-level", "error"],
+                             capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run
+    assert run.stderr == "error: this machine has no address 192.0.2.1 to listen on: give one of its own with --listen\n", run.stderr
