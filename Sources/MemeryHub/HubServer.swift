@@ -126,6 +126,10 @@ public enum HubServer {
     /// The schema brought up to date, or a one-line reason within 10 seconds: the pool
     /// would otherwise retry a database that is not there for as long as one waits.
     static func migrate(_ client: PostgresClient, _ database: DatabaseAddress, logger: Logger) async throws {
+        // Nothing listening is said at once, not after the pool's 10 s of retries.
+        guard await DatabaseReachability.check(database) else {
+            throw HubStartError("nothing answers at the database's address \(database.shown): is PostgreSQL running there, and are the host and port right?")
+        }
         do {
             try await Deadline.run(.seconds(10), failing: HubStartError("""
                 the database at \(database.shown) did not answer within 10 s: is PostgreSQL running there, \

@@ -182,3 +182,20 @@ def test_an_address_this_machine_lacks_is_said_as_what_to_do_for_serve_and_hub(t
                              capture_output=True, text=True, timeout=60)
     assert run.returncode == 1, run
     assert run.stderr == "error: this machine has no address 192.0.2.1 to listen on: give one of its own with --listen\n", run.stderr
+
+
+def test_a_hub_whose_database_address_answers_nothing_says_so_at_once():
+    """Said from a connection attempt before the pool starts (the pool would retry for its 10 s
+    deadline and then say 'did not answer'), with no pool log lines before it."""
+    import socket
+    import subprocess
+    from conftest import BINARY
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()
+    database = f"postgres://nobody@127.0.0.1:{port}/x?sslmode=disable"
+    for arguments in (["hub", "--database", database, "--port", "0"], ["hub", "grant-manager", "bob", "--database", database]):
+        run = subprocess.run([BINARY] + arguments, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 1, run
+        assert run.stderr == f"error: nothing answers at the database's address {database}: is PostgreSQL running there, and are the host and port right?\n", run.stderr
