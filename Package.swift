@@ -75,12 +75,12 @@ let package = Package(
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
         .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
         // The facade: a Workspace joins store + core + render.
-        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol", "MemeryLocks"],
+        .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks"],
                 resources: [.copy("Stickers")],  // the bundled stickers (CC0, scripts/make-stickers)
                 swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
-            "Memery", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),
+            "Memery", "MemeryHubClient", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"), httpTypes, nioCore,
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Editor")],
@@ -115,7 +115,7 @@ let package = Package(
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryHubProtocol", "MemeryWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
-        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryHubProtocol", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),

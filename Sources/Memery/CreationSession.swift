@@ -38,7 +38,7 @@ public final class CreationSession {
     /// the events once durable (none when nothing changed).
     @discardableResult
     public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [RecordedEvent] {
-        let command = try workspace.resolvingFonts(in: command)
+        let command = try FontNames.resolving(command)
         return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }.recorded
     }
 
@@ -50,7 +50,7 @@ public final class CreationSession {
 
     /// Through the workspace's one write path: on a conflict, start again from the store.
     private func retrying(_ attempt: () throws -> [StoredEvent]) throws -> [StoredEvent] {
-        try workspace.writing { tries in
+        try workspace.turns.take { tries in
             if tries > 1 {
                 head = try workspace.headForEditing(name)
                 tree = nil
@@ -87,7 +87,7 @@ public final class CreationSession {
             if let tree { head = CreationHead(tree) }  // (a move the tree could not place)
         }
         head.state.name = name
-        if moved == nil { workspace.snapshotIfDue(head) }
+        if moved == nil { workspace.creations.snapshotIfDue(head) }
         return stored
     }
 
@@ -124,7 +124,7 @@ public final class CreationSession {
     /// Adds a picture file as a layer (its bytes stored with the edit); returns the layer's label.
     public func addImage(imageAt path: String, at: Point? = nil, scale: Double = 1, rotation: Double = 0,
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
-        let (data, image, _) = try workspace.readImage(at: path)
+        let (data, image, _) = try workspace.pictureReader.readImage(at: path)
         try edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
         return state.layers.last?.label ?? ""
     }

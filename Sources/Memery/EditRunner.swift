@@ -88,7 +88,7 @@ public final class EditRunner {
             result.garageItem = item
             result.sequence = stored.last?.sequence
         case let .garageAddPicture(picture, name, tags):
-            let (data, image, _) = try workspace.decodeImage(picture.data, source: picture.name, origin: picture.origin)
+            let (data, image, _) = try workspace.pictureReader.decodeImage(picture.data, source: picture.name, origin: picture.origin)
             let (item, stored) = try workspace.addToGarage(data, image, name: name, tags: tags)
             result.garageItem = item
             result.sequence = stored.last?.sequence
@@ -120,11 +120,11 @@ public final class EditRunner {
         case let .addImage(source, at, scale, rotation, opacity, flip):
             switch source {
             case .file(let path):
-                let (data, image, _) = try workspace.readImage(at: path)
+                let (data, image, _) = try workspace.pictureReader.readImage(at: path)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
             case .picture(let picture):
-                let (data, image, _) = try workspace.decodeImage(picture.data, source: picture.name, origin: picture.origin)
+                let (data, image, _) = try workspace.pictureReader.decodeImage(picture.data, source: picture.name, origin: picture.origin)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
             case .garage(let reference):
@@ -132,11 +132,11 @@ public final class EditRunner {
                 stored = try session.edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobRefs: [item.image.blob])
             case .sticker(let name):
-                let (data, image, _) = try workspace.decodeImage(try Workspace.bundledSticker(name), source: "\(name).png")
+                let (data, image, _) = try workspace.pictureReader.decodeImage(try BundledStickers.png(named: name), source: "\(name).png")
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
             case .emoji(let text):
-                let (data, image) = try workspace.emojiPicture(text)
+                let (data, image) = try PictureReader.emoji(text)
                 stored = try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip),
                                           blobs: [data])
             case .link(let url):
@@ -171,10 +171,10 @@ public final class EditRunner {
             stored = try session.edit(.flip(axis, target))
             if case .layer(let id) = target { result.note(session.state.layer(id)) }
         case let .applyFilter(filter, settings, layer, canvas):
-            stored = try workspace.applyFilter(in: session, filter: filter, settings: settings.map(\.description), layer: layer, canvas: canvas)
+            stored = try workspace.filters.apply(in: session, filter: filter, settings: settings.map(\.description), layer: layer, canvas: canvas)
             result.filter = session.state.filters.count
         case let .setFilter(position, settings):
-            stored = try workspace.setFilterParams(in: session, position: position, settings: settings.map(\.description))
+            stored = try workspace.filters.setParams(in: session, position: position, settings: settings.map(\.description))
             result.filter = position
         case .removeFilter(let position):
             stored = try session.edit(.removeFilter(position: position))

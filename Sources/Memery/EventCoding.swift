@@ -22,21 +22,18 @@ enum EventCoding {
         return EditEnvelope(id: first.id, parent: first.parent, lastVersion: last.version, time: last.timeMilliseconds)
     }
 
-    static func domainEvent(_ stored: StoredEvent) throws -> CreationEvent {
+    /// The event a record holds; a record this build cannot read is damage, named by its sequence.
+    static func decoded<E: RecordableEvent>(_ stored: StoredEvent, as type: E.Type = E.self) throws -> E {
         do {
-            return try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
+            return try E.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
         } catch let error as EventDecodingError {
             throw StoreError.damaged(sequence: stored.sequence, reason: error.description)
         }
     }
 
-    static func galleryEvent(_ stored: StoredEvent) throws -> GalleryEvent {
-        do {
-            return try GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
-        } catch let error as EventDecodingError {
-            throw StoreError.damaged(sequence: stored.sequence, reason: error.description)
-        }
-    }
+    static func domainEvent(_ stored: StoredEvent) throws -> CreationEvent { try decoded(stored) }
+
+    static func galleryEvent(_ stored: StoredEvent) throws -> GalleryEvent { try decoded(stored) }
 }
 
 extension StoredEvent {

@@ -30,15 +30,15 @@ enum FormatOneMigration {
 
         try old.copyEvents(into: new, claims: {
             // Names: claimed again under the folded key, the creation made first keeping a name.
-            var claims = oldClaims.filter { !$0.key.hasPrefix(Workspace.nameClaimPrefix) }
+            var claims = oldClaims.filter { !$0.key.hasPrefix(GalleryIndex.nameClaimPrefix) }
             let entries = gallery.all.sorted { made[$0.id] ?? 0 < made[$1.id] ?? 0 }
             for entry in entries {
                 var name = entry.name
-                if let holder = claims[Workspace.nameClaim(name)], holder != entry.id {
-                    name = Gallery.uniqueName(from: name) { claims[Workspace.nameClaim($0)] != nil }
+                if let holder = claims[GalleryIndex.nameClaim(name)], holder != entry.id {
+                    name = Gallery.uniqueName(from: name) { claims[GalleryIndex.nameClaim($0)] != nil }
                     renames.append((entry.id, entry.name, name))
                 }
-                claims[Workspace.nameClaim(name)] = entry.id
+                claims[GalleryIndex.nameClaim(name)] = entry.id
             }
             return claims
         }) { event in
@@ -48,7 +48,7 @@ enum FormatOneMigration {
                 let converted = try convert(event, in: gallery)
                 if case .added(let entry) = converted, made[entry.id] == nil { made[entry.id] = made.count }
                 gallery.evolve(converted)
-                var stream = Workspace.membershipStream(of: converted.id)
+                var stream = GalleryIndex.membershipStream(of: converted.id)
                 if case .purged(let id) = converted {
                     purged.append(id)
                     stream = WellKnownStreams.gallery  // the note of a purge stays (renumbered)
@@ -87,10 +87,10 @@ enum FormatOneMigration {
             return event
         }
         // A purged creation's membership goes too (its name was in it).
-        if !purged.isEmpty { try new.purge(purged.map(Workspace.membershipStream)) }
+        if !purged.isEmpty { try new.purge(purged.map(GalleryIndex.membershipStream)) }
         for rename in renames {
-            try new.append([EventStore.StreamWrite(stream: Workspace.membershipStream(of: rename.id), expectedVersion: nil,
-                                                   events: [try Workspace.newEvent(.renamed(id: rename.id, name: rename.to))])])
+            try new.append([EventStore.StreamWrite(stream: GalleryIndex.membershipStream(of: rename.id), expectedVersion: nil,
+                                                   events: [try EventCoding.newEvent(GalleryEvent.renamed(id: rename.id, name: rename.to))])])
         }
         try check(new, creations: creations, heads: heads)
         return renames.map {
@@ -130,7 +130,7 @@ enum FormatOneMigration {
             let stored = try new.events(in: id)
             guard !stored.isEmpty else { continue }  // purged
             var history = CreationHistory(id: id)
-            for batch in Workspace.batches(stored) {
+            for batch in HistoryOrdering.batches(stored) {
                 guard let envelope = EventCoding.envelope(batch) else { continue }
                 history.apply(try batch.map(EventCoding.domainEvent), envelope)
             }

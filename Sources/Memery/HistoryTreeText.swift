@@ -84,36 +84,4 @@ public enum HistoryTreeText {
         }
         return String(hash, radix: 16)
     }
-
-    public static func json(_ history: CreationHistory, since: UInt64? = nil, tip: String? = nil) -> [String: Any] {
-        var after: UInt64?
-        if let since, let tip, since <= history.streamVersion, history.batches.contains(where: { $0.lastVersion == since }),
-           Self.tip(of: history, through: since) == tip {
-            after = since
-        }
-        let nodes: [[String: Any]] = history.nodes.indices.filter { history.nodes[$0].version > after ?? 0 }.map { index in
-            let node = history.nodes[index]
-            return [
-                "id": node.id.uuidString.lowercased(),
-                "version": node.version, "firstVersion": node.firstVersion,
-                "parent": node.parent.map { history.nodes[$0].version as Any } ?? NSNull(),
-                "children": node.children.map { history.nodes[$0].version },
-                "time": node.time, "summary": summary(index, in: history), "types": node.events.map(\.type),
-            ]
-        }
-        let moves: [[String: Any]] = history.batches.compactMap { batch in
-            guard case let .move(to, cause) = batch.kind, batch.lastVersion > after ?? 0 else { return nil }
-            return ["version": batch.lastVersion, "time": batch.time, "cause": cause.rawValue, "to": history.nodes[to].version]
-        }
-        var json: [String: Any] = [
-            "name": history.state.name,
-            "head": history.head.map { history.nodes[$0].version as Any } ?? NSNull(),
-            "events": history.streamVersion,
-            "nodes": nodes,
-            "moves": moves,
-        ]
-        json["tip"] = Self.tip(of: history, through: history.streamVersion)
-        if let after { json["since"] = after }
-        return json
-    }
 }

@@ -32,7 +32,7 @@ extension Workspace {
     /// The picture of a shown state, encoded, at its own size or scaled down to `width`.
     public func picture(of shown: ShownState, width: Int? = nil, format: ExportFormat,
                         quality: Int = ExportFormat.defaultQuality) throws -> Picture {
-        try picture(of: shown.creation, width: width, format: format, quality: quality)
+        try pictures.picture(of: shown.creation, width: width, format: format, quality: quality)
     }
 
     /// The picture an editor shows of a shown state, `width` pixels wide at most. With no
@@ -40,6 +40,6 @@ extension Workspace {
     /// zlib's fastest level. For a 1280-pixel preview of a photo JPEG takes about 5 ms where
     /// PNG takes 100 to 550 (`memery-bench preview`), and an edit waits on it.
     public func preview(of shown: ShownState, width: Int?, format: ExportFormat?, quality: Int) throws -> Picture {
-        try picture(of: shown.creation, width: width, choosing: format, quality: quality, pngCompression: 1)
+        try pictures.picture(of: shown.creation, width: width, choosing: format, quality: quality, pngCompression: 1)
     }
 }

@@ -7,34 +7,10 @@ import MemeryStore
 extension Workspace {
     // MARK: Garage
 
-    func loadGarage() throws -> (state: Garage, version: UInt64) {
-        let folded = try projections.garage(store) {
-            let (garage, version) = try fold(WellKnownStreams.garage, into: Garage(), Garage.Event.decode) { $0 = $0.evolve($1) }
-            return .init(state: garage, version: version)
-        }
-        return (folded.state, folded.version)
-    }
-
-    /// A small well-known stream folded from its first event (the garage and the templates
-    /// hold one event per image or template a person saved).
-    func fold<State, Event>(_ stream: UUID, into initial: State, _ decode: (String, Int, Data) throws -> Event,
-                            _ evolve: (inout State, Event) -> Void) throws -> (State, UInt64) {
-        var state = initial
-        let stored = try store.events(in: stream)
-        for event in stored {
-            do {
-                evolve(&state, try decode(event.type, event.schemaVersion, event.payload))
-            } catch let error as EventDecodingError {
-                throw StoreError.damaged(sequence: event.sequence, reason: error.description)
-            }
-        }
-        return (state, stored.last?.version ?? 0)
-    }
-
-    public func garage() throws -> Garage { try loadGarage().state }
+    public func garage() throws -> Garage { try garageStream.load(WellKnownStreams.garage).state }
 
     private func changeGarage(_ command: Garage.Command, blobs: [Data] = []) throws -> (Garage, [StoredEvent]) {
-        try decide(command, on: WellKnownStreams.garage, load: loadGarage, encode: { try EventCoding.newEvent($0) }, blobs: blobs)
+        try garageStream.decide(command, for: WellKnownStreams.garage, blobs: blobs)
     }
 
     /// Imports an image file into the garage (the same bytes are kept once).
@@ -44,7 +20,7 @@ extension Workspace {
     }
 
     func addToGarage(storing path: String, name: String?, tags: [String]) throws -> (item: Garage.Item, stored: [StoredEvent]) {
-        let (data, image, _) = try readImage(at: path)
+        let (data, image, _) = try pictureReader.readImage(at: path)
         return try addToGarage(data, image, name: name, tags: tags)
     }
 
@@ -73,7 +49,7 @@ extension Workspace {
     @discardableResult
     public func create(name: String, garageImage reference: String) throws -> Creation {
         let item = try garage().find(reference)
-        return try start(name, with: .importBaseImage(item.image), blobRefs: [item.image.blob])
+        return try creations.start(name, with: .importBaseImage(item.image), blobRefs: [item.image.blob])
     }
 
     /// Adds a garage image as a layer; returns its layer id.
@@ -84,15 +60,7 @@ extension Workspace {
 
     // MARK: Templates
 
-    func loadTemplates() throws -> (state: Templates, version: UInt64) {
-        let folded = try projections.templates(store) {
-            let (templates, version) = try fold(WellKnownStreams.templates, into: Templates(), Templates.Event.decode) { $0 = $0.evolve($1) }
-            return .init(state: templates, version: version)
-        }
-        return (folded.state, folded.version)
-    }
-
-    public func templates() throws -> Templates { try loadTemplates().state }
+    public func templates() throws -> Templates { try templateStream.load(WellKnownStreams.templates).state }
 
     /// Saves a creation's canvas, base image and text boxes as a template.
     @discardableResult
@@ -102,34 +70,28 @@ extension Workspace {
 
     func saveTemplate(storing name: String, as templateName: String) throws -> (template: Templates.Template, stored: [StoredEvent]) {
         let creation = try creation(named: name)
-        let (templates, stored) = try decide(.save(creation, as: templateName), on: WellKnownStreams.templates, load: loadTemplates,
-                                             encode: Self.encodeTemplateEvent,
-                                             blobRefs: creation.baseImage.map { [$0.blob] } ?? [])
+        let (templates, stored) = try templateStream.decide(.save(creation, as: templateName), for: WellKnownStreams.templates,
+                                                            blobRefs: creation.baseImage.map { [$0.blob] } ?? [])
         return (try templates.find(templateName), stored)
     }
 
     /// Takes a template off the list; creations started from it keep what they took.
     @discardableResult
     public func removeTemplate(_ templateName: String) throws -> [RecordedEvent] {
-        try decide(.remove(templateName), on: WellKnownStreams.templates, load: loadTemplates, encode: Self.encodeTemplateEvent).stored.recorded
+        try templateStream.decide(.remove(templateName), for: WellKnownStreams.templates).stored.recorded
     }
-
-    static func encodeTemplateEvent(_ event: Templates.Event) throws -> NewEvent { try EventCoding.newEvent(event) }
 
     /// Starts a creation from a template: its canvas, base image and text boxes.
     @discardableResult
     public func create(name: String, template templateName: String) throws -> Creation {
         let template = try templates().find(templateName)
-        return try start(name, with: .startFromTemplate(template), blobRefs: template.baseImage.map { [$0.blob] } ?? [])
+        return try creations.start(name, with: .startFromTemplate(template), blobRefs: template.baseImage.map { [$0.blob] } ?? [])
     }
 }
 
 extension Workspace {
     /// A garage image as PNG, scaled down to `width` when it is wider (thumbnails).
     public func garagePicture(_ reference: String, width: Int? = nil) throws -> Picture {
-        let image = try garage().find(reference).image
-        var raster = try compositor.decoder.decodeStored(try storedBlob(image.blob), source: image.sourceName ?? reference).0
-        if let width, width < raster.width { raster = try raster.scaled(toWidth: width) }
-        return Picture(data: try ImageEncoder.encode(raster, as: .png, quality: ExportFormat.defaultQuality), format: .png, frames: 1, framesInCreation: 1)
+        try pictures.png(of: try garage().find(reference).image, named: reference, width: width)
     }
 }

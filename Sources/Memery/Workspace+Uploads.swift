@@ -13,20 +13,20 @@ extension Workspace {
     /// name as sent, `origin` the link it came from (kept with it).
     @discardableResult
     public func create(name: String, imageData: Data, sourceName: String, origin: PictureOrigin? = nil) throws -> Creation {
-        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
-        return try start(name, with: .importBaseImage(image), blobs: [data])
+        let (data, image, _) = try pictureReader.decodeImage(imageData, source: PictureReader.uploadSource(sourceName), origin: origin)
+        return try creations.start(name, with: .importBaseImage(image), blobs: [data])
     }
 
     /// Imports an uploaded or downloaded picture into the garage (the same bytes are kept once).
     public func addToGarage(imageData: Data, sourceName: String, origin: PictureOrigin? = nil, name: String? = nil, tags: [String] = []) throws -> Garage.Item {
-        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
+        let (data, image, _) = try pictureReader.decodeImage(imageData, source: PictureReader.uploadSource(sourceName), origin: origin)
         return try addToGarage(data, image, name: name, tags: tags).item
     }
 
     /// Adds an uploaded or downloaded picture as a layer; returns its label.
     public func addImage(_ name: String, imageData: Data, sourceName: String, origin: PictureOrigin? = nil, at: Point? = nil,
                          scale: Double = 1, rotation: Double = 0, opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
-        let (data, image, _) = try decodeImage(imageData, source: Self.uploadSource(sourceName), origin: origin)
+        let (data, image, _) = try pictureReader.decodeImage(imageData, source: PictureReader.uploadSource(sourceName), origin: origin)
         let session = try session(name)
         try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
         return session.state.layers.last?.label ?? ""
@@ -36,7 +36,7 @@ extension Workspace {
     /// creation the person has not named yet.
     public func freeName(from base: String) throws -> String {
         let stem = URL(fileURLWithPath: base).deletingPathExtension().lastPathComponent.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try uniqueName(from: Gallery.problem(withName: stem) == nil ? stem : "untitled")
+        return try galleryIndex.uniqueName(from: Gallery.problem(withName: stem) == nil ? stem : "untitled")
     }
 
     /// The name an upload goes by in messages and as the image's source name.

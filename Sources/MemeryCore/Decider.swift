@@ -4,7 +4,7 @@ import Foundation
 /// garage, the templates: a state that decides what a command causes and evolves by the events
 /// it caused. Pure and without I/O, so it is tested without a disk; the facade has one path
 /// that loads a state, decides, appends with the version it decided against, and on a
-/// conflict with another process, loads and decides again (`Workspace.decide`).
+/// conflict with another process, loads and decides again (`EventSourcedRepository` in Memery).
 public protocol Decider: Sendable {
     associatedtype Command
     associatedtype Event

@@ -74,10 +74,10 @@ public enum HubLibrary {
 
         /// The creation, named `name` or after the entry's title (made unique).
         public func create(in workspace: Workspace, name: String?) throws -> Creation {
-            let name = try name ?? workspace.freeName(titled: item.title)
+            let name = try name ?? workspace.library.freeName(titled: item.title)
             let source = "hub entry \(item.id) (\"\(item.title)\")"
             if item.kind == .template, let json = item.template {
-                return try workspace.create(name: name, publishedTemplate: json, baseImageData: picture, source: source)
+                return try workspace.library.create(name: name, publishedTemplate: json, baseImageData: picture, source: source)
             }
             return try workspace.create(name: name, imageData: picture ?? Data(), sourceName: source)
         }

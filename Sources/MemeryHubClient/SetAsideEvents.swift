@@ -41,7 +41,7 @@ public struct SetAsideEvents: Codable, Sendable {
         // Read from the gallery's stream once per page, and only if an append needs it.
         var purged: Set<UUID>?
         func isPurged(_ id: UUID) -> Bool {
-            if purged == nil { purged = (try? workspace.purgedStreams()) ?? [] }
+            if purged == nil { purged = (try? workspace.sync.purgedStreams()) ?? [] }
             return purged?.contains(id) == true
         }
         var index = events.startIndex
@@ -68,7 +68,7 @@ public struct SetAsideEvents: Codable, Sendable {
                 readable += append
             case .newer(let why), .unreadable(let why):
                 let newer = if case .newer = verdict { true } else { false }
-                let name = append.lazy.compactMap { try? workspace.creationName(ofStream: $0.stream) }.first
+                let name = append.lazy.compactMap { try? workspace.sync.creationName(ofStream: $0.stream) }.first
                 setAside += append.map { Entry(event: $0, reason: why, newer: newer, creation: name) }
             }
         }
@@ -86,7 +86,7 @@ public struct SetAsideEvents: Codable, Sendable {
             case .renamed(let id, _): named = id
             default: named = nil
             }
-            if let named, !streams.contains(named), (try? workspace.hasHistory(named)) != true { return named }
+            if let named, !streams.contains(named), (try? workspace.sync.hasHistory(named)) != true { return named }
         }
         return nil
     }
@@ -96,7 +96,7 @@ public struct SetAsideEvents: Codable, Sendable {
     public func lines(in workspace: Workspace) -> [String] {
         var seen = [String: (count: Int, reason: String)](), order = [String]()
         for entry in entries where entry.event.batch == entry.event.id {
-            let name = entry.creation ?? (try? workspace.creationName(ofStream: entry.event.stream)) ?? nil
+            let name = entry.creation ?? (try? workspace.sync.creationName(ofStream: entry.event.stream)) ?? nil
             let creation = name.map { "\"\($0)\"" } ?? "a creation this machine does not have (stream \(entry.event.stream.uuidString.lowercased().prefix(8)))"
             let key = (entry.newer ? "newer\t" : "unreadable\t") + creation
             if seen[key] == nil { order.append(key) }

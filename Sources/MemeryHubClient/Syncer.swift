@@ -70,14 +70,14 @@ public final class Syncer {
         var purgedAhead = false
         while true {
             let (known, limit) = (state, pageSize)
-            let page = try await workspace.reading { try $0.outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub) }
+            let page = try await workspace.reading { try $0.sync.outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub) }
             let lacking: (what: String, common: UUID?)?
             do {
                 lacking = try await send(page)
             } catch let error as HubClientError where error.problem?.error == "over-quota" && !purgedAhead {
                 // Purges made to free room travel behind what did not fit: send them ahead, once.
                 purgedAhead = true
-                let creations = try workspace.purgesNotPushed(after: state.pushedThrough, skip: state.cameFromHub)
+                let creations = try workspace.sync.purgesNotPushed(after: state.pushedThrough, skip: state.cameFromHub)
                 guard !creations.isEmpty, (try? await connection.json(.POST, HubPaths.purges, PurgeRequest(creations: creations),
                                                                        as: PurgeAnswer.self)) != nil else { throw error }
                 continue
@@ -111,7 +111,8 @@ public final class Syncer {
         let probe = page.events.isEmpty && !page.more && checkpoint && state.resending == true && state.pushedEvent != nil
         guard !page.events.isEmpty || probe else { return nil }
         try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
-        let request = PushRequest(key: probe ? "probe-" + UUID().uuidString.lowercased() : Self.key(page.events), seen: state.cursor, events: page.events,
+        let events = page.events.map(HubEvent.init)
+        let request = PushRequest(key: probe ? "probe-" + UUID().uuidString.lowercased() : Self.key(events), seen: state.cursor, events: events,
                                   checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false,
                                   history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil)
         let body = try JSONEncoder().encode(request)
@@ -142,11 +143,11 @@ public final class Syncer {
     /// stays where it was, so the next whole sync still covers everything else (what this one
     /// moved is then skipped on either side).
     public func run(only names: [String]) async throws -> SyncReport {
-        var streams = try workspace.syncStreams(named: names).streams
+        var streams = try workspace.sync.streams(named: names).streams
         var through = state.pushedThrough
         while true {
             let (known, limit, after, only) = (state, pageSize, through, streams)
-            let page = try await workspace.reading { try $0.outgoing(after: after, limit: limit, skip: known.cameFromHub, only: only) }
+            let page = try await workspace.reading { try $0.sync.outgoing(after: after, limit: limit, skip: known.cameFromHub, only: only) }
             if try await send(page) != nil {
                 throw HubClientError("the hub lacks what this store sent it before (restored from a backup?): run `memery sync` without names first")
             }
@@ -160,7 +161,7 @@ public final class Syncer {
             if answer.restart {
                 throw HubClientError("the hub does not have what this store last pulled from it (restored from a backup?): run `memery sync` without names first")
             }
-            streams.formUnion(try workspace.syncStreams(named: names, seenIn: answer.events).streams)
+            streams.formUnion(try workspace.sync.streams(named: names, seenIn: answer.events.map(\.syncEvent)).streams)
             // Whole appends that touch the named creations.
             let wanted = Set(answer.events.filter { streams.contains($0.stream) }.map(\.batch))
             _ = try await storeChecked(answer.events.filter { wanted.contains($0.batch) })
@@ -169,7 +170,7 @@ public final class Syncer {
             if let last = answer.events.last { cursorEvent = last.id }
             if !answer.more { break }
         }
-        let unknown = try workspace.syncStreams(named: names).unknown
+        let unknown = try workspace.sync.streams(named: names).unknown
         if !unknown.isEmpty {
             throw HubClientError("no creation named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) here or on the hub: `memery list` shows this store's",
                                  isBadInput: true)
@@ -190,7 +191,7 @@ public final class Syncer {
         guard !hashes.isEmpty else { return }
         let missing = try await connection.json(.POST, HubPaths.blobs + "/missing", BlobList(hashes: hashes), as: BlobList.self).hashes
         for hash in missing {
-            guard let bytes = try workspace.picture(hash) else {
+            guard let bytes = try workspace.sync.picture(hash) else {
                 throw HubClientError("picture \(hash.prefix(12))… is used by an event but missing from this store: run `memery verify`")
             }
             _ = try await connection.send(.PUT, HubPaths.blobs + "/" + hash, body: bytes, type: "application/octet-stream")
@@ -242,7 +243,7 @@ public final class Syncer {
     func store(_ events: [HubEvent]) async throws -> Bool {
         guard !events.isEmpty else { return false }
         var pictures = [String: Data]()
-        for hash in Set(events.flatMap(\.blobs)).sorted() where try !workspace.hasPicture(hash) {
+        for hash in Set(events.flatMap(\.blobs)).sorted() where try !workspace.sync.hasPicture(hash) {
             let bytes = try await connection.send(.GET, HubPaths.blobs + "/" + hash)
             guard hex(SHA256.hash(data: bytes)) == hash else {
                 throw HubClientError("picture \(hash.prefix(12))… from the hub does not match its hash: nothing from this page was applied")
@@ -256,7 +257,7 @@ public final class Syncer {
         // Stored on the workspace's writer thread: a synced commit must not hold a thread of
         // Swift's cooperative pool.
         let result = try await workspace.editing { workspace in
-            try workspace.incoming(events, fromHub: { known.cameFromHub($0) }) { hash in
+            try workspace.sync.incoming(events.map(\.syncEvent), fromHub: { known.cameFromHub($0) }) { hash in
                 guard let bytes = fetched[hash] else { throw HubClientError("picture \(hash.prefix(12))… went missing during the sync: sync again") }
                 return bytes
             }

@@ -12,16 +12,20 @@ struct APIError: HTTPResponseError {
     var status: HTTPResponse.Status
     var message: String
     var kind: String
-    /// Fields added to the body (a stale edit's current version).
-    var extra: [String: any Sendable] = [:]
+    /// The creation's version now, when an edit was stale or a list of edits stopped part-way.
+    var version: UInt64?
+    /// How many edits of a list were stored before one was refused.
+    var applied: Int?
+    /// The request's id, under which a 500 is logged.
+    var request: String?
     /// What went wrong inside, for the log only: never sent.
     var cause: (any Error)?
 
-    init(_ status: HTTPResponse.Status, _ message: String, kind: String? = nil, extra: [String: any Sendable] = [:]) {
+    init(_ status: HTTPResponse.Status, _ message: String, kind: String? = nil, version: UInt64? = nil) {
         self.status = status
         self.message = message
         self.kind = kind ?? Self.kindName(status)
-        self.extra = extra
+        self.version = version
     }
 
     /// The engine's error as an answer; nil for errors that are not the engine's.
@@ -56,9 +60,17 @@ struct APIError: HTTPResponseError {
         }
     }
 
+    /// What a failure answers: its words and kind, and what else it knows.
+    struct Body: Encodable {
+        var error: String
+        var kind: String
+        var version: UInt64?
+        var applied: Int?
+        var request: String?
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: Any] = ["error": message, "kind": kind]
-        for (key, value) in extra { body[key] = value }
+        let body = Body(error: message, kind: kind, version: version, applied: applied, request: self.request)
         // A body too large is not read: the connection closes, or the sender would block.
         // Failures carry the hardening headers too: they are answers like any other.
         return AccessGuard<ServerContext>.hardened(
@@ -97,7 +109,7 @@ struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
                                                          "error": "\(answer.cause.map { String(reflecting: $0) } ?? answer.message)"])
         var answer = answer
         answer.message += " (logged as request \(context.id) where `memery serve` runs)"
-        answer.extra["request"] = context.id
+        answer.request = context.id
         return answer
     }
 }

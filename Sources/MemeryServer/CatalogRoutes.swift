@@ -25,19 +25,19 @@ struct CatalogRoutes {
 
     @Sendable func filters(_ request: Request, context: ServerContext) async throws -> Response {
         let answer = try await workspace.reading { _ in
-            SendableJSON(["filters": FilterCatalog.filters.map(JSONShapes.filter), "skipped": FilterCatalog.warnings] as [String: Any])
+            FiltersAnswer(filters: FilterCatalog.filters.map(FilterAnswer.init), skipped: FilterCatalog.warnings)
         }
-        return JSONAnswer.response(answer.value)
+        return JSONAnswer.response(answer)
     }
 
     @Sendable func fonts(_ request: Request, context: ServerContext) async throws -> Response {
-        let fonts = try await workspace.reading { SendableJSON($0.fonts().map(JSONShapes.font)) }
-        return JSONAnswer.response(["fonts": fonts.value])
+        let fonts = try await workspace.reading { $0.fonts() }
+        return JSONAnswer.response(["fonts": fonts])
     }
 
     @Sendable func garage(_ request: Request, context: ServerContext) async throws -> Response {
-        let items = try await workspace.reading { SendableJSON(try $0.garage().items.map(JSONShapes.garageItem)) }
-        return JSONAnswer.response(["images": items.value])
+        let items = try await workspace.reading { try $0.garage().items.map(GarageItemAnswer.init) }
+        return JSONAnswer.response(["images": items])
     }
 
     /// Imports an uploaded picture (its bytes as the body) into the garage: `?filename=`,
@@ -54,9 +54,9 @@ struct CatalogRoutes {
         let name = query["name"].map(String.init)
         let tags = query["tags"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
         let item = try await workspace.editing { workspace in
-            SendableJSON(JSONShapes.garageItem(try workspace.addToGarage(imageData: data, sourceName: filename, name: name, tags: tags)))
+            GarageItemAnswer(try workspace.addToGarage(imageData: data, sourceName: filename, name: name, tags: tags))
         }
-        return JSONAnswer.response(item.value, status: .created)
+        return JSONAnswer.response(item, status: .created)
     }
 
     /// A picture from a link into the garage: `{"url": "https://…", "name"?, "tags"?}`; the page
@@ -84,20 +84,20 @@ struct CatalogRoutes {
             throw APIError(.unprocessableContent, error.description, kind: "download")
         }
         let item = try await workspace.editing { workspace in
-            SendableJSON(JSONShapes.garageItem(try workspace.perform(.garageAddPicture(picture, name: name, tags: tags), on: nil).garageItem!))
+            GarageItemAnswer(try workspace.perform(.garageAddPicture(picture, name: name, tags: tags), on: nil).garageItem!)
         }
-        return JSONAnswer.response(item.value, status: .created)
+        return JSONAnswer.response(item, status: .created)
     }
 
     /// The stickers that ship with Memery, by name.
     @Sendable func stickers(_ request: Request, context: ServerContext) async throws -> Response {
-        JSONAnswer.response(["stickers": Workspace.bundledStickers.map { ["name": $0] }])
+        JSONAnswer.response(["stickers": BundledStickers.names.map { ["name": $0] }])
     }
 
     /// A bundled sticker's PNG, for the sticker sheet; only the names listed are served.
     @Sendable func stickerPicture(_ request: Request, context: ServerContext) async throws -> Response {
         let reference = try context.parameters.require("sticker")
-        let data = try Workspace.bundledSticker(reference.removingPercentEncoding ?? reference)
+        let data = try BundledStickers.png(named: reference.removingPercentEncoding ?? reference)
         return BytesAnswer.response(data, type: "image/png", cache: "public, max-age=86400")
     }
 
@@ -111,7 +111,7 @@ struct CatalogRoutes {
     }
 
     @Sendable func templates(_ request: Request, context: ServerContext) async throws -> Response {
-        let all = try await workspace.reading { SendableJSON(try $0.templates().all.map(JSONShapes.template)) }
-        return JSONAnswer.response(["templates": all.value])
+        let all = try await workspace.reading { try $0.templates().all.map(TemplateAnswer.init) }
+        return JSONAnswer.response(["templates": all])
     }
 }

@@ -29,22 +29,19 @@ struct CreationRoutes {
         let query = request.uri.queryParameters
         let trash = Self.flag(query["trash"]), favorites = Self.flag(query["favorites"])
         let search = query["search"].map { String($0).lowercased().trimmingCharacters(in: .whitespaces) } ?? ""
-        let listed = try await workspace.reading { workspace -> SendableJSON in
+        let listed = try await workspace.reading { workspace -> [CreationAnswer] in
             let gallery = try workspace.gallery()
             let shown = trash ? gallery.trash : favorites ? gallery.favourites : gallery.entries
-            return SendableJSON(try shown.compactMap { entry -> [String: Any]? in
+            return try shown.compactMap { entry -> CreationAnswer? in
                 let head = try workspace.head(of: entry)
                 if !search.isEmpty {
                     let words = ([entry.name] + head.state.textLayers.compactMap { $0.text?.text }).joined(separator: "\n").lowercased()
                     guard words.contains(search) else { return nil }
                 }
-                var item = JSONShapes.summary(head)
-                item["favorite"] = entry.favorite
-                item["trashed"] = entry.trashed
-                return item
-            })
+                return CreationAnswer(summary: head).marked(entry)
+            }
         }
-        return JSONAnswer.response(["creations": listed.value])
+        return JSONAnswer.response(CreationsAnswer(creations: listed))
     }
 
     /// A new creation: an uploaded picture (its bytes as the body, `?name=` optional,
@@ -91,15 +88,12 @@ struct CreationRoutes {
     }
 
     func detail(_ name: String) async throws -> Response {
-        let body = try await workspace.reading { workspace -> SendableJSON in
+        let body = try await workspace.reading { workspace -> CreationAnswer in
             let entry = try workspace.entry(named: name)
             let head = try workspace.head(of: entry)
-            var detail = JSONShapes.detail(head, frames: try workspace.frameCount(of: head.state))
-            detail["favorite"] = entry.favorite
-            detail["trashed"] = entry.trashed
-            return SendableJSON(detail)
+            return CreationAnswer(detail: head, frames: try workspace.frameCount(of: head.state)).marked(entry)
         }
-        return JSONAnswer.response(body.value)
+        return JSONAnswer.response(body)
     }
 
     /// One edit or a list, in `memery apply`'s JSON, applied in order, each durable before
@@ -108,21 +102,21 @@ struct CreationRoutes {
     @Sendable func edits(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try context.parameters.creationName()
         let (edits, expected) = try EditBody.parse(try await JSONAnswer.body(of: request, context: context))
-        let answer = try await workspace.editing { workspace -> SendableJSON in
+        let answer = try await workspace.editing { workspace -> EditsAnswer in
             func stale(_ error: StaleVersion) -> APIError {
-                APIError(.conflict, error.description, kind: "stale", extra: ["version": error.current])
+                APIError(.conflict, error.description, kind: "stale", version: error.current)
             }
             // Checked here for every kind of edit, and again by the store in the first
             // edit's own append (another process may edit between the two).
             let current = try workspace.head(of: name).streamVersion
             if let expected, expected != current { throw stale(StaleVersion(expected: expected, current: current, name: name)) }
-            var results = [[String: Any]]()
+            var results = [EditResult]()
             var creation = name
             for (index, edit) in edits.enumerated() {
                 do {
                     let result = try workspace.perform(edit, on: creation, expectingVersion: index == 0 ? expected : nil)
                     creation = result.creation ?? creation
-                    results.append(JSONShapes.editResult(result))
+                    results.append(result)
                 } catch let error as StaleVersion {
                     throw stale(error)
                 } catch {
@@ -130,17 +124,17 @@ struct CreationRoutes {
                     // The edits before it are stored: say so with the failure.
                     var failure = APIError(engine: error) ?? APIError(failure: error)
                     failure.message = "edit \(index + 1) of \(edits.count) was refused, the \(index) before it were stored: \(failure.message)"
-                    failure.extra = ["applied": index]
+                    failure.applied = index
                     // The version is extra: failing to read it must not hide the failure.
-                    if let version = try? workspace.head(of: creation).streamVersion { failure.extra["version"] = version }
+                    failure.version = try? workspace.head(of: creation).streamVersion
                     throw failure
                 }
             }
             let head = try workspace.head(of: creation)
-            return SendableJSON(["creation": creation, "version": head.streamVersion, "head": head.headVersion.map { $0 as Any } ?? NSNull(),
-                                 "changed": results.contains { !($0["seq"] is NSNull) }, "results": results] as [String: Any])
+            return EditsAnswer(creation: creation, version: head.streamVersion, head: head.headVersion,
+                               changed: results.contains(where: \.changed), results: results)
         }
-        return JSONAnswer.response(answer.value)
+        return JSONAnswer.response(answer)
     }
 
     /// The history tree; `?since=EVENTS&tip=ID` (what the page already has): only what came
@@ -149,8 +143,8 @@ struct CreationRoutes {
         let name = try context.parameters.creationName()
         let since = try Self.integer(request.uri.queryParameters["since"], "since", in: 0...Int.max).map(UInt64.init)
         let tip = request.uri.queryParameters["tip"].map(String.init)
-        let tree = try await workspace.reading { SendableJSON(HistoryTreeText.json(try $0.history(of: name), since: since, tip: tip)) }
-        return JSONAnswer.response(tree.value)
+        let tree = try await workspace.reading { HistoryTreeAnswer(try $0.history(of: name), since: since, tip: tip) }
+        return JSONAnswer.response(tree)
     }
 
     /// The topmost layer at a canvas point, as the engine decides: `?x=&y=`.
@@ -160,13 +154,13 @@ struct CreationRoutes {
         guard let x = query["x"].flatMap({ Double(String($0)) }), let y = query["y"].flatMap({ Double(String($0)) }), x.isFinite, y.isFinite else {
             throw APIError(.badRequest, "give the canvas point as ?x=NUMBER&y=NUMBER")
         }
-        let layer = try await workspace.reading { workspace -> SendableJSON in
+        let layer = try await workspace.reading { workspace -> LayerAnswer? in
             let creation = try workspace.creation(named: name)
             guard let layer = creation.topmostLayer(at: Point(x: x, y: y)),
-                  let position = creation.layers.firstIndex(where: { $0.id == layer.id }) else { return SendableJSON(NSNull()) }
-            return SendableJSON(JSONShapes.layer(layer, position: position + 1))
+                  let position = creation.layers.firstIndex(where: { $0.id == layer.id }) else { return nil }
+            return LayerAnswer(layer, position: position + 1)
         }
-        return JSONAnswer.response(["layer": layer.value])
+        return JSONAnswer.response(LayerHitAnswer(layer: layer))
     }
 
     // MARK: Pictures
@@ -205,7 +199,7 @@ struct CreationRoutes {
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
         let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
-            try $0.filterPreview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
+            try $0.filters.preview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
         }
         return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
     }
@@ -252,11 +246,4 @@ struct CreationRoutes {
     static func pathSegment(_ name: String) -> String {
         name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? name
     }
-}
-
-/// A JSONSerialization value carried across the workspace's threads: it is built there and
-/// only read after.
-struct SendableJSON: @unchecked Sendable {
-    let value: Any
-    init(_ value: Any) { self.value = value }
 }

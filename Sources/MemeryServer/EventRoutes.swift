@@ -36,10 +36,7 @@ struct EventRoutes {
 
     static func messages(_ changes: [StoreChange]) -> String {
         changes.map { change in
-            var fields: [String: Any] = ["sequence": change.sequence, "kind": change.kind.rawValue]
-            if let name = change.creation { fields["creation"] = name }
-            if let id = change.id { fields["id"] = id.uuidString.lowercased() }
-            let json = (try? JSONShapes.data(fields)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let json = (try? AnswerJSON.data(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return "event: change\nid: \(change.sequence)\ndata: \(json)\n\n"
         }.joined()
     }

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import Memery
 import MemeryHubClient
-import MemeryHubProtocol
 import NIOCore
 
 /// `/api/hub`: the hub the store is logged in to, as the editor's page uses it. The page
@@ -27,15 +26,15 @@ struct HubRoutes {
 
     /// Who the store is logged in as, where; `connected: false` when it is not.
     @Sendable func status(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let login = try HubLogin.load(workspace) else { return JSONAnswer.response(["connected": false]) }
-        return JSONAnswer.response(["connected": true, "hub": login.hub, "user": login.user, "manager": login.role == "manager"])
+        guard let login = try HubLogin.load(workspace) else { return JSONAnswer.response(HubStatusAnswer(connected: false)) }
+        return JSONAnswer.response(HubStatusAnswer(connected: true, hub: login.hub, user: login.user, manager: login.role == "manager"))
     }
 
     @Sendable func recommended(_ request: Request, context: ServerContext) async throws -> Response {
         let connection = try reader()
         let week = request.uri.queryParameters["week"].map(String.init)
         let answer = try await hub { try await HubLibrary.recommended(connection, week: week) }
-        return JSONAnswer.response(["week": answer.week, "weeks": answer.weeks, "items": answer.items.map(Self.shape)])
+        return JSONAnswer.response(LibraryWeekAnswer(week: answer.week, weeks: answer.weeks, items: answer.items.map(LibraryEntryAnswer.init)))
     }
 
     @Sendable func search(_ request: Request, context: ServerContext) async throws -> Response {
@@ -43,7 +42,7 @@ struct HubRoutes {
         guard !words.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError(.badRequest, "type a word to search for") }
         let connection = try reader()
         let items = try await hub { try await HubLibrary.search(connection, words: words, limit: 40) }
-        return JSONAnswer.response(["items": items.map(Self.shape)])
+        return JSONAnswer.response(["items": items.map(LibraryEntryAnswer.init)])
     }
 
     /// An entry's picture through this server, so the page's content policy stays 'self'.
@@ -84,7 +83,7 @@ struct HubRoutes {
         let quality = fields["quality"] as? Int ?? ExportFormat.defaultQuality
         let login = try requireLogin()
         let (picture, title) = try await workspace.reading { workspace in
-            (try workspace.libraryPicture(of: name, format: format, quality: quality), try workspace.creation(named: name).name)
+            (try workspace.library.picture(of: name, format: format, quality: quality), try workspace.creation(named: name).name)
         }
         let item = try await hub { try await HubLibrary.publish(login, .share, picture: picture, title: title, tags: []) }
         return JSONAnswer.response(["link": HubLibrary.link(item, on: login.hub), "id": item.id], status: .created)
@@ -97,9 +96,9 @@ struct HubRoutes {
         let title = fields["title"] as? String ?? name
         let tags = fields["tags"] as? [String] ?? []
         let login = try requireLogin()
-        let picture = try await workspace.reading { try $0.libraryPicture(of: name, format: nil) }
+        let picture = try await workspace.reading { try $0.library.picture(of: name, format: nil) }
         let item = try await hub { try await HubLibrary.publish(login, .recommendation, picture: picture, title: title, tags: tags) }
-        return JSONAnswer.response(Self.shape(item), status: .created)
+        return JSONAnswer.response(LibraryEntryAnswer(item), status: .created)
     }
 
     @Sendable func move(_ request: Request, context: ServerContext) async throws -> Response {
@@ -108,7 +107,7 @@ struct HubRoutes {
         guard let position = fields["position"] as? Int, position >= 1 else { throw APIError(.badRequest, "send {\"position\": 1 or more}") }
         let login = try requireLogin()
         let week = try await hub { try await HubLibrary.move(login, id: id, to: position) }
-        return JSONAnswer.response(["week": week.week, "weeks": week.weeks, "items": week.items.map(Self.shape)])
+        return JSONAnswer.response(LibraryWeekAnswer(week: week.week, weeks: week.weeks, items: week.items.map(LibraryEntryAnswer.init)))
     }
 
     @Sendable func takeDown(_ request: Request, context: ServerContext) async throws -> Response {
@@ -143,17 +142,6 @@ struct HubRoutes {
             let status = error.status.map { HTTPResponse.Status(code: $0) } ?? .badGateway
             throw APIError(error.isBadInput ? .badRequest : status, error.description, kind: "hub")
         }
-    }
-
-    /// An entry as the page shows it: its fields, and its picture through this server.
-    static func shape(_ item: LibraryItem) -> [String: Any] {
-        var shape: [String: Any] = [
-            "id": item.id, "kind": item.kind.rawValue, "title": item.title, "tags": item.tags, "width": item.width, "height": item.height,
-            "by": item.by, "picture": "/api/hub/library/\(item.id)/picture",
-        ]
-        if let week = item.week { shape["week"] = week }
-        if let position = item.position { shape["position"] = position }
-        return shape
     }
 }
 

@@ -4,11 +4,11 @@ import Hummingbird
 import Memery
 import NIOCore
 
-/// JSON bodies in and out. Answers use JSONSerialization's values, the same shapes the CLI
-/// prints (`JSONShapes`).
+/// JSON bodies in and out. Answers are the facade's typed answers (`Memery/Answers`), the
+/// same the CLI prints with `--json`, written by `AnswerJSON`.
 enum JSONAnswer {
-    static func response(_ value: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let data = (try? JSONShapes.data(value)) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
+    static func response(_ answer: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let data = (try? AnswerJSON.data(answer)) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
         return BytesAnswer.response(data, type: "application/json; charset=utf-8", cache: "no-store", status: status, headers: headers)
     }
 

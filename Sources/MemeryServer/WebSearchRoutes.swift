@@ -22,24 +22,22 @@ struct WebSearchRoutes {
     @Sendable func find(_ request: Request, context: ServerContext) async throws -> Response {
         let words = (request.uri.queryParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(words.count) else { throw APIError(.badRequest, "search for 1 to 200 characters, e.g. ?q=grumpy+cat") }
-        var answer = [[String: any Sendable]]()
+        var answer = WebSearchAnswer(web: [])
         for outcome in await search.search(words, count: 20) {
-            var images = [[String: any Sendable]]()
+            var images = [WebSearchAnswer.Found]()
             for image in outcome.images {
                 let thumbnail = await thumbnails.remember(image.thumbnailURL ?? image.imageURL)
-                images.append([
-                    "reference": image.reference, "title": image.title, "author": image.author ?? "", "licence": image.licence,
-                    "licenceURL": image.licenceURL ?? "", "page": image.page, "thumbnail": "/api/web/thumbnails/\(thumbnail)",
-                    "width": image.width ?? 0, "height": image.height ?? 0,
-                ])
+                images.append(.init(reference: image.reference, title: image.title, author: image.author ?? "", licence: image.licence,
+                                    licenceURL: image.licenceURL ?? "", page: image.page, thumbnail: "/api/web/thumbnails/\(thumbnail)",
+                                    width: image.width ?? 0, height: image.height ?? 0))
             }
-            answer.append(["provider": outcome.provider, "label": outcome.label, "problem": outcome.problem ?? "", "images": images])
+            answer.web.append(.init(provider: outcome.provider, label: outcome.label, problem: outcome.problem ?? "", images: images))
         }
-        return JSONAnswer.response(["web": answer])
+        return JSONAnswer.response(answer)
     }
 
     @Sendable func thumbnail(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let number = context.parameters.get("thumbnail").flatMap(Int.init), let url = await thumbnails.url(number) else {
+        guard let number = context.parameters.get("thumbnail", as: Int.self), let url = await thumbnails.url(number) else {
             throw APIError(.notFound, "no such thumbnail: search again")
         }
         if let kept = await thumbnails.kept(url) { return BytesAnswer.response(kept.data, type: kept.type, cache: "private, max-age=3600") }

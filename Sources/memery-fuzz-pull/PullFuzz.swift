@@ -29,7 +29,7 @@ final class PullFuzzer {
         guard var page = try? JSONDecoder().decode(PullAnswer.self, from: data) else { return }
         for index in page.events.indices { page.events[index].checksum = HubEvent.checksum(of: page.events[index]) }
         let sorted = SetAsideEvents.sort(page.events, in: workspace)
-        _ = try? workspace.incoming(sorted.readable) { hash in Data(hash.utf8) }
+        _ = try? workspace.sync.incoming(sorted.readable.map(\.syncEvent)) { hash in Data(hash.utf8) }
         pages += 1
         // Under the fuzzer every 100th page (a store accumulates pages, as a sync's does);
         // replaying kept inputs, after each.

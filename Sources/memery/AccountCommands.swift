@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Memery
 import MemeryHubClient
-import MemeryHubProtocol
 
 /// `--password-stdin`, for scripts.
 struct PasswordOptions: ParsableArguments {

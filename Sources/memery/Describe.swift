@@ -38,7 +38,14 @@ enum Describe {
     }
 }
 
-/// Prints a JSON value, pretty and with sorted keys.
+/// Prints a typed answer as JSON, pretty and with sorted keys (`AnswerJSON`).
+func printJSON(_ answer: some Encodable) throws {
+    print(String(decoding: try AnswerJSON.data(answer, pretty: true), as: UTF8.self))
+}
+
+/// Prints JSON that has no type of its own (an event's envelope, whose payload is any
+/// event's), written as `AnswerJSON` writes answers.
 func printJSON(_ value: Any) throws {
-    print(String(decoding: try JSONShapes.data(value, pretty: true), as: UTF8.self))
+    let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
+    print(String(decoding: data, as: UTF8.self))
 }

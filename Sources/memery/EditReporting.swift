@@ -7,24 +7,34 @@ struct ResultOptions: ParsableArguments {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    /// Prints `fields` as one JSON object, or runs `text` to print the result for people.
-    func report(_ fields: [String: Any], text: () throws -> Void) throws {
-        if json { try printJSON(fields) } else { try text() }
+    /// Prints a typed answer as JSON, or runs `text` to print the result for people.
+    func report(_ answer: some Encodable, text: () throws -> Void) throws {
+        if json { try printJSON(answer) } else { try text() }
     }
 
-    /// Prints an edit's result: as JSON (`EditReport.fields` plus `extra`), or by `text`.
-    func report(_ result: EditResult, extra: [String: Any] = [:], text: () throws -> Void) throws {
-        try report(EditReport.fields(result).merging(extra) { $1 }, text: text)
+    /// Prints an edit's result: as JSON (`EditReport`, with `extra`'s fields beside), or by `text`.
+    func report(_ result: EditResult, extra: (any Encodable)? = nil, text: () throws -> Void) throws {
+        try report(EditReport(result: result, extra: extra), text: text)
     }
 }
 
-enum EditReport {
-    /// What every edit reports in JSON: the creation, its version, the sequence stored
-    /// (null when nothing changed), and what the edit made or moved to.
-    static func fields(_ result: EditResult) -> [String: Any] {
-        var fields = JSONShapes.editResult(result)
-        if let state = result.state, state.hasCanvas { fields["width"] = state.width; fields["height"] = state.height }
-        return fields
+/// What every edit reports in JSON: the creation, its version, the sequence stored (null when
+/// nothing changed), what the edit made or moved to, the canvas's size; and a command's own
+/// fields beside them (`extra`).
+struct EditReport: Encodable {
+    var result: EditResult
+    var extra: (any Encodable)?
+
+    enum Keys: String, CodingKey { case width, height }
+
+    func encode(to encoder: any Encoder) throws {
+        try result.encode(to: encoder)
+        if let state = result.state, state.hasCanvas {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(state.width, forKey: .width)
+            try container.encode(state.height, forKey: .height)
+        }
+        try extra?.encode(to: encoder)
     }
 }
 

@@ -56,12 +56,23 @@ struct ExportCommand: ParsableCommand {
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
             creditsFile = file
         }
-        let fields: [String: Any] = ["creation": name, "output": outputOptions.output, "format": format.rawValue, "frames": picture.frames,
-                                     "bytes": picture.data.count, "note": picture.note ?? NSNull(), "credits": creditsFile ?? NSNull()]
-        try result.report(fields) {
+        let written = ExportAnswer(creation: name, output: outputOptions.output, format: format.rawValue, frames: picture.frames,
+                                   bytes: picture.data.count, note: picture.note, credits: creditsFile)
+        try result.report(written) {
             outputOptions.tell(picture)
             print(outputOptions.output)
             if let creditsFile { print(creditsFile) }
         }
     }
+}
+
+/// What `export --json` prints: the picture written, and the credits file beside it.
+struct ExportAnswer: Encodable {
+    var creation: String
+    var output: String
+    var format: String
+    var frames: Int
+    var bytes: Int
+    @Nullable var note: String?
+    @Nullable var credits: String?
 }

@@ -30,7 +30,7 @@ struct FilterListCommand: ParsableCommand {
         let filters = FilterCatalog.filters  // reads every catalog, so the warnings are complete
         FilterText.warnAboutSkippedPlugins()
         if json {
-            try printJSON(filters.map(JSONShapes.filter))
+            try printJSON(filters.map(FilterAnswer.init))
             return
         }
         for f in filters {
@@ -46,7 +46,7 @@ struct FilterInfoCommand: ParsableCommand {
 
     func run() throws {
         let f = try FilterCatalog.filter(id)
-        if json { try printJSON(JSONShapes.filter(f)); return }
+        if json { try printJSON(FilterAnswer(f)); return }
         print("\(f.id) — \(f.name)")
         if let description = f.description { print(description) }
         print("origin: \(f.origin.rawValue) (\(f.library))")

@@ -15,7 +15,7 @@ struct FontsCommand: ParsableCommand {
     func run() throws {
         let fonts = try storeOptions.open().fonts()
         if json {
-            try printJSON(fonts.map(JSONShapes.font))
+            try printJSON(fonts)
         } else {
             let width = fonts.map(\.name.count).max() ?? 0
             for font in fonts {

@@ -74,7 +74,7 @@ struct PurgeCommand: ParsableCommand {
 
     func run() throws {
         let report = try storeOptions.open().purge(name)
-        try result.report(["creation": name, "events": report.events, "images": report.images, "imageBytes": report.imageBytes]) {
+        try result.report(PurgeAnswer(creation: name, events: report.events, images: report.images, imageBytes: report.imageBytes)) {
             print("purged \"\(name)\": \(report.events) events, \(report.images) images (\(report.imageBytes) bytes)")
         }
     }
@@ -117,6 +117,21 @@ struct RandomCommand: ParsableCommand {
     func run() throws {
         // Uniform over the gallery: a new process has no "current" creation to avoid.
         guard let pick = try storeOptions.open().gallery().entries.randomElement() else { throw InputError("the gallery is empty: `memery new NAME --image FILE` makes a creation") }
-        try output.report(["name": pick.name, "id": pick.id.uuidString.lowercased(), "favorite": pick.favorite]) { print(pick.name) }
+        try output.report(PickAnswer(name: pick.name, id: pick.id.uuidString.lowercased(), favorite: pick.favorite)) { print(pick.name) }
     }
+}
+
+/// What `purge --json` prints: what went for good.
+struct PurgeAnswer: Encodable {
+    var creation: String
+    var events: Int
+    var images: Int
+    var imageBytes: Int
+}
+
+/// What `random --json` prints: the creation picked.
+struct PickAnswer: Encodable {
+    var name: String
+    var id: String
+    var favorite: Bool
 }

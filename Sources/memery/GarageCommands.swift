@@ -26,7 +26,7 @@ struct GarageAddCommand: AsyncParsableCommand {
             ?? .garageAdd(file: file ?? "", name: name, tags: tag)
         let result = try storeOptions.perform(edit, on: nil)
         let item = result.garageItem
-        try output.report(result, extra: ["name": item?.name ?? "", "blob": item?.image.blob ?? "", "tags": item?.tags ?? []]) {
+        try output.report(result, extra: GarageImportAnswer(name: item?.name ?? "", blob: item?.image.blob ?? "", tags: item?.tags ?? [])) {
             print(item?.name ?? "")
         }
     }
@@ -41,7 +41,7 @@ struct GarageListCommand: ParsableCommand {
     func run() throws {
         let items = try storeOptions.open().garage().search(search ?? "")
         if json {
-            try printJSON(items.map(JSONShapes.garageItem))
+            try printJSON(items.map(GarageItemAnswer.init))
         } else if items.isEmpty {
             print(search == nil ? "the garage is empty: `memery garage add FILE` imports one" : "nothing matches \"\(search ?? "")\"")
         } else {
@@ -102,8 +102,8 @@ struct TemplateSaveCommand: ParsableCommand {
         let workspace = try storeOptions.open()
         let result = try workspace.perform(.saveTemplate(name: template), on: name)
         let saved = try workspace.templates().find(template)
-        let fields: [String: Any] = ["template": saved.name, "width": saved.canvas.width, "height": saved.canvas.height,
-                                     "textBoxes": saved.layers.count]
+        let fields = TemplateSavedAnswer(template: saved.name, width: saved.canvas.width, height: saved.canvas.height,
+                                         textBoxes: saved.layers.count)
         try output.report(result, extra: fields) {
             print("\(saved.name)\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
         }
@@ -128,11 +128,26 @@ struct TemplateListCommand: ParsableCommand {
     func run() throws {
         let all = try storeOptions.open().templates().all
         if json {
-            try printJSON(all.map(JSONShapes.template))
+            try printJSON(all.map(TemplateAnswer.init))
         } else if all.isEmpty {
             print("no templates yet: `memery template save NAME TEMPLATE` makes one")
         } else {
             for t in all { print("\(t.name)\t\(t.canvas.width)x\(t.canvas.height)\t\(t.layers.count) text box(es)") }
         }
     }
+}
+
+/// What `garage add --json` prints beside the edit: the image as the garage keeps it.
+struct GarageImportAnswer: Encodable {
+    var name: String
+    var blob: String
+    var tags: [String]
+}
+
+/// What `template save --json` prints beside the edit: the template kept.
+struct TemplateSavedAnswer: Encodable {
+    var template: String
+    var width: Int
+    var height: Int
+    var textBoxes: Int
 }

@@ -34,7 +34,7 @@ struct HistoryCommand: ParsableCommand {
         }
         let history = try workspace.history(of: name)
         if json {
-            try printJSON(HistoryTreeText.json(history))
+            try printJSON(HistoryTreeAnswer(history))
         } else {
             HistoryTreeText.lines(history).forEach { print($0) }
         }

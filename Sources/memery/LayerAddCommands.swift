@@ -153,6 +153,6 @@ struct ImageStickersCommand: ParsableCommand {
         commandName: "stickers", abstract: "List the stickers that ship with Memery, for `image add NAME --sticker STICKER`.")
 
     func run() throws {
-        Workspace.bundledStickers.forEach { print($0) }
+        BundledStickers.names.forEach { print($0) }
     }
 }

@@ -23,7 +23,7 @@ struct LayerListCommand: ParsableCommand {
     func run() throws {
         let layers = try storeOptions.open().creation(named: name).layers
         if json {
-            try printJSON(layers.enumerated().map { JSONShapes.layer($1, position: $0 + 1) })
+            try printJSON(layers.enumerated().map { LayerAnswer($1, position: $0 + 1) })
         } else {
             for (index, layer) in layers.enumerated() { print(Describe.line(layer, position: index + 1)) }
         }
@@ -136,6 +136,6 @@ struct LayerAtCommand: ParsableCommand {
         guard let layer = creation.topmostLayer(at: at), let index = creation.layerIndex(layer.id) else {
             throw InputError("no layer at \(at): only the base image is there")
         }
-        try result.report(JSONShapes.layer(layer, position: index + 1)) { print(Describe.line(layer, position: index + 1)) }
+        try result.report(LayerAnswer(layer, position: index + 1)) { print(Describe.line(layer, position: index + 1)) }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Memery
 import MemeryWeb
 import MemeryHubClient
-import MemeryHubProtocol
 
 /// `--hub URL` for commands that only read the public library.
 struct PublicHubOptions: ParsableArguments {
@@ -64,12 +63,12 @@ struct RecommendAddCommand: AsyncParsableCommand {
         let isFile = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue
         let picture: LibraryPicture
         if isFile {
-            let (read, converted) = try workspace.libraryPicture(imageAt: source)
+            let (read, converted) = try workspace.library.picture(imageAt: source)
             if let converted { FileHandle.standardError.write(Data("note: \(source) is \(converted.uppercased()); it goes up as PNG\n".utf8)) }
             picture = read
         } else {
             do {
-                picture = try workspace.libraryPicture(of: source, format: nil)
+                picture = try workspace.library.picture(of: source, format: nil)
             } catch DomainError.noSuchCreation(_) {
                 throw InputError("no file or creation named \"\(source)\"")
             }
@@ -138,7 +137,7 @@ struct RecommendedListCommand: AsyncParsableCommand {
             // this memery cannot decode.
             let reason: String?
             do {
-                reason = workspace.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
+                reason = workspace.library.undecodable(try await HubLibrary.picture(connection, of: item), source: "\"\(item.title)\"")
             } catch let error as HubClientError where error.status != nil || error.isDamagedAnswer {
                 reason = error.description
             }
@@ -281,7 +280,7 @@ struct ShareCommand: AsyncParsableCommand {
             return
         }
         let name = name ?? ""
-        let picture = try workspace.libraryPicture(of: name, format: format, quality: quality)
+        let picture = try workspace.library.picture(of: name, format: format, quality: quality)
         let title = if let title { title } else { try await workspace.creation(named: name).name }
         let tags = entry.tag
         let item = try await HubLibrary.publish(login, .share, picture: picture, title: title, tags: tags)
@@ -309,7 +308,7 @@ struct TemplatePublishCommand: AsyncParsableCommand {
     func run() async throws {
         let workspace = try storeOptions.open()
         let login = try requireLogin(workspace)
-        let (json, preview, base) = try workspace.publishableTemplate(template)
+        let (json, preview, base) = try workspace.library.publishable(template: template)
         let (title, tags) = (try title ?? workspace.templates().find(template).name, entry.tag)
         let item = try await HubLibrary.publish(login, .template, picture: preview, title: title, tags: tags, template: json, base: base)
         if self.json { try printEncoded(item) } else { print("published: \(describeEntry(item))") }

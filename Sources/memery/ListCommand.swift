@@ -27,11 +27,9 @@ struct ListCommand: ParsableCommand {
         }
         let damaged = creations.contains { $0.damage != nil }
         if json {
-            try printJSON(creations.map { item -> [String: Any] in
-                guard let head = item.head else { return ["name": item.entry.name, "damaged": item.damage ?? ""] }
-                var summary = JSONShapes.summary(head)
-                summary["favorite"] = item.entry.favorite
-                return summary
+            try printJSON(creations.map { item -> ListedCreation in
+                guard let head = item.head else { return .damaged(["name": item.entry.name, "damaged": item.damage ?? ""]) }
+                return .creation(CreationAnswer(summary: head).marked(item.entry, trashed: false))
             })
             if damaged { throw ExitCode(3) }
             return
@@ -49,5 +47,18 @@ struct ListCommand: ParsableCommand {
             print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(head.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
         }
         if damaged { throw ExitCode(3) }
+    }
+}
+
+/// One creation of `list --json`: its summary, or its name and the damage that hides the rest.
+enum ListedCreation: Encodable {
+    case creation(CreationAnswer)
+    case damaged([String: String])
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .creation(let answer): try answer.encode(to: encoder)
+        case .damaged(let fields): try fields.encode(to: encoder)
+        }
     }
 }

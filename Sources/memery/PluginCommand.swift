@@ -25,8 +25,8 @@ struct PluginCheckCommand: ParsableCommand {
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let results = PluginTools.check(pluginAt: path, since: older.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         let failed = results.filter { !$0.passed }.count
-        let checks: [[String: Any]] = results.map { ["check": $0.check, "passed": $0.passed, "reason": $0.reason] }
-        try result.report(["plugin": path, "checks": checks, "failed": failed]) {
+        let checks = results.map { PluginCheckAnswer.Check(check: $0.check, passed: $0.passed, reason: $0.reason) }
+        try result.report(PluginCheckAnswer(plugin: path, checks: checks, failed: failed)) {
             for check in results {
                 print("\(check.passed ? "pass" : "FAIL")  \(check.check)\(check.reason.isEmpty ? "" : ": \(check.reason)")")
             }
@@ -34,4 +34,16 @@ struct PluginCheckCommand: ParsableCommand {
         }
         if failed > 0 { throw ExitCode(1) }
     }
+}
+
+/// What `plugin check --json` prints: each check, and how many failed.
+struct PluginCheckAnswer: Encodable {
+    struct Check: Encodable {
+        var check: String
+        var passed: Bool
+        var reason: String
+    }
+    var plugin: String
+    var checks: [Check]
+    var failed: Int
 }

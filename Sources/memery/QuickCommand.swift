@@ -31,6 +31,14 @@ struct QuickCommand: ParsableCommand {
         let (name, picture) = try workspace.quick(imageAt: image, top: captions.top, bottom: captions.bottom, style: try style.changes(),
                                                   output: outputOptions.output, format: format, quality: outputOptions.quality)
         outputOptions.tell(picture)
-        try result.report(["creation": name, "output": outputOptions.output, "format": format.rawValue, "frames": picture.frames]) { print(name) }
+        try result.report(QuickAnswer(creation: name, output: outputOptions.output, format: format.rawValue, frames: picture.frames)) { print(name) }
     }
+}
+
+/// What `quick --json` prints: the creation kept and the picture written.
+struct QuickAnswer: Encodable {
+    var creation: String
+    var output: String
+    var format: String
+    var frames: Int
 }

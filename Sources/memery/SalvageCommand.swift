@@ -16,9 +16,17 @@ struct SalvageCommand: ParsableCommand {
 
     func run() throws {
         let report = try storeOptions.open().salvage(into: URL(fileURLWithPath: target))
-        try output.report(["events": report.events, "pictures": report.pictures, "creations": report.creations, "leftBehind": report.leftBehind]) {
+        try output.report(SalvageAnswer(events: report.events, pictures: report.pictures, creations: report.creations, leftBehind: report.leftBehind)) {
             print("copied \(report.creations.count) creation\(report.creations.count == 1 ? "" : "s") (\(report.events) events, \(report.pictures) pictures) to \(target)")
             for line in report.leftBehind { print("left behind: " + line) }
         }
     }
+}
+
+/// What `salvage --json` prints: what was copied, and what was left behind and why.
+struct SalvageAnswer: Encodable {
+    var events: Int
+    var pictures: Int
+    var creations: [String]
+    var leftBehind: [String]
 }

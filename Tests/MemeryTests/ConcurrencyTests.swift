@@ -26,7 +26,7 @@ import Testing
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
         for name in ["a", "b"] { try workspace.create(name: name, canvasWidth: 64, height: 48, background: .white) }
-        let filters = workspace.filterHost.filter("org.memery.grayscale") != nil
+        let filters = workspace.compositor.filters.filter("org.memery.grayscale") != nil
         let editsPerWriter = 60
 
         @Sendable func edit(_ writer: Int, _ n: Int) -> (String, Edit) {
@@ -124,7 +124,7 @@ import Testing
                 }
             }
             // What a fresh reader opens equals the full replay.
-            #expect(try workspace.readHead(history.id).head == CreationHead(history))
+            #expect(try workspace.creations.readHead(history.id).head == CreationHead(history))
         }
         #expect(try workspace.verify().problem == nil)
     }

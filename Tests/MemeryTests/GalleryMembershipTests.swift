@@ -20,12 +20,12 @@ import Testing
         try workspace.trash("c")
         let store = workspace.eventStore
         #expect(try store.version(of: WellKnownStreams.gallery) == 0, "no shared gallery stream is written")
-        #expect(try store.version(of: Workspace.membershipStream(of: a)) == 2, "added, renamed")
-        #expect(try store.version(of: Workspace.membershipStream(of: b)) == 3, "added, favourite, placed")
-        #expect(Workspace.membershipStream(of: a) == Workspace.membershipStream(of: a) && Workspace.membershipStream(of: a) != a)
+        #expect(try store.version(of: GalleryIndex.membershipStream(of: a)) == 2, "added, renamed")
+        #expect(try store.version(of: GalleryIndex.membershipStream(of: b)) == 3, "added, favourite, placed")
+        #expect(GalleryIndex.membershipStream(of: a) == GalleryIndex.membershipStream(of: a) && GalleryIndex.membershipStream(of: a) != a)
         let gallery = try Workspace(directory: dir.url).gallery()
         #expect(gallery.entries.map(\.name) == ["A2", "b"] && gallery.trash.map(\.name) == ["c"])
-        #expect(gallery.all == (try workspace.replayGallery()).all)
+        #expect(gallery.all == (try workspace.galleryIndex.replay()).all)
     }
 
     /// Two workspaces on one store (two processes) make creations at once: neither waits
@@ -45,7 +45,7 @@ import Testing
         }
         #expect(failures.withLock { $0 } == [])
         for workspace in [one, two] { #expect(try workspace.gallery().count == 80) }
-        #expect(try one.gallery().all == (try two.replayGallery()).all)
+        #expect(try one.gallery().all == (try two.galleryIndex.replay()).all)
         // Each process's creations in the order it made them.
         let names = try one.gallery().entries.map(\.name)
         for index in 0..<2 {
@@ -59,7 +59,7 @@ import Testing
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
         let id = try workspace.create(name: "once", canvasWidth: 4, height: 4, background: .white).id
-        let stream = Workspace.membershipStream(of: id)
+        let stream = GalleryIndex.membershipStream(of: id)
         let stored = try workspace.eventStore.events(in: stream)
         let again = stored.map { NewEvent(id: $0.id, parent: $0.parent, type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload) }
         let answer = try workspace.eventStore.append(to: stream, expectedVersion: 0, events: again)

@@ -9,11 +9,11 @@ import Testing
 /// process's edits, and a sync's appends sorted in before the newest.
 @Suite struct HistoryCacheTests {
     static func json(_ history: CreationHistory) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: HistoryTreeText.json(history), options: [.sortedKeys]), as: UTF8.self)
+        String(decoding: try AnswerJSON.data(HistoryTreeAnswer(history)), as: UTF8.self)
     }
 
     static func rebuilt(_ workspace: Workspace, _ name: String) throws -> String {
-        var history = try workspace.loadHistory(try workspace.entry(named: name).id).history
+        var history = try workspace.creations.loadHistory(try workspace.entry(named: name).id).history
         history.name = name
         return try json(history)
     }
@@ -44,13 +44,13 @@ import Testing
         try b.perform(.captions(top: "B1", bottom: nil, style: TextStyleChanges()), on: "m")
         Thread.sleep(forTimeInterval: 0.005)
         try a.perform(.captions(top: "A1", bottom: nil, style: TextStyleChanges()), on: "m")
-        let seen = HistoryTreeText.json(try a.history(of: "m"))
+        let seen = HistoryTreeAnswer(try a.history(of: "m"))
         _ = try b.history(of: "m")
-        let (events, tip) = (try #require(seen["events"] as? UInt64), try #require(seen["tip"] as? String))
-        #expect(HistoryTreeText.json(try a.history(of: "m"), since: events, tip: tip)["since"] as? UInt64 == events, "nothing new: an empty part")
+        let (events, tip) = (seen.events, seen.tip)
+        #expect(HistoryTreeAnswer(try a.history(of: "m"), since: events, tip: tip).since == events, "nothing new: an empty part")
         let built = a.histories.statistics.built
         try SyncConvergenceTests.send(b, to: a, after: 4)
-        #expect(HistoryTreeText.json(try a.history(of: "m"), since: events, tip: tip)["since"] == nil,
+        #expect(HistoryTreeAnswer(try a.history(of: "m"), since: events, tip: tip).since == nil,
                 "b's edit sorted in before a page's part ends: the whole tree, not a part")
         try SyncConvergenceTests.send(a, to: b, after: 4)
         #expect(try Self.json(a.history(of: "m")) == Self.rebuilt(a, "m"), "b's edit sorts before a's: built again")

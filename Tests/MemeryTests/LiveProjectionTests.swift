@@ -29,8 +29,8 @@ import Testing
         // What the cache holds equals a fresh read after every kind of change.
         try other.undo("a")
         try other.trash("bee")
-        #expect(try server.head(of: "a") == (try Workspace(directory: dir.url).readHead(try server.entry(named: "a").id).head).named("a"))
-        #expect(try server.gallery() == (try server.replayGallery()))
+        #expect(try server.head(of: "a") == (try Workspace(directory: dir.url).creations.readHead(try server.entry(named: "a").id).head).named("a"))
+        #expect(try server.gallery() == (try server.galleryIndex.replay()))
     }
 
     /// After undo, redo and checkout the store holds a snapshot at the stream's end, so

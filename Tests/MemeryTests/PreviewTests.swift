@@ -13,14 +13,14 @@ import Testing
         let workspace = try Workspace(directory: dir.url)
         try workspace.create(name: "cat", imageAt: TestData.example("chelsea.png").path)
         try workspace.setCaptions("cat", top: "PREVIEW", bottom: "SCALED")
-        let full = try workspace.render("cat")
+        let full = try workspace.pictures.render(try workspace.creation(named: "cat"))
         let data = try workspace.picture(of: "cat", width: 150, format: .png).data
         let previewFile = dir.url.appendingPathComponent("preview.png")
         try data.write(to: previewFile)
         if let keep = ProcessInfo.processInfo.environment["MEMERY_KEEP_PREVIEW"] { try? data.write(to: URL(fileURLWithPath: keep)) }
         let viewer = try Workspace(directory: dir.url.appendingPathComponent("viewer"))
         try viewer.create(name: "p", imageAt: previewFile.path)
-        let preview = try viewer.render("p")
+        let preview = try viewer.pictures.render(try viewer.creation(named: "p"))
         #expect(preview.width == 150 && preview.height == 100, "451x300 at 150 wide: \(preview.width)x\(preview.height)")
         var worst = 0.0
         for (px, py) in [(10, 10), (75, 50), (140, 90), (75, 12), (40, 70)] {

@@ -121,9 +121,9 @@ import Testing
         try workspace.trash("c1")
         try workspace.move("c2", to: 1)
         let snapshot = try #require(try workspace.store.logSnapshot(WellKnownStreams.gallery), "a long gallery has a snapshot")
-        #expect(snapshot.version >= Workspace.snapshotInterval, "it covers the log up to a sequence")
+        #expect(snapshot.version >= CreationRepository.snapshotInterval, "it covers the log up to a sequence")
         let opened = try workspace.gallery()
-        #expect(opened.all == (try workspace.replayGallery()).all)
+        #expect(opened.all == (try workspace.galleryIndex.replay()).all)
         #expect(opened.all.count == 130 && opened.entries.first?.name == "c2" && opened.trash.map(\.name) == ["c1"])
         try workspace.store.putLogSnapshot(WellKnownStreams.gallery, sequence: snapshot.version, format: Gallery.snapshotFormat, data: Data("[".utf8))
         #expect(try Workspace(directory: dir.url).gallery().all == opened.all, "an unreadable snapshot is ignored")
@@ -143,11 +143,11 @@ import Testing
             try workspace.setFavorite("r\(round)-3", true)
             _ = try workspace.purge("r\(round)-4")
             try workspace.move("r\(round)-5", to: 1)
-            let replayed = try workspace.replayGallery()
+            let replayed = try workspace.galleryIndex.replay()
             let fresh = try Workspace(directory: dir.url)  // a cold cache, as a new process has
             #expect(try fresh.store.logSnapshot(WellKnownStreams.gallery) != nil, "the gallery has a snapshot")
             #expect(try fresh.gallery().all == replayed.all)
-            for id in ids { #expect(try fresh.galleryEntry(id: id) == replayed.entry(id: id), "round \(round)") }
+            for id in ids { #expect(try fresh.galleryIndex.entry(id: id) == replayed.entry(id: id), "round \(round)") }
             #expect(try fresh.entry(named: "renamed \(round) 7").id == ids[round * 130 + 7])
         }
     }

@@ -53,7 +53,7 @@ import Testing
             let old = hasText ? changedLook.path : Self.fixture.appendingPathComponent("exports/\(name).png").path
             let imported = "exported-by-0.1-\(index)"
             try viewer.create(name: imported, imageAt: old)
-            let before = try viewer.render(imported), after = try workspace.render(now)
+            let before = try viewer.pictures.render(try viewer.creation(named: imported)), after = try workspace.pictures.render(try workspace.creation(named: now))
             #expect(before.width == after.width && before.height == after.height, "\(name)")
             var worst = 0
             for y in 0..<min(before.height, after.height) { for x in 0..<min(before.width, after.width) {
@@ -64,7 +64,7 @@ import Testing
 
             // History: the same tree (versions, parents, children, summaries), moves and head.
             let oldHistory = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixture.appendingPathComponent("histories/\(name).json"))) as? [String: Any])
-            let newHistory = HistoryTreeText.json(try workspace.history(of: now))
+            let newHistory = try #require(try JSONSerialization.jsonObject(with: AnswerJSON.data(HistoryTreeAnswer(try workspace.history(of: now)))) as? [String: Any])
             for key in ["head", "events"] { #expect("\(newHistory[key]!)" == "\(oldHistory[key]!)", "\(name) \(key)") }
             let shape = { (json: [String: Any]) -> [String] in
                 (json["nodes"] as! [[String: Any]]).map { node in

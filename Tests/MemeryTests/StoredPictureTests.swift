@@ -22,7 +22,8 @@ import Testing
         // Made by a process that accepted it (MEMERY_IMAGE_FORMATS=all), as 0.1 did.
         let accepting = try Workspace(directory: store, mapSize: Workspace.defaultMapSize, decoder: ImageDecoder(alsoAccepted: ["all"]))
         try accepting.create(name: "kept", imageAt: file.path)
-        let picture = try Workspace(directory: store).render("kept")
+        let opened = try Workspace(directory: store)
+        let picture = try opened.pictures.render(try opened.creation(named: "kept"))
         #expect(picture.width == 2 && picture.height == 2)
         let pixel = picture.pixel(x: 0, y: 0)
         #expect(pixel.r > 200 && pixel.g < 50 && pixel.b < 50 && pixel.a == 255, "\(pixel)")

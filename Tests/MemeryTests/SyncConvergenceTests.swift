@@ -1,7 +1,6 @@
 import Foundation
 @testable import Memery
 import MemeryCore
-import MemeryHubProtocol
 import MemeryTestSupport
 import Testing
 
@@ -12,13 +11,13 @@ import Testing
     /// Everything `from` has after `sequence`, stored in `to`; the new sequence to send from.
     @discardableResult
     static func send(_ from: Workspace, to: Workspace, after sequence: UInt64 = 0) throws -> UInt64 {
-        let page = try from.outgoing(after: sequence, limit: 100_000)
-        _ = try to.incoming(page.events) { hash in try from.picture(hash) ?? Data() }
+        let page = try from.sync.outgoing(after: sequence, limit: 100_000)
+        _ = try to.sync.incoming(page.events) { hash in try from.sync.picture(hash) ?? Data() }
         return page.through
     }
 
     static func tree(_ workspace: Workspace, _ name: String) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: HistoryTreeText.json(try workspace.history(of: name)), options: [.sortedKeys]), as: UTF8.self)
+        String(decoding: try AnswerJSON.data(HistoryTreeAnswer(try workspace.history(of: name))), as: UTF8.self)
     }
 
     @Test func offlineEditsOnBothSidesConvergeAsBranchesWithTheLatestAtTheHead() throws {
@@ -52,7 +51,7 @@ import Testing
         let history = try a.history(of: "m")
         #expect(history.nodes.contains { $0.children.count == 2 })
         // Sending again stores nothing.
-        let again = try b.incoming(try a.outgoing(after: 0, limit: 100_000).events) { _ in Data() }
+        let again = try b.sync.incoming(try a.sync.outgoing(after: 0, limit: 100_000).events) { _ in Data() }
         #expect(again.stored == 0 && again.skipped > 0)
     }
 
@@ -69,8 +68,8 @@ import Testing
         _ = try a.purge("x")
         let before = try b.lastSequence()
         try b.perform(.captions(top: "OFFLINE", bottom: nil, style: TextStyleChanges()), on: "x")
-        let page = try b.outgoing(after: before, limit: 100)
-        let result = try a.incoming(page.events) { _ in Data() }
+        let page = try b.sync.outgoing(after: before, limit: 100)
+        let result = try a.sync.incoming(page.events) { _ in Data() }
         #expect(result.stored == 0 && result.dropped == 1)
         #expect(try a.verify().isClean)
         #expect(try a.gallery().entries.isEmpty)
@@ -161,7 +160,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.005)
         try b.create(name: "Cat", canvasWidth: 20, height: 20, background: .white)
         let sentB = try b.lastSequence()
-        let result = try b.incoming(try a.outgoing(after: 0, limit: 100).events) { _ in Data() }
+        let result = try b.sync.incoming(try a.sync.outgoing(after: 0, limit: 100).events) { _ in Data() }
         #expect(result.renamed.map(\.to) == ["Cat-2"])
         try Self.send(b, to: a, after: 0)
         #expect(sentB > 0)

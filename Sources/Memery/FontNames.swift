@@ -2,15 +2,17 @@ import MemeryCore
 import MemeryRender
 
 /// A font family people can name in a text style.
-public struct FontFamily: Sendable, Equatable {
+public struct FontFamily: Sendable, Equatable, Encodable {
     public var name: String
     /// What Memery uses it for by default, if anything.
     public var role: String?
 }
 
-extension Workspace {
+/// Fonts by the names people give them: the families installed, and a command's font named
+/// as installed, or refused before anything is stored.
+enum FontNames {
     /// The families installed here that can set words, the meme faces marked.
-    public func fonts() -> [FontFamily] {
+    static func families() -> [FontFamily] {
         FontCatalog.families.map { name in
             switch name {
             case TextStyle.defaultFont: FontFamily(name: name, role: "the meme default: condensed, upper case only")
@@ -23,7 +25,7 @@ extension Workspace {
     /// The command with its font named as installed ("comic neue" becomes "Comic Neue").
     /// Refuses a family that is not installed, naming the nearest ones: fontconfig would
     /// quietly set it in another face.
-    func resolvingFonts(in command: CreationCommand) throws -> CreationCommand {
+    static func resolving(_ command: CreationCommand) throws -> CreationCommand {
         func resolved(_ style: TextStyleChanges) throws -> TextStyleChanges {
             guard let named = style.font else { return style }
             guard let installed = FontCatalog.installed(named) else {

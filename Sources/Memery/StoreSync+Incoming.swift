@@ -1,18 +1,6 @@
 public import Foundation
 import MemeryCore
-public import MemeryHubProtocol
 import MemeryStore
-
-/// One page of what a store has to push: its events as they travel, whole appends only.
-public struct OutgoingPage: Sendable {
-    public var events: [HubEvent]
-    /// The last local sequence the page looked at: the next page starts after it.
-    public var through: UInt64
-    /// True when the log goes on past `through`.
-    public var more: Bool
-    /// The creations whose histories the page carries.
-    public var creations: Set<UUID> = []
-}
 
 /// What a pull's page did to the store.
 public struct IncomingResult: Sendable {
@@ -37,96 +25,10 @@ public struct IncomingResult: Sendable {
     public var branched: [String] = []
 }
 
-/// The store's side of sync: its log read as events that travel, and events from the hub
-/// stored as they were written. The hub client drives these; nothing here speaks HTTP.
-extension Workspace {
-    /// Whole appends of the log after local sequence `sequence`, up to about `limit` events,
-    /// leaving out purged events and the sequences in `skip` (events that came from the hub).
-    /// `only`: the appends that touch these streams alone (`memery sync NAME...`).
-    public func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false },
-                         only streams: Set<UUID>? = nil) throws -> OutgoingPage {
-        try outgoing(after: sequence, limit: limit, skip: skip, only: streams, leaving: nil)
-    }
-
-    /// `leaving`: when set, damaged records are passed over and these streams left out
-    /// (salvage: what is readable, without the creations damage touched).
-    func outgoing(after sequence: UInt64, limit: Int, skip: (UInt64) -> Bool = { _ in false },
-                  only streams: Set<UUID>? = nil, leaving: Set<UUID>?) throws -> OutgoingPage {
-        var events = [HubEvent](), append = [HubEvent]()
-        var through = sequence, batchID: UUID?, batch: UInt64 = 0, more = false
-        // An append goes whole, or not at all when it touches none of `streams`.
-        func finish() {
-            if streams.map({ streams in append.contains { streams.contains($0.stream) } }) ?? true { events += append }
-            append = []
-        }
-        let visit: (UInt64, (StoredEvent) throws -> Bool) throws -> Void = { from, body in
-            if leaving != nil {
-                try self.store.forEachReadableEvent(from: from, damaged: { _, _, _ in }, body)
-            } else {
-                try self.store.forEachEvent(from: from, body)
-            }
-        }
-        try visit(sequence + 1) { stored in
-            if stored.batch != batch {
-                finish()
-                // A page ends between appends only.
-                if events.count >= limit { more = true; return false }
-                batch = stored.batch
-                batchID = nil
-            }
-            through = stored.sequence
-            guard !stored.isPurged, !skip(stored.sequence), !(leaving?.contains(stored.stream) ?? false) else { return true }
-            let id = batchID ?? stored.id
-            batchID = id
-            let payload = String(decoding: stored.payload, as: UTF8.self)
-            append.append(HubEvent(id: stored.id, batch: id, stream: stored.stream, parent: stored.parent, type: stored.type,
-                                   schemaVersion: stored.schemaVersion, time: stored.timeMilliseconds, payload: payload,
-                                   blobs: EventAdmission.namesPicturesItUses(stored.type) ? EventAdmission.pictures(in: stored.payload) : []))
-            return true
-        }
-        if !more { finish() }
-        var page = OutgoingPage(events: events, through: through, more: more)
-        page.creations = Set(events.filter { Self.isCreationEvent($0.type) }.map(\.stream))
-        return page
-    }
-
-    /// True for the events of a creation's own history (not the gallery's, garage's or templates').
-    static func isCreationEvent(_ type: String) -> Bool {
-        !GalleryEvent.types.contains(type) && !Garage.Event.types.contains(type) && !Templates.Event.types.contains(type)
-    }
-
-    /// The store's folder: what belongs to this store (its login to a hub) lives beside its data.
-    public var directory: URL { store.directory }
-
-
-    /// The bytes of a picture the store holds (checked against its hash), or nil.
-    public func picture(_ hash: String) throws -> Data? { try store.blob(hash) }
-
-    /// The streams `memery sync NAME...` carries for these creations: each one's history
-    /// and its gallery entry. Names this store does not know are looked for in `events`
-    /// (a creation another machine made); `unknown` lists those found nowhere.
-    public func syncStreams(named names: [String], seenIn events: [HubEvent] = []) throws -> (streams: Set<UUID>, unknown: [String]) {
-        var streams = Set<UUID>(), unknown = [String]()
-        let gallery = try self.gallery()
-        for name in names {
-            var id = (gallery.entries + gallery.trash).first { $0.name.lowercased() == name.lowercased() }?.id
-            if id == nil {
-                for event in events where event.type == "GalleryEntryAdded" || event.type == "CreationRenamed" {
-                    switch try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(event.payload.utf8)) {
-                    case .added(let entry) where entry.name.lowercased() == name.lowercased(): id = entry.id
-                    case .renamed(let renamed, let new) where new.lowercased() == name.lowercased(): id = renamed
-                    default: break
-                    }
-                }
-            }
-            if let id { streams.formUnion([id, Self.membershipStream(of: id)]) } else { unknown.append(name) }
-        }
-        return (streams, unknown)
-    }
-
-    /// True when the store holds the picture.
-    public func hasPicture(_ hash: String) throws -> Bool { try store.blob(hash) != nil }
-
+/// The store's side of a pull: events from the hub stored as their writers made them, and
+/// what two machines may have done at once settled (a name two creations took, a creation
+/// one machine purged while another edited it, edits side by side made branches).
+extension StoreSync {
     /// Stores a page of events from the hub, in one transaction: each append as its writer
     /// made it, with the pictures `picture` gives (those the store lacks). Events already
     /// here are skipped. Then settles what two machines may have done at once: a name two
@@ -134,9 +36,9 @@ extension Workspace {
     /// purged here.
     /// `fromHub` says which of the store's own sequences came from the hub before: an edit
     /// beside one of those is not "edited here".
-    public func incoming(_ events: [HubEvent], fromHub: (UInt64) -> Bool = { _ in false }, picture: (String) throws -> Data) throws -> IncomingResult {
+    public func incoming(_ events: [SyncEvent], fromHub: (UInt64) -> Bool = { _ in false }, picture: (String) throws -> Data) throws -> IncomingResult {
         var result = IncomingResult()
-        try writing { _ in
+        try turns.take { _ in
             var appends = [ImportedAppend]()
             var names = [UUID: String]()  // creations' names as the page goes
             // A creation purged here stays purged: what another machine made to it meanwhile
@@ -171,18 +73,18 @@ extension Workspace {
                     case .added(let entry):
                         owner = entry.id
                         named.append(entry.id)
-                        claims.append(Self.nameClaim(entry.name))
+                        claims.append(GalleryIndex.nameClaim(entry.name))
                         names[entry.id] = entry.name
                         touched[entry.id, default: []].insert(entry.name)
                     case .renamed(let id, let name):
                         owner = id
                         named.append(id)
-                        if let old = try names[id] ?? galleryEntry(id: id)?.name {
-                            release.append(Self.nameClaim(old))
+                        if let old = try names[id] ?? galleryIndex.entry(id: id)?.name {
+                            release.append(GalleryIndex.nameClaim(old))
                             touched[id, default: []].insert(old)
                             if before[id] == nil && names[id] == nil { before[id] = old }
                         }
-                        claims.append(Self.nameClaim(name))
+                        claims.append(GalleryIndex.nameClaim(name))
                         names[id] = name
                         touched[id, default: []].insert(name)
                     case .purged(let id):
@@ -214,13 +116,13 @@ extension Workspace {
             // and settling settles when the page comes again).
             var settled = Set<UUID>()
             for id in named where settled.insert(id).inserted {
-                guard let entry = try loadMembership(id).state.entry else { continue }
+                guard let entry = try galleryIndex.membership(id).entry else { continue }
                 // Of two renames the later wins on every machine (Membership folds by stamp):
                 // the names this creation does not have after all are let go.
-                for name in touched[id] ?? [] where Self.nameClaim(name) != Self.nameClaim(entry.name) {
-                    try store.releaseClaim(Self.nameClaim(name), heldBy: id)
+                for name in touched[id] ?? [] where GalleryIndex.nameClaim(name) != GalleryIndex.nameClaim(entry.name) {
+                    try store.releaseClaim(GalleryIndex.nameClaim(name), heldBy: id)
                 }
-                result.renamed += try settleName(Self.nameClaim(entry.name), wanted: id)
+                result.renamed += try settleName(GalleryIndex.nameClaim(entry.name), wanted: id)
                 if let was = before[id], was != entry.name, try renamedHere(id, to: was, through: lastBefore, fromHub: fromHub) {
                     result.lostRenames.append((was, entry.name))
                 }
@@ -229,7 +131,7 @@ extension Workspace {
             // this store had moved on from) makes a branch: say so.
             for id in result.creations where known.contains(id) {
                 let imported = Set(report.stored.filter { $0.stream == id }.map(\.id))
-                let (history, stored) = try loadHistory(id)
+                let (history, stored) = try creations.loadHistory(id)
                 let sequences = Dictionary(stored.map { ($0.id, $0.sequence) }, uniquingKeysWith: { first, _ in first })
                 // A sibling this store wrote itself: not one pulled now or in an earlier sync.
                 let forked = history.nodes.contains { node in
@@ -240,12 +142,12 @@ extension Workspace {
                         return !fromHub(sequence)
                     }
                 }
-                if forked, let name = try galleryEntry(id: id)?.name { result.branched.append(name) }
+                if forked, let name = try galleryIndex.entry(id: id)?.name { result.branched.append(name) }
             }
             for id in purges {
-                guard let entry = try galleryEntry(id: id) else { continue }
+                guard let entry = try galleryIndex.entry(id: id) else { continue }
                 let edits = Set(try store.events(in: id).map(\.batch)).count
-                try store.purge([id, Self.membershipStream(of: id)])
+                try store.purge([id, GalleryIndex.membershipStream(of: id)])
                 result.purged.append((entry.name, edits))
             }
         }
@@ -254,7 +156,7 @@ extension Workspace {
 
     /// True when this store's own rename (not one pulled) gave creation `id` the name `name`.
     private func renamedHere(_ id: UUID, to name: String, through sequence: UInt64, fromHub: (UInt64) -> Bool) throws -> Bool {
-        let renames = try store.events(in: Self.membershipStream(of: id)).filter { $0.type == "CreationRenamed" && $0.sequence <= sequence }
+        let renames = try store.events(in: GalleryIndex.membershipStream(of: id)).filter { $0.type == "CreationRenamed" && $0.sequence <= sequence }
         guard let last = renames.last(where: { event in
             if case .renamed(_, let given)? = try? EventCoding.galleryEvent(event) { return given == name }
             return false
@@ -266,61 +168,35 @@ extension Workspace {
     /// free suffix (`cat-2`), so both machines end with the same names.
     private func settleName(_ claim: String, wanted: UUID) throws -> [(from: String, to: String)] {
         guard let holder = try store.owner(ofClaim: claim), holder != wanted,
-              let held = try loadMembership(holder).state.entry, let arriving = try loadMembership(wanted).state.entry,
-              Self.nameClaim(arriving.name) == claim else {
+              let held = try galleryIndex.membership(holder).entry, let arriving = try galleryIndex.membership(wanted).entry,
+              GalleryIndex.nameClaim(arriving.name) == claim else {
             _ = try store.takeClaim(claim, for: wanted)
             return []
         }
         func joined(_ id: UUID) throws -> (Int64, String) {
-            let first = try store.events(in: Self.membershipStream(of: id)).first
+            let first = try store.events(in: GalleryIndex.membershipStream(of: id)).first
             return (first?.timeMilliseconds ?? 0, (first?.id ?? id).uuidString)
         }
         let later = try joined(wanted) > joined(holder) ? (wanted, arriving.name) : (holder, held.name)
-        let name = try uniqueName(from: later.1)
+        let name = try galleryIndex.uniqueName(from: later.1)
         if later.0 == wanted {
-            try changeMembership(wanted, .rename(name), claim: [Self.nameClaim(name)])
+            try galleryIndex.change(wanted, .rename(name), claim: [GalleryIndex.nameClaim(name)])
         } else {
-            try changeMembership(holder, .rename(name), claim: [Self.nameClaim(name)], release: [claim])
+            try galleryIndex.change(holder, .rename(name), claim: [GalleryIndex.nameClaim(name)], release: [claim])
             _ = try store.takeClaim(claim, for: wanted)
         }
         return [(later.1, name)]
     }
-}
 
-extension Workspace {
     /// The streams of every creation this store purged (or took a purge of): the gallery
     /// stream keeps each purge's note.
     public func purgedStreams() throws -> Set<UUID> {
         var streams = Set<UUID>()
         for event in try store.events(in: WellKnownStreams.gallery) where event.type == "CreationPurged" {
             if case .purged(let id) = try? GalleryEvent.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload) {
-                streams.formUnion([id, Self.membershipStream(of: id)])
+                streams.formUnion([id, GalleryIndex.membershipStream(of: id)])
             }
         }
         return streams
-    }
-
-    /// The creations whose purges are among this store's events after `sequence` that the
-    /// hub has not had yet: what a sync past the hub's quota sends ahead to free room.
-    public func purgesNotPushed(after sequence: UInt64, skip: (UInt64) -> Bool) throws -> [UUID] {
-        var creations = [UUID]()
-        try store.forEachEvent(from: sequence + 1) { stored in
-            if stored.type == "CreationPurged", stored.stream == WellKnownStreams.gallery, !skip(stored.sequence),
-               case .purged(let id) = try? GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload) {
-                creations.append(id)
-            }
-            return true
-        }
-        return creations
-    }
-
-    /// True when the store holds events of creation `id`'s own history.
-    public func hasHistory(_ id: UUID) throws -> Bool { try store.version(of: id) > 0 }
-
-    /// The name of the creation a stream belongs to (its history or its gallery entry), when
-    /// this store knows it: what sync says about events it set aside.
-    public func creationName(ofStream stream: UUID) throws -> String? {
-        if let entry = try galleryEntry(id: stream) { return entry.name }
-        return try gallery().entries.first { Self.membershipStream(of: $0.id) == stream }?.name
     }
 }

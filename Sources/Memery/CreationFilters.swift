@@ -3,22 +3,24 @@ import MemeryCore
 import MemeryRender
 import MemeryStore
 
-/// Filters in creations: parameters are checked against the plugin's declaration before
-/// anything is stored, and stored whole (defaults filled in) with the plugin's parameter
-/// version, so a later plugin changing a default does not change a saved picture.
-extension Workspace {
-    var filterHost: FilterHost { compositor.filters }
+/// Filters in creations, handed out by `Workspace.filters`: parameters are checked against
+/// the plugin's declaration before anything is stored, and stored whole (defaults filled in)
+/// with the plugin's parameter version, so a later plugin changing a default does not change
+/// a saved picture.
+public struct CreationFilters: Sendable {
+    let workspace: Workspace
+    var filterHost: FilterHost { workspace.compositor.filters }
 
     /// Adds a filter on the base image (the canvas, for a blank one), a layer, or the whole
     /// canvas; `settings` are `PARAM=VALUE`. Returns the filter's position in the creation.
     @discardableResult
-    public func applyFilter(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
-        let session = try session(name)
-        _ = try applyFilter(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
+    public func apply(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
+        let session = try workspace.session(name)
+        _ = try apply(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
         return session.state.filters.count
     }
 
-    func applyFilter(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [RecordedEvent] {
+    func apply(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [RecordedEvent] {
         let command = try filterCommand(session.state, filter: id, settings: settings, layer: layer, canvas: canvas)
         try tryRendering(session.state, command)
         return try session.edit(command)
@@ -26,13 +28,13 @@ extension Workspace {
 
     /// The picture as applying the filter would leave it, stored nowhere: what the editor
     /// shows while the person moves a filter's sliders.
-    public func filterPreview(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false,
+    public func preview(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false,
                               width: Int? = nil, format: ExportFormat? = nil) throws -> Picture {
-        let state = try creation(named: name)
+        let state = try workspace.creation(named: name)
         let command = try filterCommand(state, filter: id, settings: settings, layer: layer, canvas: canvas)
         let next = state.evolve(try state.decide(command))
         // Drawn as the editor's previews are (`preview(of:)`): nil picks JPEG for an opaque picture.
-        return try picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
+        return try workspace.pictures.picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
     }
 
     private func filterCommand(_ state: Creation, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> CreationCommand {
@@ -44,12 +46,12 @@ extension Workspace {
     }
 
     /// Changes parameters of the filter at `position` (1 first, as `show` lists them).
-    public func setFilterParams(_ name: String, position: Int, settings: [String]) throws {
-        try setFilterParams(in: try session(name), position: position, settings: settings)
+    public func setParams(_ name: String, position: Int, settings: [String]) throws {
+        try setParams(in: try workspace.session(name), position: position, settings: settings)
     }
 
     @discardableResult
-    func setFilterParams(in session: CreationSession, position: Int, settings: [String]) throws -> [RecordedEvent] {
+    func setParams(in session: CreationSession, position: Int, settings: [String]) throws -> [RecordedEvent] {
         let applied = try session.state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw filterHost.missing([applied.filter]) }
         let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)
@@ -63,10 +65,10 @@ extension Workspace {
     /// hangs or fails is reported before anything is stored: the creation stays as it was.
     private func tryRendering(_ state: Creation, _ command: CreationCommand) throws {
         let next = state.evolve(try state.decide(command))
-        _ = try render(next, skipMissingFilters: true)
+        _ = try workspace.pictures.render(next, skipMissingFilters: true)
     }
 
-    public func removeFilter(_ name: String, position: Int) throws {
-        try session(name).edit(.removeFilter(position: position))
+    public func remove(_ name: String, position: Int) throws {
+        try workspace.session(name).edit(.removeFilter(position: position))
     }
 }

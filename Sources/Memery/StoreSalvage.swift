@@ -12,12 +12,16 @@ public struct SalvageReport: Sendable {
     public var leftBehind: [String] = []
 }
 
-extension Workspace {
+/// Copying what damage left readable into a new store (`memery salvage`).
+struct StoreSalvage: Sendable {
+    let workspace: Workspace
+
     /// Copies everything readable into a new store at `directory`, as a sync would carry it
     /// (every event with its id, every picture it uses), leaving behind whole any creation
     /// that damage touched (a damaged record, or a picture that fails its hash): a history
     /// with a hole would replay as something that never was. This store is only read.
-    public func salvage(into directory: URL) throws -> SalvageReport {
+    func copy(into directory: URL) throws -> SalvageReport {
+        let store = workspace.store
         let target = try Workspace(directory: directory)
         guard try target.lastSequence() == 0 else {
             throw MemeryError(.badInput, "\(directory.path) already holds a store: salvage into a new, empty folder")
@@ -36,11 +40,11 @@ extension Workspace {
             return true
         }
         // A creation goes whole or not at all: its history and its gallery entry together.
-        let gallery = (try? replayGalleryReadable()) ?? []
+        let gallery = (try? workspace.galleryIndex.replay(passingDamage: true).all) ?? []
         var leaving = Set<UUID>()
         for (stream, why) in damaged {
-            if let entry = gallery.first(where: { $0.id == stream || Self.membershipStream(of: $0.id) == stream }) {
-                leaving.formUnion([entry.id, Self.membershipStream(of: entry.id)])
+            if let entry = gallery.first(where: { $0.id == stream || GalleryIndex.membershipStream(of: $0.id) == stream }) {
+                leaving.formUnion([entry.id, GalleryIndex.membershipStream(of: entry.id)])
                 report.leftBehind.append("\"\(entry.name)\": \(why)")
             } else {
                 leaving.insert(stream)
@@ -49,9 +53,9 @@ extension Workspace {
         }
         var after: UInt64 = 0
         while true {
-            let page = try outgoing(after: after, limit: 2_000, leaving: leaving)
-            let result = try target.incoming(page.events) { hash in
-                guard let bytes = try self.store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
+            let page = try workspace.sync.outgoing(after: after, limit: 2_000, leaving: leaving)
+            let result = try target.sync.incoming(page.events) { hash in
+                guard let bytes = try store.blob(hash) else { throw StoreError.missingBlob(hash: hash) }
                 return bytes
             }
             report.events += result.stored
@@ -62,17 +66,5 @@ extension Workspace {
         report.creations = try target.gallery().all.map(\.name)
         report.leftBehind.sort()
         return report
-    }
-
-    /// The gallery's entries from every readable record (damaged ones passed over).
-    func replayGalleryReadable() throws -> [Gallery.Entry] {
-        var events = [(GalleryEvent, GalleryStamp?)]()
-        try store.forEachReadableEvent(damaged: { _, _, _ in }) { event in
-            if GalleryEvent.types.contains(event.type), let decoded = try? EventCoding.galleryEvent(event) {
-                events.append((decoded, event.galleryStamp))
-            }
-            return true
-        }
-        return Gallery.fold([], events)
     }
 }

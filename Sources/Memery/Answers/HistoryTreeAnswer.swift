@@ -1,0 +1,56 @@
+import MemeryCore
+
+/// A creation's history tree as `memery history --json` prints it and the editor draws it:
+/// every edit (node) with its parent and children by version, every move of the head, the
+/// head, and `tip`, which names the tree as far as it goes. Given what a page already holds
+/// (`since` and its `tip`), only what came after, marked `since`; the whole tree when that
+/// part is not this tree's (an edit synced in before its end).
+public struct HistoryTreeAnswer: Encodable, Sendable {
+    public struct Node: Encodable, Sendable {
+        public var id: String
+        public var version: UInt64
+        public var firstVersion: UInt64
+        @Nullable public var parent: UInt64?
+        public var children: [UInt64]
+        public var time: Int64
+        public var summary: String
+        public var types: [String]
+    }
+    public struct Move: Encodable, Sendable {
+        public var version: UInt64
+        public var time: Int64
+        public var cause: String
+        public var to: UInt64
+    }
+
+    public var name: String
+    @Nullable public var head: UInt64?
+    public var events: UInt64
+    public var nodes: [Node]
+    public var moves: [Move]
+    public var tip: String
+    public var since: UInt64?
+
+    public init(_ history: CreationHistory, since: UInt64? = nil, tip: String? = nil) {
+        var after: UInt64?
+        if let since, let tip, since <= history.streamVersion, history.batches.contains(where: { $0.lastVersion == since }),
+           HistoryTreeText.tip(of: history, through: since) == tip {
+            after = since
+        }
+        nodes = history.nodes.indices.filter { history.nodes[$0].version > after ?? 0 }.map { index in
+            let node = history.nodes[index]
+            return Node(id: node.id.uuidString.lowercased(), version: node.version, firstVersion: node.firstVersion,
+                        parent: node.parent.map { history.nodes[$0].version }, children: node.children.map { history.nodes[$0].version },
+                        time: node.time, summary: HistoryTreeText.summary(index, in: history), types: node.events.map(\.type))
+        }
+        moves = history.batches.compactMap { batch in
+            guard case let .move(to, cause) = batch.kind, batch.lastVersion > after ?? 0 else { return nil }
+            return Move(version: batch.lastVersion, time: batch.time, cause: cause.rawValue, to: history.nodes[to].version)
+        }
+        name = history.state.name
+        head = history.head.map { history.nodes[$0].version }
+        events = history.streamVersion
+        self.tip = HistoryTreeText.tip(of: history, through: history.streamVersion)
+        self.since = after
+    }
+}
