@@ -80,17 +80,19 @@ let package = Package(
                 swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]),
         // `memery serve`: the HTTP API and the editor's files, on the facade alone.
         .target(name: "MemeryServer", dependencies: [
-            "Memery", "MemeryHubClient", "MemeryWeb", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"),
+            "Memery", "MemeryHubClient", "MemeryWeb", "MemeryLocks", "MemeryHTTP", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"), httpTypes, nioCore,
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
+        // What both servers share of HTTP: saying why one cannot listen, answering by entity tag.
+        .target(name: "MemeryHTTP", dependencies: [httpTypes]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
         .target(name: "MemeryHubProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // `memery hub`: accounts, sync, recommendations, search and shares on PostgreSQL. Stateless.
         .target(name: "MemeryHub", dependencies: [
             // MemeryCore: the engine's own decoders judge what a push may store (EventAdmission).
-            "MemeryHubProtocol", "MemeryCore",
+            "MemeryHubProtocol", "MemeryCore", "MemeryHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -115,7 +117,7 @@ let package = Package(
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryWeb", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryWeb", "MemeryHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 

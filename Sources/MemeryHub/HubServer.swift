@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MemeryHTTP
 public import Logging
 import MemeryHubProtocol
 import Metrics
@@ -53,14 +54,9 @@ public enum HubServer {
         let app = application(settings, registry: registry, logger: Logger(label: "memery.hub"), announce: announce)
         do {
             try await app.runService()
-        } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
-            // Said as what to do; NIO's words name a system call.
-            let words = switch error.errnoCode {
-            case EADDRINUSE: "port \(settings.port) on \(settings.host) is taken by another program: choose another with --port"
-            case EACCES: "port \(settings.port) needs more privileges than this user has (ports below 1024 are the system's): choose one above 1023 with --port"
-            default: "this machine has no address \(settings.host) to listen on: give one of its own with --listen"
-            }
-            throw HubStartError(words)
+        } catch let error as IOError where CannotListen.understood.contains(error.errnoCode) {
+            throw HubStartError(CannotListen(host: settings.host, port: settings.port, errno: error.errnoCode,
+                                             hostOption: "--listen", takesPortZero: false).description)
         }
     }
 

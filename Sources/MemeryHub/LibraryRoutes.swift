@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MemeryHTTP
 import MemeryHubProtocol
 
 /// The library's routes: publishing needs a login; reading, browsing and searching do not.
@@ -77,7 +78,7 @@ struct LibraryRoutes: Sendable {
         var headers: HTTPFields = [.cacheControl: "public, max-age=300", .eTag: tag, .contentType: info.contentType]
         headers[.init("X-Content-Type-Options")!] = "nosniff"
         headers[.init("Access-Control-Allow-Origin")!] = "*"
-        if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        if EntityTag.matches(request.headers, tag) { return Response(status: .notModified, headers: headers) }
         if request.method == .head {
             headers[.contentLength] = String(info.size)
             return Response(status: .ok, headers: headers)

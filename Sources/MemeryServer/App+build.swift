@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 public import Memery
+import MemeryHTTP
 import MemeryWeb
 import NIOCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MemeryHTTP
 import Memery
 import NIOCore
 
@@ -180,7 +181,7 @@ struct CreationRoutes {
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = version == nil ? "no-cache" : "private, max-age=31536000, immutable"
-        if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        if EntityTag.matches(request.headers, tag) { return Response(status: .notModified, headers: headers) }
         let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
             try $0.preview(of: shown, width: width, format: format, quality: quality)
         }

@@ -42,7 +42,7 @@ struct AccountShowCommand: AsyncParsableCommand {
         } catch let error as HubClientError where error.status == nil {
             // The hub does not answer: what this store knows is still worth saying.
             if json {
-                try printJSON(["user": login.user, "role": login.role, "hub": login.hub, "reachable": false])
+                try printJSON(AccountStatusAnswer(user: login.user, role: login.role, hub: login.hub, reachable: false))
             } else {
                 print("\(login.user)\(login.role == "manager" ? " (manager)" : "") on \(login.hub)")
             }
@@ -50,11 +50,8 @@ struct AccountShowCommand: AsyncParsableCommand {
             return
         }
         if json {
-            try printJSON([
-                "user": answer.user, "role": answer.role, "hub": login.hub, "position": answer.position,
-                "devices": answer.devices.map { ["id": $0.id.uuidString.lowercased(), "device": $0.device, "created": $0.created,
-                                                 "lastSeen": $0.lastSeen, "current": $0.current] as [String: Any] },
-            ])
+            try printJSON(AccountStatusAnswer(user: answer.user, role: answer.role, hub: login.hub, position: answer.position,
+                                              devices: answer.devices.map(AccountStatusAnswer.Device.init)))
             return
         }
         print("\(answer.user)\(answer.role == "manager" ? " (manager)" : "") on \(login.hub)")
@@ -166,4 +163,27 @@ struct DeleteAccountCommand: AsyncParsableCommand {
 
 enum Device {
     static var name: String { ProcessInfo.processInfo.hostName }
+}
+
+/// What `account --json` prints: who this store is logged in as, where, and the account's
+/// devices; `reachable: false` alone when the hub did not answer.
+struct AccountStatusAnswer: Encodable {
+    struct Device: Encodable {
+        var id: String
+        var device: String
+        var created: Int64
+        var lastSeen: Int64
+        var current: Bool
+
+        init(_ session: DeviceSession) {
+            id = session.id.uuidString.lowercased(); device = session.device; created = session.created
+            lastSeen = session.lastSeen; current = session.current
+        }
+    }
+    var user: String
+    var role: String
+    var hub: String
+    var position: Int64?
+    var devices: [Device]?
+    var reachable: Bool?
 }

@@ -218,10 +218,7 @@ extension SearchCommand {
         let count = min(limit, 50)
         let outcomes = await search.search(text, count: count)
         if json {
-            try printJSON(["web": outcomes.map { outcome -> [String: Any] in
-                ["provider": outcome.provider, "label": outcome.label, "problem": outcome.problem ?? NSNull(),
-                 "images": outcome.images.map(WebImageJSON.shape)]
-            }])
+            try printJSON(["web": outcomes.map(WebOutcomeAnswer.init)])
         } else {
             for outcome in outcomes {
                 if let problem = outcome.problem, outcome.images.isEmpty {
@@ -243,11 +240,32 @@ extension SearchCommand {
 }
 
 /// A web search result as JSON.
-enum WebImageJSON {
-    static func shape(_ image: WebImage) -> [String: Any] {
-        ["reference": image.reference, "title": image.title, "author": image.author ?? NSNull(), "licence": image.licence,
-         "licenceURL": image.licenceURL ?? NSNull(), "page": image.page, "imageURL": image.imageURL,
-         "thumbnailURL": image.thumbnailURL ?? NSNull(), "width": image.width ?? NSNull(), "height": image.height ?? NSNull()]
+/// What `search --web --json` prints of one picture site: what it found, or what went wrong.
+struct WebOutcomeAnswer: Encodable {
+    struct Image: Encodable {
+        var reference: String
+        var title: String
+        @Nullable var author: String?
+        var licence: String
+        @Nullable var licenceURL: String?
+        var page: String
+        var imageURL: String
+        @Nullable var thumbnailURL: String?
+        @Nullable var width: Int?
+        @Nullable var height: Int?
+    }
+    var provider: String
+    var label: String
+    @Nullable var problem: String?
+    var images: [Image]
+
+    init(_ outcome: WebSearch.Outcome) {
+        provider = outcome.provider; label = outcome.label; problem = outcome.problem
+        images = outcome.images.map { image in
+            Image(reference: image.reference, title: image.title, author: image.author, licence: image.licence,
+                  licenceURL: image.licenceURL, page: image.page, imageURL: image.imageURL, thumbnailURL: image.thumbnailURL,
+                  width: image.width, height: image.height)
+        }
     }
 }
 

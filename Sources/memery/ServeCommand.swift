@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Memery
+import MemeryHTTP
 import MemeryServer
 
 struct ServeCommand: AsyncParsableCommand {

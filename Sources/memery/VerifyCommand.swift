@@ -17,11 +17,7 @@ struct VerifyCommand: ParsableCommand {
         // Not damage: edits from the hub this store holds apart, named so that nothing is hidden.
         let setAside = SetAsideEvents.load(workspace).lines(in: workspace)
         if output.json {
-            try printJSON(["format": report.formatVersion, "events": report.events, "purged": report.purged, "streams": report.streams,
-                           "blobs": report.blobs, "blobBytes": report.blobBytes, "names": report.names, "ok": report.isClean,
-                           "problem": report.problem.map { $0 as Any } ?? NSNull(), "problems": report.problems,
-                           "unlisted": report.unlisted, "damagedCreations": report.damagedCreations,
-                           "badSequence": report.badSequence.map { $0 as Any } ?? NSNull(), "setAside": setAside])
+            try printJSON(VerifyAnswer(report, setAside: setAside))
             if !report.isClean { throw ExitCode(3) }
             return
         }
@@ -38,5 +34,31 @@ struct VerifyCommand: ParsableCommand {
             throw ExitCode(3)
         }
         print("ok")
+    }
+}
+
+/// What `verify --json` prints: what the store holds, and every problem found.
+struct VerifyAnswer: Encodable {
+    var format: Int
+    var events: Int
+    var purged: Int
+    var streams: Int
+    var blobs: Int
+    var blobBytes: Int
+    var names: Int
+    var ok: Bool
+    @Nullable var problem: String?
+    var problems: [String]
+    var unlisted: Int
+    var damagedCreations: [String]
+    @Nullable var badSequence: UInt64?
+    /// Edits from the hub this store holds apart: not damage, named so nothing is hidden.
+    var setAside: [String]
+
+    init(_ report: StoreCheck, setAside: [String]) {
+        format = report.formatVersion; events = report.events; purged = report.purged; streams = report.streams
+        blobs = report.blobs; blobBytes = report.blobBytes; names = report.names; ok = report.isClean
+        problem = report.problem; problems = report.problems; unlisted = report.unlisted
+        damagedCreations = report.damagedCreations; badSequence = report.badSequence; self.setAside = setAside
     }
 }

@@ -107,6 +107,29 @@ import Testing
         }
     }
 
+    /// A picture a cache holds is not drawn again: its tag, alone, weak or in a list, or `*`,
+    /// answers 304; another tag draws it.
+    @Test func aRenderTheCacheHoldsIsNotModifiedByItsTagInAnyForm() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            let created = try await client.execute(uri: "/api/creations", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: ##"{"name": "tagged", "canvas": "30x20", "background": "#ff0000"}"##))
+            #expect(created.status == .created)
+            let first = try await client.execute(uri: "/api/creations/tagged/render?format=png", method: .get, headers: Self.fromThePage())
+            #expect(first.status == .ok && first.body.readableBytes > 0)
+            let tag = try #require(first.headers[.eTag])
+            for asked in [tag, "W/" + tag, "\"other\", " + tag, "*"] {
+                let again = try await client.execute(uri: "/api/creations/tagged/render?format=png", method: .get,
+                                                     headers: Self.fromThePage([.ifNoneMatch: asked]))
+                #expect(again.status == .notModified, "If-None-Match: \(asked)")
+                #expect(again.body.readableBytes == 0)
+            }
+            let other = try await client.execute(uri: "/api/creations/tagged/render?format=png", method: .get,
+                                                 headers: Self.fromThePage([.ifNoneMatch: "\"other\""]))
+            #expect(other.status == .ok && other.body.readableBytes > 0)
+        }
+    }
+
     /// A failure that is not the engine's: logged with its cause and the request's id, and
     /// answered with the id and nothing of the cause.
     @Test func aFiveHundredIsLoggedWithItsRequestIdAndAnsweredWithoutInternals() async throws {
