@@ -47,7 +47,8 @@ struct EventSourcedRepository<D: Decider>: Sendable where D.Event: RecordableEve
     }
 
     /// Decides `command` against `id`'s state and appends what it causes, with the version
-    /// decided against; `claim` and `release` name claims held for `id`. Returns the state
+    /// decided against; `claim` and `release` name claims held for `id`, which also owns the
+    /// pictures stored (a membership's id is its creation's, so a purge takes both). Returns the state
     /// after and the events once durable (none when nothing changed).
     @discardableResult
     func decide(_ command: D.Command, for id: UUID, blobs: [Data] = [], blobRefs: [String] = [],
@@ -59,7 +60,7 @@ struct EventSourcedRepository<D: Decider>: Sendable where D.Event: RecordableEve
             guard !events.isEmpty else { return (state, []) }
             let write = EventStore.StreamWrite(stream: stream(id), expectedVersion: version, events: try events.map { try EventCoding.newEvent($0) })
             let stored = try store.append([write], blobs: blobs, blobRefs: blobRefs, claim: claim, release: release,
-                                          owner: claim.isEmpty && release.isEmpty ? nil : id,
+                                          owner: id,  // claims and pictures are the id's: a membership's, its creation's
                                           now: stampsAfterLatest ? Self.time(after: latest) : Date())
             return (state.evolve(events), stored)
         }

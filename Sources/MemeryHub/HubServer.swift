@@ -56,7 +56,7 @@ public enum HubServer {
             try await app.runService()
         } catch let error as IOError where CannotListen.understood.contains(error.errnoCode) {
             throw HubStartError(CannotListen(host: settings.host, port: settings.port, errno: error.errnoCode,
-                                             hostOption: "--listen", takesPortZero: false).description)
+                                             hostOption: "--listen", suggestsLocal: false).description)
         }
     }
 

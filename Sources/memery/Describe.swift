@@ -1,7 +1,7 @@
 import Memery
 import Foundation
 
-/// The lines the CLI prints for layers (their JSON is the facade's `JSONShapes`).
+/// The lines the CLI prints for layers (their JSON is the facade's `LayerAnswer`).
 enum Describe {
     /// One line for a layer: position, id, kind and what it shows.
     static func line(_ layer: Layer, position: Int) -> String {
@@ -44,7 +44,8 @@ func printJSON(_ answer: some Encodable) throws {
 }
 
 /// Prints JSON that has no type of its own (an event's envelope, whose payload is any
-/// event's), written as `AnswerJSON` writes answers.
+/// event's): pretty, keys sorted as JSONSerialization sorts them (ignoring case), slashes
+/// left alone.
 func printJSON(_ value: Any) throws {
     let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
     print(String(decoding: data, as: UTF8.self))

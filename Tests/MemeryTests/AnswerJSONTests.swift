@@ -5,7 +5,8 @@ import Testing
 
 /// The typed answers keep the JSON clients read (`--json`, the editor's page, the OpenAPI
 /// document): a field with no value is `null` where it always was, and left out where it
-/// always was; keys sorted, slashes unescaped, numbers as JSONSerialization wrote them.
+/// always was; keys sorted by their bytes, slashes unescaped, numbers as JSONSerialization
+/// wrote them.
 @Suite struct AnswerJSONTests {
     static func text(_ answer: some Encodable) throws -> String { String(decoding: try AnswerJSON.data(answer), as: UTF8.self) }
 
