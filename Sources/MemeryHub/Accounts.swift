@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import MemeryHubProtocol
-import PostgresNIO
 
 /// Who a request is: the user and the session (one per device) its token names.
 struct SignedIn: Sendable {
@@ -15,9 +14,10 @@ struct SignedIn: Sendable {
     var isManager: Bool { role == "manager" }
 }
 
-/// Users, their sessions and the login limits, in PostgreSQL.
+/// Signing up, logging in and out, passwords: the rules, over records kept in PostgreSQL
+/// or, in the router tests, in memory.
 struct Accounts: Sendable {
-    let client: PostgresClient
+    let records: any AccountRecords
     let passwords: Passwords
     let limits: LoginLimits
     /// Who a request is from, as the limits count addresses (`--trusted-proxy`).
@@ -30,11 +30,7 @@ struct Accounts: Sendable {
         guard !request.password.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
         try await limits.signUp(from: address)
         let hash = try await passwords.hash(request.password, from: address)
-        let rows = try await client.query("""
-            INSERT INTO users (name, name_key, password_hash) VALUES (\(request.user), \(request.user.lowercased()), \(hash))
-            ON CONFLICT (name_key) DO NOTHING RETURNING id
-            """, logger: logger)
-        guard try await rows.decode(Int64.self).first(where: { _ in true }) != nil else {
+        guard try await records.addUser(name: request.user, key: request.user.lowercased(), passwordHash: hash) != nil else {
             throw HubError(.conflict, "conflict", "the user name \(request.user) is taken: choose another")
         }
         logger.info("signed up", metadata: ["user": "\(request.user)"])
@@ -52,11 +48,9 @@ struct Accounts: Sendable {
         // The attempt counts before the password is checked, so guesses sent at once are
         // counted together; it is forgotten when the password was right.
         let attempt = try await limits.begin(user: request.user, address: address)
-        let rows = try await client.query("SELECT id, name, role, password_hash FROM users WHERE name_key = \(request.user.lowercased())", logger: logger)
-        var found: (Int64, String, String, String)?
-        for try await row in rows.decode((Int64, String, String, String).self) { found = row }
-        guard let (id, name, role, hash) = found,
-              try await passwords.verify(request.password, against: hash, from: address, account: request.user, slowedBy: attempt.wait) else {
+        let found = try await records.user(key: request.user.lowercased())
+        guard let found,
+              try await passwords.verify(request.password, against: found.passwordHash, from: address, account: request.user, slowedBy: attempt.wait) else {
             if found == nil { try await passwords.burn(request.password, from: address, slowedBy: attempt.wait) }
             logger.notice("login refused", metadata: ["user": "\(request.user.prefix(40))", "address": "\(address)"])
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
@@ -65,14 +59,11 @@ struct Accounts: Sendable {
         let named = String(request.device.filter { $0 != "\u{0}" }.prefix(100))
         let device = named.isEmpty ? "unnamed device" : named
         let token = Self.newToken(), session = UUID()
-        try await client.query("""
-            INSERT INTO sessions (id, user_id, token_hash, device) VALUES (\(session), \(id), \(Data(SHA256Digest.of(token))), \(device))
-            """, logger: logger)
-        logger.info("logged in", metadata: ["user": "\(name)", "device": "\(device)"])
-        return LoginAnswer(user: name, role: role, session: session, token: token)
+        try await records.addSession(session, user: found.id, tokenHash: Data(SHA256Digest.of(token)), device: device)
+        logger.info("logged in", metadata: ["user": "\(found.name)", "device": "\(device)"])
+        return LoginAnswer(user: found.name, role: found.role, session: session, token: token)
     }
 
-    /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     /// The hash of the bearer token the request carries, as sessions are kept; 401 without one.
     static func session(_ headers: HTTPFields) throws -> Data {
         // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
@@ -82,37 +73,28 @@ struct Accounts: Sendable {
         return Data(SHA256Digest.of(token))
     }
 
+    /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
-        for try await (user, name, role, session) in try await client.execute(SessionOfToken(tokenHash: try Self.session(headers)), logger: logger) {
-            return SignedIn(user: user, name: name, role: role, session: session)
-        }
-        throw HubError.unauthorized
+        guard let who = try await records.signedIn(tokenHash: try Self.session(headers)) else { throw HubError.unauthorized }
+        return who
     }
 
     func account(of who: SignedIn) async throws -> AccountAnswer {
-        var devices = [DeviceSession]()
-        let rows = try await client.query("""
-            SELECT id, device, (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_seen) * 1000)::bigint
-            FROM sessions WHERE user_id = \(who.user) ORDER BY created_at
-            """, logger: logger)
-        for try await (id, device, created, seen) in rows.decode((UUID, String, Int64, Int64).self) {
-            devices.append(DeviceSession(id: id, device: device, created: created, lastSeen: seen, current: id == who.session))
+        let devices = try await records.sessions(of: who.user).map {
+            DeviceSession(id: $0.id, device: $0.device, created: $0.created, lastSeen: $0.lastSeen, current: $0.id == who.session)
         }
-        var position: Int64 = 0
-        for try await value in try await client.execute(NewestPosition(user: who.user), logger: logger) { position = value }
-        return AccountAnswer(user: who.name, role: who.role, devices: devices, position: position)
+        return AccountAnswer(user: who.name, role: who.role, devices: devices, position: try await records.newestPosition(of: who.user))
     }
 
     /// Ends one session of the user's (their own current one, or another device's).
     func revoke(_ session: UUID, of who: SignedIn) async throws {
-        let rows = try await client.query("DELETE FROM sessions WHERE id = \(session) AND user_id = \(who.user) RETURNING id", logger: logger)
-        guard try await rows.decode(UUID.self).first(where: { _ in true }) != nil else {
+        guard try await records.removeSession(session, of: who.user) else {
             throw HubError.notFound("no session \(session.uuidString.lowercased()) of yours: `memery account` lists them")
         }
     }
 
     func revokeAll(of who: SignedIn) async throws {
-        try await client.query("DELETE FROM sessions WHERE user_id = \(who.user)", logger: logger)
+        try await records.removeSessions(of: who.user)
     }
 
     /// A new password; every other device is logged out, this one stays.
@@ -121,45 +103,21 @@ struct Accounts: Sendable {
         guard !change.new.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
         try await requirePassword(change.old, of: who, from: address)
         let hash = try await passwords.hash(change.new, from: address)
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(who.user)", logger: logger)
-            try await connection.query("DELETE FROM sessions WHERE user_id = \(who.user) AND id <> \(who.session)", logger: logger)
-        }
+        try await records.setPassword(hash, of: who.user, keeping: who.session)
     }
 
     /// The account and everything of it: events, sessions, grants; pictures nobody else uses.
     func delete(_ deletion: AccountDeletion, of who: SignedIn, from address: String) async throws {
         try await requirePassword(deletion.password, of: who, from: address)
-        try await client.query("DELETE FROM users WHERE id = \(who.user)", logger: logger)
-        // Its rows in the login counts name it too.
-        let name = who.name.lowercased(), pair = "pair:\(who.name.lowercased())@"
-        try await client.query("""
-            DELETE FROM login_failures WHERE key = \("user:" + name) OR starts_with(key, \(pair))
-            """, logger: logger)
+        try await records.removeUser(who.user, name: who.name)
         logger.info("deleted an account", metadata: ["user": "\(who.name)"])
-        // Pictures nobody else uses go too. An upload granting one meanwhile locks it (or
-        // makes the delete fail on the grant's reference): then it stays, as it should.
-        do {
-            try await client.query("""
-                DELETE FROM blobs b WHERE hash IN (
-                    SELECT hash FROM blobs c WHERE NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = c.hash)
-                    FOR UPDATE SKIP LOCKED)
-                AND NOT EXISTS (SELECT 1 FROM blob_grants g WHERE g.hash = b.hash)
-                AND NOT EXISTS (SELECT 1 FROM library l WHERE l.hash = b.hash OR l.base_hash = b.hash)
-                """, logger: logger)
-        } catch {
-            logger.notice("unused pictures were left for later", metadata: ["error": "\(String(reflecting: error))"])
-        }
     }
 
     /// A password check of a signed-in person's, counted and limited as a login is: a
     /// stolen token must not be a way around the login limits.
     private func requirePassword(_ password: String, of who: SignedIn, from address: String) async throws {
         let attempt = try await limits.begin(user: who.name, address: address)
-        var hash: String?
-        for try await value in try await client.query("SELECT password_hash FROM users WHERE id = \(who.user)", logger: logger).decode(String.self) {
-            hash = value
-        }
+        let hash = try await records.passwordHash(of: who.user)
         guard let hash, try await passwords.verify(password, against: hash, from: address, account: who.name, slowedBy: attempt.wait) else {
             throw HubError(.forbidden, "forbidden", "the password given is not this account's")
         }
@@ -173,8 +131,7 @@ struct Accounts: Sendable {
 
     /// Makes a user a manager: only the hub's own command does this, never the API.
     func grantManager(_ name: String) async throws {
-        let rows = try await client.query("UPDATE users SET role = 'manager' WHERE name_key = \(name.lowercased()) RETURNING id", logger: logger)
-        guard try await rows.decode(Int64.self).first(where: { _ in true }) != nil else {
+        guard try await records.makeManager(key: name.lowercased()) else {
             throw HubStartError("no user \(name) on this hub: they sign up first (`memery account signup HUB --user \(name)`)")
         }
     }

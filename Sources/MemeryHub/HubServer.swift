@@ -84,24 +84,53 @@ public enum HubServer {
         return app
     }
 
+    /// The router over the hub's PostgreSQL: every route.
     static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, settings: HubSettings, logger: Logger) -> Router<HubContext> {
-        let searchTimeout = settings.searchTimeout
-        let accounts = Accounts(client: client, passwords: Passwords(cost: settings.bcryptCost), limits: LoginLimits(client: client, logger: logger),
-                                addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger)
+        let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
+                                 logins: PostgresLoginRecords(client: client, logger: logger),
+                                 pictures: PostgresPictureRecords(client: client, logger: logger))
+        let accounts = records.accounts(settings, logger: logger)
+        let database = settings.database
+        let router = baseRouter(accounts: accounts, registry: registry, reachable: { await DatabaseReachability.check(database) }) {
+            // Healthy means the database answers: a hub without it can do nothing.
+            // A health check answers at once: 3 s without the database is unhealthy.
+            try await Deadline.run(.seconds(3), failing: HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")) {
+                _ = try await client.query("SELECT 1", logger: logger)
+            }
+        }
+        AccountRoutes(accounts: accounts).add(to: router)
+        PictureRoutes(accounts: accounts, blobs: Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)).add(to: router)
+        SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger)).add(to: router)
+        WatchRoute(accounts: accounts, client: client, logger: logger).add(to: router)
+        LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: settings.searchTimeout)).add(to: router)
+        return router
+    }
+
+    /// The router over records kept in memory: accounts, sessions, login limits and pictures,
+    /// answered as the hub answers them, with no database. The sync, the watch and the
+    /// library are PostgreSQL's own work (`InMemoryHubRecords` says why) and are absent.
+    static func inMemoryRouter(_ records: InMemoryHubRecords, settings: HubSettings, logger: Logger) -> Router<HubContext> {
+        let hub = HubRecords(accounts: records, logins: records, pictures: records)
+        let accounts = hub.accounts(settings, logger: logger)
+        let router = baseRouter(accounts: accounts, registry: PrometheusCollectorRegistry(), reachable: nil) {}
+        AccountRoutes(accounts: accounts).add(to: router)
+        PictureRoutes(accounts: accounts, blobs: Blobs(records: records, quotaBytes: settings.quotaBytes)).add(to: router)
+        return router
+    }
+
+    /// What every hub router has before its routes: metrics, logs, problems as JSON, body
+    /// limits, the request deadline, `/healthz` (healthy when `healthy` returns) and `/metrics`.
+    private static func baseRouter(accounts: Accounts, registry: PrometheusCollectorRegistry, reachable: (@Sendable () async -> Bool)?,
+                                   healthy: @escaping @Sendable () async throws -> Void) -> Router<HubContext> {
         let router = Router(context: HubContext.self)
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogAnswers())
         router.add(middleware: ProblemAnswers())
         router.add(middleware: BodyLimits(accounts: accounts))
-        let database = settings.database
-        router.add(middleware: RequestDeadline(reachable: { await DatabaseReachability.check(database) }))
+        router.add(middleware: RequestDeadline(reachable: reachable))
         router.get(RouterPath(HubPaths.healthz)) { _, _ -> Response in
-            // Healthy means the database answers: a hub without it can do nothing.
             do {
-                // A health check answers at once: 3 s without the database is unhealthy.
-                try await Deadline.run(.seconds(3), failing: HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")) {
-                    try await client.query("SELECT 1", logger: logger)
-                }
+                try await healthy()
                 return JSONBody.response(["status": "ok"])
             } catch {
                 throw HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")
@@ -112,10 +141,6 @@ public enum HubServer {
             registry.emit(into: &buffer)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
         }
-        HubRoutes(accounts: accounts, events: EventLog(client: client, logger: logger),
-                  blobs: Blobs(client: client, logger: logger, quotaBytes: settings.quotaBytes)).add(to: router)
-        WatchRoute(accounts: accounts).add(to: router)
-        LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: searchTimeout)).add(to: router)
         return router
     }
 
@@ -147,7 +172,8 @@ public enum HubServer {
             defer { group.cancelAll() }
             do {
                 try await migrate(client, database, logger: logger)
-                try await Accounts(client: client, passwords: Passwords(cost: 4), limits: LoginLimits(client: client, logger: logger), logger: logger)
+                try await Accounts(records: PostgresAccountRecords(client: client, logger: logger), passwords: Passwords(cost: 4),
+                                   limits: LoginLimits(records: PostgresLoginRecords(client: client, logger: logger)), logger: logger)
                     .grantManager(user)
             } catch let error as PSQLError {
                 throw HubStartError("could not use the database at \(database.shown): \(PostgresProblem.describe(error))")

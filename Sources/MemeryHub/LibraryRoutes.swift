@@ -33,7 +33,7 @@ struct LibraryRoutes: Sendable {
                 }
                 return kind
             }
-            let limit = try HubRoutes.integer(request, "limit", default: 50, in: 1...200)
+            let limit = try QueryNumber.read(request, "limit", default: 50, in: 1...200)
             let words = request.uri.queryParameters.get("q") ?? ""
             return JSONBody.response(LibraryPage(items: try await library.search(words, kind: kind, limit: Int(limit))))
         }

@@ -1,10 +1,8 @@
 import Foundation
 import HTTPTypes
-import Logging
-import PostgresNIO
 
-/// Every password check is counted, in PostgreSQL so that the limits hold however many hubs
-/// share it, and no limit can be turned against someone else:
+/// Every password check is counted, in `LoginRecords` (PostgreSQL in service, so that the
+/// limits hold however many hubs share it), and no limit can be turned against someone else:
 /// - one account from one address (a person mistyping, or one guesser): past
 ///   `perUserFromAddress` failures the attempts are refused until the failures age out of
 ///   the window (refused ones count too, up to twice the limit: no more rows than that);
@@ -21,8 +19,7 @@ struct LoginLimits: Sendable {
     var window: TimeInterval = 15 * 60
     var slowDown: Duration = .milliseconds(500)
     var slowest: Duration = .seconds(5)
-    let client: PostgresClient
-    let logger: Logger
+    let records: any LoginRecords
 
     /// An attempt under way: its rows, deleted when it succeeds, and how long to slow it.
     struct Attempt: Sendable {
@@ -37,53 +34,40 @@ struct LoginLimits: Sendable {
         let name = user?.lowercased()
         let pairKey = name.map { "pair:\($0)@\(address)" } ?? "", userKey = name.map { "user:" + $0 } ?? "", addressKey = "address:" + address
         let keys = [pairKey, userKey, addressKey].filter { !$0.isEmpty }
-        var ids = [Int64](), accountRow: Int64?
-        for try await (id, key) in try await client.query("""
-            INSERT INTO login_failures (key) SELECT unnest(\(keys)::text[]) RETURNING id, key
-            """, logger: logger).decode((Int64, String).self) {
-            ids.append(id)
-            if key == userKey { accountRow = id }
-        }
+        let rows = try await records.record(keys)
+        let ids = rows.map(\.id), accountRow = rows.first { $0.key == userKey }?.id
         var attempt = Attempt(ids: ids)
-        let rows = try await client.query("""
-            SELECT count(*) FILTER (WHERE key = \(pairKey)), count(*) FILTER (WHERE key = \(userKey)), count(*) FILTER (WHERE key = \(addressKey)),
-                   coalesce(extract(epoch FROM min(at) FILTER (WHERE key = \(pairKey)) + make_interval(secs => \(window)) - now()), 0)::bigint
-            FROM login_failures WHERE key = ANY(\(keys)::text[]) AND at > now() - make_interval(secs => \(window))
-            """, logger: logger)
-        for try await (fromHere, forUser, forAddress, wait) in rows.decode((Int64, Int64, Int64, Int64).self) {
-            if let user, fromHere > perUserFromAddress {
-                // A refused attempt never reaches a password: it counts against this pair
-                // (which goes on guessing) but not against the account; past twice the limit
-                // it leaves no row at all (the refusal holds on the rows there), so a guesser
-                // cannot grow the table without end.
-                let drop = fromHere > 2 * perUserFromAddress ? ids : accountRow.map { [$0] } ?? []
-                if !drop.isEmpty { try await client.query("DELETE FROM login_failures WHERE id = ANY(\(drop)::bigint[])", logger: logger) }
-                let minutes = max(1, (wait + 59) / 60)
-                throw HubError(.tooManyRequests, "too-many-attempts",
-                               "too many failed logins for \(user.prefix(40)) from this address: try again in \(minutes) minute\(minutes == 1 ? "" : "s")",
-                               headers: [.retryAfter: String(max(1, wait))])
-            }
-            let over = max(forUser - Int64(perUser), forAddress - Int64(perAddress))
-            if over > 0 { attempt.wait = min(slowest, slowDown * Int(min(over, 1_000))) }
+        let counts = try await records.counts(keys, within: window)
+        let fromHere = counts[pairKey]?.count ?? 0, forUser = counts[userKey]?.count ?? 0, forAddress = counts[addressKey]?.count ?? 0
+        if let user, fromHere > perUserFromAddress {
+            // A refused attempt never reaches a password: it counts against this pair
+            // (which goes on guessing) but not against the account; past twice the limit
+            // it leaves no row at all (the refusal holds on the rows there), so a guesser
+            // cannot grow the table without end.
+            let drop = fromHere > 2 * perUserFromAddress ? ids : accountRow.map { [$0] } ?? []
+            if !drop.isEmpty { try await records.forget(drop) }
+            let wait = counts[pairKey]?.wait ?? 0
+            let minutes = max(1, (wait + 59) / 60)
+            throw HubError(.tooManyRequests, "too-many-attempts",
+                           "too many failed logins for \(user.prefix(40)) from this address: try again in \(minutes) minute\(minutes == 1 ? "" : "s")",
+                           headers: [.retryAfter: String(max(1, wait))])
         }
-        if Int.random(in: 0..<50) == 0 {
-            try await client.query("DELETE FROM login_failures WHERE at < now() - interval '1 day'", logger: logger)
-        }
+        let over = max(forUser - Int64(perUser), forAddress - Int64(perAddress))
+        if over > 0 { attempt.wait = min(slowest, slowDown * Int(min(over, 1_000))) }
+        if Int.random(in: 0..<50) == 0 { try await records.forgetOld() }
         return attempt
     }
 
     /// The password was right: the attempt does not count against anyone.
     func succeeded(_ attempt: Attempt) async throws {
-        try await client.query("DELETE FROM login_failures WHERE id = ANY(\(attempt.ids)::bigint[])", logger: logger)
+        try await records.forget(attempt.ids)
     }
 
     /// Counts a sign-up from `address`; refused past `signUpsPerAddress` in the window.
     func signUp(from address: String) async throws {
         let key = "signup:" + address
-        try await client.query("INSERT INTO login_failures (key) VALUES (\(key))", logger: logger)
-        for try await count in try await client.query("""
-            SELECT count(*) FROM login_failures WHERE key = \(key) AND at > now() - make_interval(secs => \(window))
-            """, logger: logger).decode(Int64.self) where count > signUpsPerAddress {
+        _ = try await records.record([key])
+        if let count = try await records.counts([key], within: window)[key]?.count, count > signUpsPerAddress {
             throw HubError(.tooManyRequests, "too-many-attempts", "too many sign-ups from this address: try again later",
                            headers: [.retryAfter: String(Int(window))])
         }

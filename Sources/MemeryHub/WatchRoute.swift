@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import Hummingbird
 import MemeryHubProtocol
 import NIOCore
@@ -11,13 +12,14 @@ import ServiceLifecycle
 /// through any hub process reaches every watcher; a comment every 15 s keeps proxies open.
 struct WatchRoute: Sendable {
     let accounts: Accounts
+    let client: PostgresClient
+    let logger: Logger
     static let interval: Duration = .milliseconds(250)
 
     func add(to router: Router<HubContext>) {
         router.group().add(middleware: SignedInOnly(accounts: accounts)).get(RouterPath(HubPaths.watch)) { request, context -> Response in
             let who = try context.who
-            let after = try HubRoutes.integer(request, "after", default: 0, in: 0...Int64.max)
-            let client = accounts.client, logger = accounts.logger
+            let after = try QueryNumber.read(request, "after", default: 0, in: 0...Int64.max)
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 var seen = after

@@ -1,0 +1,15 @@
+import Logging
+
+/// Where the hub keeps accounts, login counts and pictures: PostgreSQL in service, memory in
+/// the router tests. The sync's event log and the library are PostgreSQL's alone.
+struct HubRecords: Sendable {
+    var accounts: any AccountRecords
+    var logins: any LoginRecords
+    var pictures: any PictureRecords
+
+    /// The account rules over these records, as `settings` ask.
+    func accounts(_ settings: HubSettings, logger: Logger) -> Accounts {
+        Accounts(records: accounts, passwords: Passwords(cost: settings.bcryptCost), limits: LoginLimits(records: logins),
+                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MemeryHubProtocol
+import MemeryTestSupport
+import NIOCore
+import Testing
+@testable import MemeryHub
+
+/// The hub's account and picture routes answered in process over records kept in memory
+/// (`InMemoryHubRecords`): no socket and no PostgreSQL, so these run everywhere. The same
+/// routes over PostgreSQL are `HubRouterTests`.
+@Suite struct HubInMemoryRouterTests {
+    let records = InMemoryHubRecords()
+
+    func hub(quotaBytes: Int64? = nil) throws -> some ApplicationProtocol {
+        // The address is never dialled: nothing here reaches a database.
+        let settings = HubSettings(database: try DatabaseAddress("postgres://nobody@127.0.0.1:1/none"), bcryptCost: 4, logLevel: .warning,
+                                   quotaBytes: quotaBytes)
+        var logger = Logger(label: "memery.hub.test")
+        logger.logLevel = .warning
+        return Application(router: HubServer.inMemoryRouter(records, settings: settings, logger: logger), logger: logger)
+    }
+
+    static let password = "correct horse battery staple"
+
+    static func logIn(_ name: String, _ password: String = password, device: String = "test",
+                      via client: some TestClientProtocol) async throws -> TestResponse {
+        try await client.execute(uri: HubPaths.sessions, method: .post, headers: [.contentType: "application/json"],
+                                 body: HubRouterTests.json(LoginRequest(user: name, password: password, device: device)))
+    }
+
+    /// Signs a person up and logs them in; their bearer header.
+    static func member(_ name: String, device: String = "test", _ client: some TestClientProtocol) async throws -> HTTPFields {
+        let made = try await client.execute(uri: HubPaths.accounts, method: .post, headers: [.contentType: "application/json"],
+                                            body: HubRouterTests.json(SignUpRequest(user: name, password: password)))
+        if made.status != .conflict { #expect(made.status == .created, "\(String(buffer: made.body))") }
+        return try await bearer(logIn(name, device: device, via: client))
+    }
+
+    static func bearer(_ login: TestResponse) throws -> HTTPFields {
+        #expect(login.status == .created, "\(String(buffer: login.body))")
+        let token = try HubRouterTests.decode(LoginAnswer.self, login.body).token
+        return [.authorization: "Bearer \(token)", .contentType: "application/json"]
+    }
+
+    static func problem(_ answer: TestResponse) throws -> HubProblem { try HubRouterTests.decode(HubProblem.self, answer.body) }
+
+    @Test func everyAccountAndPictureRouteBehindALoginAnswers401WithoutOne() async throws {
+        try await hub().test(.router) { client in
+            let alice = try await Self.member("alice", client)
+            let hash = String(repeating: "0", count: 64)
+            let behindLogin: [(HTTPRequest.Method, String)] = [
+                (.get, HubPaths.account), (.delete, HubPaths.account), (.put, HubPaths.password), (.delete, HubPaths.sessions),
+                (.delete, HubPaths.sessions + "/current"), (.delete, HubPaths.sessions + "/\(UUID())"),
+                (.post, HubPaths.blobs + "/missing"), (.put, HubPaths.blobs + "/\(hash)"), (.get, HubPaths.blobs + "/\(hash)"),
+            ]
+            for (method, path) in behindLogin {
+                for headers: HTTPFields in [[:], [.authorization: "Bearer not-a-session"], [.authorization: "Basic YWxpY2U6eA=="]] {
+                    let answer = try await client.execute(uri: path, method: method, headers: headers)
+                    #expect(answer.status == .unauthorized, "\(method) \(path)")
+                    #expect(try Self.problem(answer).error == "unauthorized", "\(method) \(path)")
+                }
+            }
+            let account = try await client.execute(uri: HubPaths.account, method: .get, headers: alice)
+            let answer = try HubRouterTests.decode(AccountAnswer.self, account.body)
+            #expect(account.status == .ok && answer.user == "alice" && answer.role == "member" && answer.devices.map(\.device) == ["test"])
+            #expect(try await client.execute(uri: HubPaths.sessions + "/current", method: .delete, headers: alice).status == .noContent)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: alice).status == .unauthorized)
+        }
+    }
+
+    @Test func aNameIsTakenWhateverItsCaseAndAWrongPasswordIsTheSameAnswerAsAnUnknownName() async throws {
+        try await hub().test(.router) { client in
+            _ = try await Self.member("Alice", client)
+            let again = try await client.execute(uri: HubPaths.accounts, method: .post, headers: [.contentType: "application/json"],
+                                                 body: HubRouterTests.json(SignUpRequest(user: "alice", password: "another good password")))
+            #expect(try again.status == .conflict && Self.problem(again).message.contains("taken"))
+            let wrong = try await Self.logIn("alice", "not the password", via: client)
+            let unknown = try await Self.logIn("nobody", "not the password", via: client)
+            #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
+            #expect(try Self.problem(wrong).message == Self.problem(unknown).message)
+            // The name logs in whatever its case, as the name it was given.
+            let login = try await Self.logIn("ALICE", via: client)
+            #expect(try login.status == .created && HubRouterTests.decode(LoginAnswer.self, login.body).user == "Alice")
+        }
+    }
+
+    /// Past ten failures for one account from one address, even the right password is
+    /// refused there (429, with when to come back) until the failures age out of the window.
+    @Test func guessingOnePasswordIsRefusedUntilTheWindowPasses() async throws {
+        try await hub().test(.router) { client in
+            _ = try await Self.member("alice", client)
+            for _ in 1...10 { #expect(try await Self.logIn("alice", "a wrong guess", via: client).status == .unauthorized) }
+            let refused = try await Self.logIn("alice", via: client)
+            #expect(refused.status == .tooManyRequests)
+            #expect(try Self.problem(refused).error == "too-many-attempts")
+            let retryAfter = try #require(refused.headers[.retryAfter].flatMap(Int.init))
+            #expect((1...900).contains(retryAfter))
+            // Another account from the same address is not held by it.
+            _ = try await Self.member("bob", client)
+            await records.advanceClock(by: 15 * 60 + 1)
+            #expect(try await Self.logIn("alice", via: client).status == .created)
+        }
+    }
+
+    @Test func aNewPasswordLogsOutEveryOtherDeviceAndTheOldOneNoLongerWorks() async throws {
+        try await hub().test(.router) { client in
+            let laptop = try await Self.member("alice", device: "laptop", client)
+            let phone = try await Self.bearer(Self.logIn("alice", device: "phone", via: client))
+            let devices = try HubRouterTests.decode(AccountAnswer.self, try await client.execute(uri: HubPaths.account, method: .get, headers: laptop).body)
+            #expect(devices.devices.map(\.device) == ["laptop", "phone"])
+            let mistaken = try await client.execute(uri: HubPaths.password, method: .put, headers: laptop,
+                                                    body: HubRouterTests.json(PasswordChange(old: "not it", new: "a brand new password")))
+            #expect(mistaken.status == .forbidden)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: phone).status == .ok)
+            let changed = try await client.execute(uri: HubPaths.password, method: .put, headers: laptop,
+                                                   body: HubRouterTests.json(PasswordChange(old: Self.password, new: "a brand new password")))
+            #expect(changed.status == .noContent)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: laptop).status == .ok)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: phone).status == .unauthorized)
+            #expect(try await Self.logIn("alice", via: client).status == .unauthorized)
+            #expect(try await Self.logIn("alice", "a brand new password", via: client).status == .created)
+        }
+    }
+
+    @Test func aDeletedAccountTakesItsSessionsAndThePicturesOnlyItHad() async throws {
+        try await hub().test(.router) { client in
+            let alice = try await Self.member("alice", client), bob = try await Self.member("bob", client)
+            let picture = pngDeclaring(width: 2, height: 2) + Data("alice's".utf8)
+            let key = SHA256Digest.of(picture), path = HubPaths.blobs + "/" + hex(key)
+            let put = try await client.execute(uri: path, method: .put, headers: [.authorization: alice[.authorization]!], body: ByteBuffer(data: picture))
+            #expect(put.status == .created)
+            let wrong = try await client.execute(uri: HubPaths.account, method: .delete, headers: alice,
+                                                 body: HubRouterTests.json(AccountDeletion(password: "not it")))
+            #expect(wrong.status == .forbidden)
+            let deleted = try await client.execute(uri: HubPaths.account, method: .delete, headers: alice,
+                                                   body: HubRouterTests.json(AccountDeletion(password: Self.password)))
+            #expect(deleted.status == .noContent)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: alice).status == .unauthorized)
+            #expect(try await Self.logIn("alice", via: client).status == .unauthorized)
+            #expect(await records.bytes(Data(key), for: 1) == nil)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: bob).status == .ok)
+        }
+    }
+
+    @Test func picturesAreEachPersonsOwnCheckedByTheirBytesAndCountedAgainstTheQuota() async throws {
+        try await hub(quotaBytes: 1_000).test(.router) { client in
+            let alice = try await Self.member("alice", client), bob = try await Self.member("bob", client)
+            func upload(_ bytes: Data, as who: HTTPFields, under hash: String? = nil) async throws -> TestResponse {
+                try await client.execute(uri: HubPaths.blobs + "/" + (hash ?? hex(SHA256Digest.of(bytes))), method: .put,
+                                         headers: [.authorization: who[.authorization]!], body: ByteBuffer(data: bytes))
+            }
+            let picture = pngDeclaring(width: 3, height: 2) + Data("only alice has it".utf8)
+            let hash = hex(SHA256Digest.of(picture))
+            #expect(try await upload(picture, as: alice).status == .created)
+            #expect(try await upload(picture, as: alice).status == .ok)
+            let theirs = try await client.execute(uri: HubPaths.blobs + "/" + hash, method: .get, headers: alice)
+            #expect(theirs.status == .ok && Data(theirs.body.readableBytesView) == picture)
+            #expect(theirs.headers[.cacheControl]?.contains("immutable") == true)
+            let guessed = try await client.execute(uri: HubPaths.blobs + "/" + hash, method: .get, headers: bob)
+            #expect(guessed.status == .notFound && !String(buffer: guessed.body).contains("only alice"))
+            let missing = try await client.execute(uri: HubPaths.blobs + "/missing", method: .post, headers: bob,
+                                                   body: HubRouterTests.json(BlobList(hashes: [hash])))
+            #expect(try HubRouterTests.decode(BlobList.self, missing.body).hashes == [hash])
+            let bad = try await client.execute(uri: HubPaths.blobs + "/missing", method: .post, headers: bob,
+                                               body: HubRouterTests.json(BlobList(hashes: ["not-a-hash"])))
+            #expect(bad.status == .badRequest)
+            // Bytes that are not what their hash says, or not a picture, are refused.
+            #expect(try await upload(picture + Data([0]), as: bob, under: hash).status == .badRequest)
+            let text = try await upload(Data("just some text, no picture".utf8), as: bob)
+            #expect(try text.status == .unsupportedMediaType && Self.problem(text).error == "not-a-picture")
+            // Past the quota nothing is kept.
+            let large = pngDeclaring(width: 9, height: 9) + Data(count: 1_200)
+            let over = try await upload(large, as: bob)
+            #expect(try over.status == .contentTooLarge && Self.problem(over).error == "over-quota")
+            #expect(try await client.execute(uri: HubPaths.blobs + "/" + hex(SHA256Digest.of(large)), method: .get, headers: bob).status == .notFound)
+            // Bob uploading the same bytes is granted them: he had them.
+            #expect(try await upload(picture, as: bob).status == .created)
+            #expect(try await client.execute(uri: HubPaths.blobs + "/" + hash, method: .get, headers: bob).status == .ok)
+        }
+    }
+}
