@@ -70,10 +70,10 @@ public final class Syncer {
         var purgedAhead = false
         while true {
             let (known, limit) = (state, pageSize)
-            let page = try await workspace.reading { try $0.sync.outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub) }
+            let (page, events) = try await outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub)
             let lacking: (what: String, common: UUID?)?
             do {
-                lacking = try await send(page)
+                lacking = try await send(page, events)
             } catch let error as HubClientError where error.problem?.error == "over-quota" && !purgedAhead {
                 // Purges made to free room travel behind what did not fit: send them ahead, once.
                 purgedAhead = true
@@ -103,15 +103,25 @@ public final class Syncer {
         }
     }
 
-    /// Pictures first, then the page's events; what the hub lacks, when it lacks what the
-    /// push builds on (nothing was stored then).
-    func send(_ page: OutgoingPage, checkpoint: Bool = true) async throws -> (what: String, common: UUID?)? {
+    /// A page of the log to push, and its events as they travel. Both are made on the
+    /// workspace's reading queue: the events' checksums are hashing, which must not hold one
+    /// of Swift's cooperative threads.
+    func outgoing(after: UInt64, limit: Int, skip: @escaping @Sendable (UInt64) -> Bool,
+                  only: Set<UUID>? = nil) async throws -> (OutgoingPage, [HubEvent]) {
+        try await workspace.reading {
+            let page = try $0.sync.outgoing(after: after, limit: limit, skip: skip, only: only)
+            return (page, page.events.map(HubEvent.init))
+        }
+    }
+
+    /// Pictures first, then the page's events (`events`, the page's as they travel); what the
+    /// hub lacks, when it lacks what the push builds on (nothing was stored then).
+    func send(_ page: OutgoingPage, _ events: [HubEvent], checkpoint: Bool = true) async throws -> (what: String, common: UUID?)? {
         // A resend that has nothing (more) to send still asks whether the hub holds its
         // checkpoint: after a pull's restart, that is where the resend starts.
         let probe = page.events.isEmpty && !page.more && checkpoint && state.resending == true && state.pushedEvent != nil
         guard !page.events.isEmpty || probe else { return nil }
         try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
-        let events = page.events.map(HubEvent.init)
         let request = PushRequest(key: probe ? "probe-" + UUID().uuidString.lowercased() : Self.key(events), seen: state.cursor, events: events,
                                   checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false,
                                   history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil)
@@ -147,8 +157,8 @@ public final class Syncer {
         var through = state.pushedThrough
         while true {
             let (known, limit, after, only) = (state, pageSize, through, streams)
-            let page = try await workspace.reading { try $0.sync.outgoing(after: after, limit: limit, skip: known.cameFromHub, only: only) }
-            if try await send(page) != nil {
+            let (page, events) = try await outgoing(after: after, limit: limit, skip: known.cameFromHub, only: only)
+            if try await send(page, events) != nil {
                 throw HubClientError("the hub lacks what this store sent it before (restored from a backup?): run `memery sync` without names first")
             }
             if !page.events.isEmpty { progress?(report) }

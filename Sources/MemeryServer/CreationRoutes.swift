@@ -30,16 +30,16 @@ struct CreationRoutes {
         let query = request.uri.queryParameters
         let trash = Self.flag(query["trash"]), favorites = Self.flag(query["favorites"])
         let search = query["search"].map { String($0).lowercased().trimmingCharacters(in: .whitespaces) } ?? ""
-        let listed = try await workspace.reading { workspace -> [CreationAnswer] in
+        let listed = try await workspace.reading { workspace -> [CreationSummary] in
             let gallery = try workspace.gallery()
             let shown = trash ? gallery.trash : favorites ? gallery.favourites : gallery.entries
-            return try shown.compactMap { entry -> CreationAnswer? in
+            return try shown.compactMap { entry -> CreationSummary? in
                 let head = try workspace.head(of: entry)
                 if !search.isEmpty {
                     let words = ([entry.name] + head.state.textLayers.compactMap { $0.text?.text }).joined(separator: "\n").lowercased()
                     guard words.contains(search) else { return nil }
                 }
-                return CreationAnswer(summary: head).marked(entry)
+                return CreationSummary(head).marked(entry)
             }
         }
         return JSONAnswer.response(CreationsAnswer(creations: listed))
@@ -89,10 +89,10 @@ struct CreationRoutes {
     }
 
     func detail(_ name: String) async throws -> Response {
-        let body = try await workspace.reading { workspace -> CreationAnswer in
+        let body = try await workspace.reading { workspace -> CreationDetail in
             let entry = try workspace.entry(named: name)
             let head = try workspace.head(of: entry)
-            return CreationAnswer(detail: head, frames: try workspace.frameCount(of: head.state)).marked(entry)
+            return CreationDetail(head, frames: try workspace.frameCount(of: head.state)).marked(entry)
         }
         return JSONAnswer.response(body)
     }

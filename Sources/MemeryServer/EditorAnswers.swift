@@ -5,7 +5,7 @@ import MemeryHubClient
 
 /// `GET /api/creations`: the gallery, in its order.
 struct CreationsAnswer: Encodable, Sendable {
-    var creations: [CreationAnswer]
+    var creations: [CreationSummary]
 }
 
 /// `POST /api/creations/{name}/edits`: what each edit did, and where the creation is after.

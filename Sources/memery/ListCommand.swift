@@ -29,7 +29,7 @@ struct ListCommand: ParsableCommand {
         if json {
             try printJSON(creations.map { item -> ListedCreation in
                 guard let head = item.head else { return .damaged(["name": item.entry.name, "damaged": item.damage ?? ""]) }
-                return .creation(CreationAnswer(summary: head).marked(item.entry, trashed: false))
+                return .creation(CreationSummary(head).marked(item.entry, trashed: false))
             })
             if damaged { throw ExitCode(3) }
             return
@@ -52,7 +52,7 @@ struct ListCommand: ParsableCommand {
 
 /// One creation of `list --json`: its summary, or its name and the damage that hides the rest.
 enum ListedCreation: Encodable {
-    case creation(CreationAnswer)
+    case creation(CreationSummary)
     case damaged([String: String])
 
     func encode(to encoder: any Encoder) throws {

@@ -20,7 +20,7 @@ struct ShowCommand: ParsableCommand {
         let creation = head.state
         let frames = try workspace.frameCount(of: creation)
         if json {
-            try printJSON(CreationAnswer(detail: head, frames: frames))
+            try printJSON(CreationDetail(head, frames: frames))
             return
         }
         print("name:    \(creation.name)")

@@ -19,10 +19,10 @@ import Testing
         let head = try workspace.head(of: "c")
         let id = head.state.id.uuidString.lowercased()
 
-        #expect(try Self.text(CreationAnswer(summary: head))
+        #expect(try Self.text(CreationSummary(head))
                 == #"{"events":\#(head.streamVersion),"head":\#(head.headVersion ?? 0),"height":30,"id":"\#(id)","layers":2,"name":"c","width":40}"#,
                 "a list's creation: the layer count, no gallery marks")
-        let whole = try Self.text(CreationAnswer(detail: head, frames: 1).marked(try workspace.entry(named: "c")))
+        let whole = try Self.text(CreationDetail(head, frames: 1).marked(try workspace.entry(named: "c")))
         #expect(whole.hasPrefix(##"{"background":"#ffffff","events":"##), "no base picture: left out; the background written")
         #expect(whole.contains(#""favorite":false,"filters":[],"head":4,"height":30,"#), "the gallery's marks; the layers listed")
         #expect(whole.contains(##""style":{"align":"center","fill":"#ffffff","font":"##), "a caption's style")
