@@ -31,7 +31,7 @@ enum EventRecord {
     /// Writes the record into `record` (exactly `size(of:)` bytes, e.g. space LMDB reserved
     /// in its map, so the bytes are written once) and returns its checksum.
     @discardableResult
-    static func write(_ event: StoredEvent, into record: UnsafeMutableRawBufferPointer) -> [UInt8] {
+    static func write(_ event: StoredEvent, into record: UnsafeMutableRawBufferPointer) -> RecordChecksum {
         var offset = checksumSize
         func put<T: FixedWidthInteger>(_ value: T) {
             record.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
@@ -57,7 +57,7 @@ enum EventRecord {
         }
         let digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: record[checksumSize...]))
         digest.withUnsafeBytes { record.copyMemory(from: $0) }
-        return Array(record[0..<checksumSize])
+        return RecordChecksum(UnsafeRawBufferPointer(record))
     }
 
     static func encode(_ event: StoredEvent) throws -> [UInt8] {
@@ -79,16 +79,15 @@ enum EventRecord {
     static func decode(_ record: UnsafeRawBufferPointer, sequence: UInt64) throws -> StoredEvent {
         func damaged(_ reason: String) -> StoreError { .damaged(sequence: sequence, reason: reason) }
         guard record.count >= checksumSize + 4 + fixedHeaderSize else { throw damaged("record too short (\(record.count) bytes)") }
-        let stored = UnsafeRawBufferPointer(rebasing: record[0..<checksumSize])
+        let stored = RecordChecksum(record)
         let body = UnsafeRawBufferPointer(rebasing: record[checksumSize...])
-        let matches = SHA256.hash(data: body).withUnsafeBytes { memcmp($0.baseAddress!, stored.baseAddress!, checksumSize) == 0 }
-        guard matches else { throw damaged("checksum mismatch") }
+        guard SHA256.hash(data: body).withUnsafeBytes(RecordChecksum.init) == stored else { throw damaged("checksum mismatch") }
         var reader = Reader(body)
         let headerSize = Int(reader.read(UInt32.self))
         guard headerSize >= fixedHeaderSize, headerSize <= body.count - 4 else { throw damaged("header length \(headerSize) does not fit") }
         let seq = reader.read(UInt64.self)
         let batch = reader.read(UInt64.self)
-        guard let stream = KeyEncoding.uuid(reader.bytes(16)) else { throw damaged("unreadable stream id") }
+        let stream = reader.uuid()
         let version = reader.read(UInt64.self)
         let schema = Int(reader.read(UInt32.self))
         let time = Int64(bitPattern: reader.read(UInt64.self))
@@ -96,19 +95,21 @@ enum EventRecord {
         guard fixedHeaderSize + typeLength <= headerSize else { throw damaged("type name past the header") }
         let type = String(decoding: reader.bytes(typeLength), as: UTF8.self)
         guard seq == sequence else { throw damaged("record says sequence \(seq)") }
-        var id = EventIdentity.formatOneID(stream: stream, version: version)
-        var parent: UUID?
+        let id: UUID, parent: UUID?
         if headerSize >= fixedHeaderSize + typeLength + idsSize {
-            guard let stored = KeyEncoding.uuid(reader.bytes(16)), let storedParent = KeyEncoding.uuid(reader.bytes(16)) else {
-                throw damaged("unreadable event id")
-            }
-            id = stored
+            id = reader.uuid()
+            let storedParent = reader.uuid()
             parent = storedParent == noParent ? nil : storedParent
+        } else {
+            // Derived only for a format-1 record: hashing it for every record, to be
+            // overwritten by the stored id, was half of the 2026-11-22 slowdown of replay.
+            id = EventIdentity.formatOneID(stream: stream, version: version)
+            parent = nil
         }
         return StoredEvent(sequence: sequence, batch: batch, stream: stream, version: version, id: id, parent: parent,
                            type: type, schemaVersion: schema,
                            timeMilliseconds: time, payload: Data(bytes: body.baseAddress! + 4 + headerSize, count: body.count - 4 - headerSize),
-                           checksum: Array(stored))
+                           checksum: stored)
     }
 
     /// The parent field of an event without one.
@@ -124,6 +125,12 @@ enum EventRecord {
         mutating func read<T: FixedWidthInteger>(_: T.Type) -> T {
             defer { offset += MemoryLayout<T>.size }
             return T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+        }
+
+        /// 16 bytes as a UUID, copied without an intermediate array.
+        mutating func uuid() -> UUID {
+            defer { offset += 16 }
+            return UUID(uuid: buffer.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
         }
 
         mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer.SubSequence {

@@ -229,7 +229,7 @@ public final class EventStore: Sendable {
                 sequence += 1
                 var record = StoredEvent(sequence: sequence, batch: batch, stream: write.stream, version: actual + UInt64(offset) + 1,
                                          id: event.id, parent: event.parent, type: event.type, schemaVersion: event.schemaVersion,
-                                         timeMilliseconds: millis, payload: event.payload, checksum: [])
+                                         timeMilliseconds: millis, payload: event.payload, checksum: RecordChecksum())
                 // Written straight into the space LMDB reserves in its map, keys from the stack.
                 let size = try EventRecord.size(of: record)
                 try withUnsafeBytes(of: sequence.bigEndian) { sequenceKey in

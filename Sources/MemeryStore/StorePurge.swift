@@ -49,7 +49,7 @@ extension EventStore {
             let old = try event(at: entry.sequence, in: txn)
             let tombstone = StoredEvent(sequence: old.sequence, batch: old.batch, stream: stream, version: old.version,
                                         id: old.id, parent: old.parent, type: StoredEvent.purgedType, schemaVersion: 0, timeMilliseconds: old.timeMilliseconds,
-                                        payload: Data("{}".utf8), checksum: [])
+                                        payload: Data("{}".utf8), checksum: RecordChecksum())
             try txn.put(log, KeyEncoding.bigEndian(entry.sequence), try EventRecord.encode(tombstone))
             try txn.delete(streams, entry.key)
             report.events += 1

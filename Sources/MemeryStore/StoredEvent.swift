@@ -43,8 +43,20 @@ public struct StoredEvent: Sendable, Equatable {
     public var timeMilliseconds: Int64
     public var payload: Data
     /// SHA-256 of the stored record, checked on every read.
-    public var checksum: [UInt8]
+    public var checksum: RecordChecksum
 
     public var time: Date { Date(timeIntervalSince1970: Double(timeMilliseconds) / 1000) }
-    public var checksumHex: String { BlobHash.hex(checksum) }
+    public var checksumHex: String { BlobHash.hex(checksum.bytes) }
+}
+
+/// A record's 32-byte checksum, kept inline: an array for it was one allocation per event read.
+public struct RecordChecksum: Sendable, Equatable {
+    var value: SIMD32<UInt8>
+
+    /// All zeros: an event not stored yet.
+    public init() { value = .zero }
+
+    init(_ bytes: UnsafeRawBufferPointer) { value = bytes.loadUnaligned(as: SIMD32<UInt8>.self) }
+
+    public var bytes: [UInt8] { (0..<32).map { value[$0] } }
 }
