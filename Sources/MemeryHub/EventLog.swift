@@ -36,8 +36,19 @@ struct EventLog: Sendable {
         // of `hub_push_checked`, one transaction (schema step 5).
         let statement = PushEvents(tokenHash: tokenHash, key: request.key, checkpoint: request.checkpoint, resending: request.resending ?? true,
                                    events: request.events)
+        if let ask = request.pull {
+            guard ask.after >= 0, (1...Self.pageLimit).contains(ask.limit) else {
+                throw HubError.badRequest("a push's pull asks after a position of 0 or more, for 1 to \(Self.pageLimit) events")
+            }
+        }
         do {
-            return try await push(statement, request)
+            var answer = try await push(statement, request)
+            // The page the machine would ask for next, read after the push committed: one
+            // round trip for a sync that pushes. Not with `lacking`: the machine sends again first.
+            if let ask = request.pull, answer.lacking == nil {
+                answer.pulled = try await pull(after: ask.after, at: ask.at, limit: ask.limit, session: tokenHash)
+            }
+            return answer
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MQ001" {
             // hub_push's quota check: the detail is "used adding quota".
             let numbers = (error.serverInfo?[.detail] ?? "").split(separator: " ").compactMap { Int64($0) }

@@ -20,6 +20,9 @@ public final class Syncer {
     var pageSize = 500
     /// Called after every page with the counts so far.
     public var progress: ((SyncReport) -> Void)?
+    /// The page a push's answer carried (`PushRequest.pull`), checked, and the cursor it was
+    /// asked after: the pull starts with it instead of asking the hub again.
+    var pulledWithPush: (after: Int64, page: PullAnswer)?
 
     public init(workspace: Workspace, login: HubLogin) throws {
         self.workspace = workspace
@@ -33,7 +36,8 @@ public final class Syncer {
     public func run() async throws -> SyncReport {
         do {
             try await takeSetAside()
-            try await push()
+            // The last push asks for the first pull page in its answer: one round trip.
+            try await push(askingPull: true)
             if try await pull() { try await push() }
         } catch var error as HubClientError where report.eventsUp + report.eventsDown > 0 {
             // What the pages before the failure did is kept: say so, not "nothing changed".
@@ -66,14 +70,16 @@ public final class Syncer {
         return try await store(sorted.readable)
     }
 
-    func push() async throws {
+    /// `askingPull`: the last page's push asks for the first pull page in its answer.
+    func push(askingPull: Bool = false) async throws {
         var purgedAhead = false
         while true {
             let (known, limit) = (state, pageSize)
             let (page, events) = try await outgoing(after: known.pushedThrough, limit: limit, skip: known.cameFromHub)
             let lacking: (what: String, common: UUID?)?
             do {
-                lacking = try await send(page, events)
+                lacking = try await send(page, events, pull: askingPull && !page.more
+                                            ? PullAsk(after: state.cursor, at: state.cursorEvent, limit: pageSize) : nil)
             } catch let error as HubClientError where error.problem?.error == "over-quota" && !purgedAhead {
                 // Purges made to free room travel behind what did not fit: send them ahead, once.
                 purgedAhead = true
@@ -115,8 +121,10 @@ public final class Syncer {
     }
 
     /// Pictures first, then the page's events (`events`, the page's as they travel); what the
-    /// hub lacks, when it lacks what the push builds on (nothing was stored then).
-    func send(_ page: OutgoingPage, _ events: [HubEvent], checkpoint: Bool = true) async throws -> (what: String, common: UUID?)? {
+    /// hub lacks, when it lacks what the push builds on (nothing was stored then). With
+    /// `pull`, the page the answer carries is kept for the pull (`pulledWithPush`).
+    func send(_ page: OutgoingPage, _ events: [HubEvent], checkpoint: Bool = true,
+              pull: PullAsk? = nil) async throws -> (what: String, common: UUID?)? {
         // A resend that has nothing (more) to send still asks whether the hub holds its
         // checkpoint: after a pull's restart, that is where the resend starts.
         let probe = page.events.isEmpty && !page.more && checkpoint && state.resending == true && state.pushedEvent != nil
@@ -124,7 +132,8 @@ public final class Syncer {
         try await uploadPictures(Set(page.events.flatMap(\.blobs)).sorted())
         let request = PushRequest(key: probe ? "probe-" + UUID().uuidString.lowercased() : Self.key(events), seen: state.cursor, events: events,
                                   checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false,
-                                  history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil)
+                                  history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil,
+                                  pull: pull)
         let body = try JSONEncoder().encode(request)
         let data: Data
         do {
@@ -139,6 +148,10 @@ public final class Syncer {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }
         if let lacking = answer.lacking { return (lacking, answer.common) }
+        if let pull, let pulled = answer.pulled {
+            pulledWithPush = (pull.after, try Self.checked(pulled))
+            report.bytesDown += data.count
+        }
         if state.resending == true && !answer.replayed { report.eventsResent += page.events.count }
         if let ahead = answer.clockAhead { report.clockAheadMinutes = max(report.clockAheadMinutes ?? 0, Int(ahead / 60_000)) }
         report.eventsUp += answer.replayed ? 0 : answer.accepted
@@ -214,7 +227,13 @@ public final class Syncer {
     func pull() async throws -> Bool {
         var madeEvents = false
         while true {
-            let page = try await pullPage(after: state.cursor, at: state.cursorEvent)
+            let page: PullAnswer
+            if let carried = pulledWithPush, carried.after == state.cursor {
+                page = carried.page
+            } else {
+                page = try await pullPage(after: state.cursor, at: state.cursorEvent)
+            }
+            pulledWithPush = nil
             if page.restart {
                 // The hub does not have what this store pulled from it: one restored from a
                 // backup. Everything is pulled again, and what came after the last point
@@ -242,6 +261,11 @@ public final class Syncer {
             throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
         }
         report.bytesDown += data.count
+        return try Self.checked(page)
+    }
+
+    /// A pulled page whose every event matches its checksum.
+    static func checked(_ page: PullAnswer) throws -> PullAnswer {
         if let damaged = page.events.first(where: { !$0.isIntact }) {
             throw HubClientError("event \(damaged.id.uuidString.lowercased()) from the hub does not match its checksum (damaged on the hub or on the way): nothing from this page was applied")
         }

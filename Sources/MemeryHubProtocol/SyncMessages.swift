@@ -19,9 +19,26 @@ public struct PushRequest: Codable, Sendable {
     /// what came after that.
     public var history: [UUID]?
     public static let historyLimit = 64
-    public init(key: String, seen: Int64, events: [HubEvent], checkpoint: UUID? = nil, resending: Bool = false, history: [UUID]? = nil) {
+    /// A pull to answer with the push (`PushAnswer.pulled`), so that a sync that pushes takes
+    /// one round trip, not two. A hub from before this field ignores it and answers no page:
+    /// the machine then pulls as before.
+    public var pull: PullAsk?
+    public init(key: String, seen: Int64, events: [HubEvent], checkpoint: UUID? = nil, resending: Bool = false, history: [UUID]? = nil,
+                pull: PullAsk? = nil) {
         self.key = key; self.seen = seen; self.events = events; self.checkpoint = checkpoint; self.resending = resending
-        self.history = history
+        self.history = history; self.pull = pull
+    }
+}
+
+/// The pull a push asks to be answered with: what `GET /v1/events?after=&at=&limit=` asks.
+public struct PullAsk: Codable, Sendable, Equatable {
+    /// The machine's cursor: the last hub position it pulled.
+    public var after: Int64
+    /// The event it pulled at that position, to notice a hub restored from an older backup.
+    public var at: UUID?
+    public var limit: Int
+    public init(after: Int64, at: UUID?, limit: Int) {
+        self.after = after; self.at = at; self.limit = limit
     }
 }
 
@@ -46,15 +63,18 @@ public struct PushAnswer: Codable, Sendable, Equatable {
     /// How far (milliseconds) the newest event of the push is ahead of the hub's clock, when
     /// that is more than a few minutes: the events are stored, and the machine's clock is off.
     public var clockAhead: Int64?
+    /// The page the push's `pull` asked for, read after the push was stored (so it holds the
+    /// push's own events too); nil when none was asked, or with `lacking`.
+    public var pulled: PullAnswer?
     public init(accepted: Int, duplicates: Int, position: Int64, behind: Bool, replayed: Bool = false, lacking: String? = nil,
-                clockAhead: Int64? = nil, common: UUID? = nil) {
+                clockAhead: Int64? = nil, common: UUID? = nil, pulled: PullAnswer? = nil) {
         self.accepted = accepted; self.duplicates = duplicates; self.position = position; self.behind = behind
-        self.replayed = replayed; self.lacking = lacking; self.clockAhead = clockAhead; self.common = common
+        self.replayed = replayed; self.lacking = lacking; self.clockAhead = clockAhead; self.common = common; self.pulled = pulled
     }
 }
 
 /// A page of the user's events after a cursor, in the hub's order, whole appends only.
-public struct PullAnswer: Codable, Sendable {
+public struct PullAnswer: Codable, Sendable, Equatable {
     public var events: [HubEvent]
     /// The cursor for the next page: the position of the last event here (the request's when empty).
     public var cursor: Int64

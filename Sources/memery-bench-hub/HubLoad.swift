@@ -7,12 +7,14 @@ import NIOHTTP1
 /// `make bench-hub`'s load: simulated machines syncing through hubs, as `memery sync` does
 /// it (scripts/bench-hub starts PostgreSQL, the hubs and pgbench around it).
 ///
-///     memery-bench-hub HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]
+///     memery-bench-hub [--pull-separately] HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]
 ///
 /// Machines come in pairs, one account per pair, the two on different hubs: each pushes an
-/// append of EVENTS-PER-PUSH events, then pulls what is new (its partner's work, and its
-/// own coming back), again and again until SECONDS are up. Prints one JSON line: pushes,
-/// events stored, and push and pull latencies (p50, p99) in milliseconds.
+/// append of EVENTS-PER-PUSH events and gets what is new (its partner's work, and its own
+/// coming back) in the push's answer, pulling only when that page is full, as `memery sync`
+/// does; with `--pull-separately`, it pulls after each push as memery did before (two round
+/// trips a cycle). Again and again until SECONDS are up. Prints one JSON line: pushes,
+/// events stored, requests, and push, pull and whole-cycle latencies (p50, p99) in milliseconds.
 ///
 ///     memery-bench-hub --floor PATH HUB[,HUB...] MACHINES SECONDS
 ///
@@ -28,8 +30,10 @@ enum HubLoad {
             try await floor(path: args[0], hubs: args[1].split(separator: ",").map(String.init), machines: machines, seconds: seconds)
             return
         }
+        let separately = args.first == "--pull-separately"
+        if separately { args.removeFirst() }
         guard args.count >= 3, let machines = Int(args[1]), machines >= 1, let seconds = Double(args[2]) else {
-            FileHandle.standardError.write(Data("usage: memery-bench-hub HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]\n".utf8))
+            FileHandle.standardError.write(Data("usage: memery-bench-hub [--pull-separately] HUB[,HUB...] MACHINES SECONDS [EVENTS-PER-PUSH]\n".utf8))
             exit(2)
         }
         let hubs = args[0].split(separator: ",").map(String.init)
@@ -65,15 +69,21 @@ enum HubLoad {
         let results = try await withThrowingTaskGroup(of: MachineResult.self) { group in
             for machine in 0..<machines {
                 let hub = hubs[machine % hubs.count], token = tokens[machine]
-                group.addTask { try await Machine(client: client, hub: hub, token: token, perPush: perPush).run(until: deadline) }
+                group.addTask {
+                    try await Machine(client: client, hub: hub, token: token, perPush: perPush, pullSeparately: separately).run(until: deadline)
+                }
             }
             var all = [MachineResult]()
             for try await result in group { all.append(result) }
             return all
         }
         let pushes = results.flatMap(\.pushMs).sorted(), pulls = results.flatMap(\.pullMs).sorted()
+        let cycles = results.flatMap(\.cycleMs).sorted()
         let summary: [String: Any] = [
             "machines": machines, "hubs": hubs.count, "seconds": seconds, "eventsPerPush": perPush,
+            "roundTrips": separately ? "push, then pull" : "one (the pull in the push's answer)",
+            "requestsPerSecond": Double(pushes.count + pulls.count) / seconds,
+            "cycleP50": percentile(cycles, 0.5), "cycleP99": percentile(cycles, 0.99),
             "pushes": pushes.count, "events": pushes.count * perPush,
             "pushesPerSecond": Double(pushes.count) / seconds, "eventsPerSecond": Double(pushes.count * perPush) / seconds,
             "pushP50": percentile(pushes, 0.5), "pushP99": percentile(pushes, 0.99),
@@ -149,6 +159,13 @@ struct PageSummary: Decodable {
     struct EventID: Decodable { var id: UUID }
     var events: [EventID]
     var cursor: Int64
+    var more: Bool
+}
+
+/// What a machine needs of a push's answer: the position, and the page it carried.
+struct PushSummary: Decodable {
+    var position: Int64
+    var pulled: PageSummary?
 }
 
 struct LoadError: Error, CustomStringConvertible {
@@ -157,17 +174,20 @@ struct LoadError: Error, CustomStringConvertible {
 }
 
 struct MachineResult: Sendable {
-    var pushMs = [Double](), pullMs = [Double]()
+    /// Each push, each pull on its own, and each cycle (a push and the pulls until the
+    /// machine has everything the hub had: what a person waits for).
+    var pushMs = [Double](), pullMs = [Double](), cycleMs = [Double]()
     var pulled = 0, errors = 0
 }
 
-/// One simulated machine: one creation's stream, an append per push, a pull after each
-/// (naming the last event pulled, as `memery sync` does).
+/// One simulated machine: one creation's stream, an append per push, and what is new pulled
+/// with it (naming the last event pulled, as `memery sync` does).
 struct Machine {
     let client: HTTPClient
     let hub: String
     let token: String
     let perPush: Int
+    let pullSeparately: Bool
 
     func run(until deadline: ContinuousClock.Instant) async throws -> MachineResult {
         var result = MachineResult()
@@ -188,17 +208,30 @@ struct Machine {
             do {
                 let start = clock.now
                 let key = batch.uuidString.lowercased()
-                let data = try await HubLoad.send(client, .POST, hub + HubPaths.events, PushRequest(key: key, seen: seen, events: events), token: token)
+                let ask = pullSeparately ? nil : PullAsk(after: cursor, at: last, limit: 500)
+                let data = try await HubLoad.send(client, .POST, hub + HubPaths.events,
+                                                  PushRequest(key: key, seen: seen, events: events, pull: ask), token: token)
                 result.pushMs.append(milliseconds(clock.now - start))
-                seen = try JSONDecoder().decode(PushAnswer.self, from: data).position
-                let pullStart = clock.now
-                let page = try JSONDecoder().decode(PageSummary.self, from: try await HubLoad.send(
-                    client, .GET, hub + HubPaths.events + "?after=\(cursor)&limit=500" + (last.map { "&at=\($0.uuidString.lowercased())" } ?? ""),
-                    token: token))
-                result.pullMs.append(milliseconds(clock.now - pullStart))
-                result.pulled += page.events.count
-                cursor = page.cursor
-                last = page.events.last?.id ?? last
+                let answer = try JSONDecoder().decode(PushSummary.self, from: data)
+                seen = answer.position
+                var page = answer.pulled
+                if let carried = page {
+                    result.pulled += carried.events.count
+                    cursor = carried.cursor
+                    last = carried.events.last?.id ?? last
+                }
+                while page?.more ?? true {
+                    let pullStart = clock.now
+                    let next = try JSONDecoder().decode(PageSummary.self, from: try await HubLoad.send(
+                        client, .GET, hub + HubPaths.events + "?after=\(cursor)&limit=500" + (last.map { "&at=\($0.uuidString.lowercased())" } ?? ""),
+                        token: token))
+                    result.pullMs.append(milliseconds(clock.now - pullStart))
+                    result.pulled += next.events.count
+                    cursor = next.cursor
+                    last = next.events.last?.id ?? last
+                    page = next
+                }
+                result.cycleMs.append(milliseconds(clock.now - start))
             } catch {
                 result.errors += 1
                 if result.errors == 1 { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }

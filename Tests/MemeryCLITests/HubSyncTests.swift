@@ -83,6 +83,45 @@ struct HubSyncTests {
                     .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
+    /// How many requests the hub answered on `path` (not its sub-paths) with `method`, from
+    /// its log (one line per answer).
+    static func answered(_ method: String, _ path: String, in log: String) -> Int {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { line in
+            line.contains("answered") && line.contains("method=\(method) ")
+                && (line.contains("path=\(path) ") || line.hasSuffix("path=\(path)"))
+        }.count
+    }
+
+    /// A sync that pushes gets what it has not pulled in the push's answer: one request, and a
+    /// second only when the page is full. One that has nothing to push pulls once.
+    @Test func aSyncThatPushesTakesOneRoundTripAndStillBringsTheOtherMachinesEdits() throws {
+        let log = NSTemporaryDirectory() + "hub-\(UUID().uuidString.prefix(8)).log"
+        let hub = try HubProcess(database: try Self.cluster.newDatabase(), log: log)
+        let a = try Self.machine(hub, "alice", signUp: true)
+        let b = try Self.machine(hub, "alice", signUp: false)
+        #expect(try a.run(["new", "plain", "--canvas", "64x64"]).status == 0)
+        let up = try Self.sync(a)
+        #expect(up["eventsUp"] as? Int ?? 0 >= 2 && up["eventsDown"] as? Int == 0, "\(up)")
+        #expect(Self.answered("POST", "/v1/events", in: log) == 1)
+        #expect(Self.answered("GET", "/v1/events", in: log) == 0, "the push's answer carried the pull")
+        // Nothing to push: one pull.
+        let down = try Self.sync(b)
+        #expect(down["eventsDown"] as? Int == up["eventsUp"] as? Int)
+        #expect(Self.answered("POST", "/v1/events", in: log) == 1 && Self.answered("GET", "/v1/events", in: log) == 1)
+        // Both edit; b's push brings a's edit back with it.
+        #expect(try a.run(["text", "plain", "--top", "FROM A"]).status == 0)
+        #expect(try Self.sync(a)["eventsUp"] as? Int == 1)
+        #expect(try b.run(["text", "plain", "--bottom", "FROM B"]).status == 0)
+        let both = try Self.sync(b)
+        #expect(both["eventsUp"] as? Int == 1 && both["eventsDown"] as? Int == 1, "\(both)")
+        #expect(Self.answered("POST", "/v1/events", in: log) == 3 && Self.answered("GET", "/v1/events", in: log) == 1)
+        #expect(try Self.history(a, "plain") != Self.history(b, "plain"), "a has not pulled b's edit yet")
+        _ = try Self.sync(a)
+        #expect(try Self.history(a, "plain") == Self.history(b, "plain"))
+        #expect(try Self.exported(a, "plain") == Self.exported(b, "plain"))
+    }
+
     @Test func offlineEditsOnTwoMachinesBecomeBranchesAndTheHeadIsTheLatest() throws {
         let hub = try Self.hub()
         let a = try Self.machine(hub, "bob", signUp: true)
