@@ -62,7 +62,11 @@ chaos-hub: bootstrap
 bench-peers: bootstrap
 	@scripts/bootstrap --peers
 	$(RELEASE_BUILD)
-	scripts/bench-peers > docs/benchmarks.md
+	scripts/bench-peers > docs/benchmarks.md.run
+	# The analysis, its figures taken from this run's tables (scripts/bench-analysis).
+	scripts/bench-analysis docs/benchmarks-analysis.md docs/benchmarks.md.run > docs/benchmarks.md.analysis
+	cat docs/benchmarks.md.run docs/benchmarks.md.analysis > docs/benchmarks.md
+	rm docs/benchmarks.md.run docs/benchmarks.md.analysis
 	@cat docs/benchmarks.md
 
 # Kill -9 a streaming `memery apply` KILLS times (default 1000), at random and at fail points,
