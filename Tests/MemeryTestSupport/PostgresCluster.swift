@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import Testing
 
 /// A throwaway PostgreSQL: `initdb` in a temporary folder, started with `pg_ctl` on a free
 /// port of 127.0.0.1, as the unprivileged `postgres` user when the tests run as root
