@@ -64,7 +64,8 @@ bench-peers: bootstrap
 	$(RELEASE_BUILD)
 	scripts/bench-peers > docs/benchmarks.md.run
 	# The analysis, its figures taken from this run's tables (scripts/bench-analysis).
-	scripts/bench-analysis docs/benchmarks-analysis.md docs/benchmarks.md.run > docs/benchmarks.md.analysis
+	scripts/bench-analysis docs/benchmarks-analysis.md docs/benchmarks.md.run > docs/benchmarks.md.analysis \
+	  || { rm -f docs/benchmarks.md.run docs/benchmarks.md.analysis; exit 1; }
 	cat docs/benchmarks.md.run docs/benchmarks.md.analysis > docs/benchmarks.md
 	rm docs/benchmarks.md.run docs/benchmarks.md.analysis
 	@cat docs/benchmarks.md

@@ -46,7 +46,13 @@ struct EventLog: Sendable {
             // The page the machine would ask for next, read after the push committed: one
             // round trip for a sync that pushes. Not with `lacking`: the machine sends again first.
             if let ask = request.pull, answer.lacking == nil {
-                answer.pulled = try await pull(after: ask.after, at: ask.at, limit: ask.limit, session: tokenHash)
+                // The push is stored: a pull that fails now must not turn its answer into an
+                // error. Without `pulled` the machine pulls on its own.
+                do {
+                    answer.pulled = try await pull(after: ask.after, at: ask.at, limit: ask.limit, session: tokenHash)
+                } catch {
+                    logger.notice("the pull a push asked for failed; answered without it", metadata: ["error": "\(String(reflecting: error))"])
+                }
             }
             return answer
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MQ001" {

@@ -126,7 +126,8 @@ actor InMemoryHubRecords: AccountRecords, LoginRecords, PictureRecords {
         for key in Set(keys) {
             let times = attempts.filter { $0.key == key && now.timeIntervalSince($0.at) < window }.map(\.at)
             guard let oldest = times.min() else { continue }
-            counts[key] = (Int64(times.count), Int64(window - now.timeIntervalSince(oldest)))
+            // Rounded, as PostgreSQL's cast to bigint rounds.
+            counts[key] = (Int64(times.count), Int64((window - now.timeIntervalSince(oldest)).rounded()))
         }
         return counts
     }

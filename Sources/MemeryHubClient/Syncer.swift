@@ -20,8 +20,8 @@ public final class Syncer {
     var pageSize = 500
     /// Called after every page with the counts so far.
     public var progress: ((SyncReport) -> Void)?
-    /// The page a push's answer carried (`PushRequest.pull`), checked, and the cursor it was
-    /// asked after: the pull starts with it instead of asking the hub again.
+    /// The page a push's answer carried (`PushRequest.pull`), not yet checked, and the cursor
+    /// it was asked after: the pull starts with it instead of asking the hub again.
     var pulledWithPush: (after: Int64, page: PullAnswer)?
 
     public init(workspace: Workspace, login: HubLogin) throws {
@@ -149,7 +149,9 @@ public final class Syncer {
         }
         if let lacking = answer.lacking { return (lacking, answer.common) }
         if let pull, let pulled = answer.pulled {
-            pulledWithPush = (pull.after, try Self.checked(pulled))
+            // Checked when the pull takes it: a damaged page must fail the pull, not this
+            // push, which the hub has stored and which is counted and saved below.
+            pulledWithPush = (pull.after, pulled)
             report.bytesDown += data.count
         }
         if state.resending == true && !answer.replayed { report.eventsResent += page.events.count }
@@ -229,7 +231,8 @@ public final class Syncer {
         while true {
             let page: PullAnswer
             if let carried = pulledWithPush, carried.after == state.cursor {
-                page = carried.page
+                pulledWithPush = nil
+                page = try Self.checked(carried.page)
             } else {
                 page = try await pullPage(after: state.cursor, at: state.cursorEvent)
             }

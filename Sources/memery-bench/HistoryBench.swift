@@ -12,13 +12,18 @@ enum HistoryBench {
         try? FileManager.default.removeItem(at: url)
         let workspace = try Workspace(directory: url)
         var openTimes = [Int: Double]()
+        // When the largest history was half built: the checkout by time goes there.
+        var halfway = Date()
         for edits in [10, 10_000, 100_000] {
             let name = "h\(edits)"
             try workspace.create(name: name, canvasWidth: 800, height: 600, background: .white)
             let session = try workspace.session(name)
             try session.edit(.setCaptions(top: "start", bottom: "here"))
             let build = try seconds {
-                for n in 1..<edits { try session.edit(.editText(id: "L1", text: "edit \(n)", box: nil, style: .init())) }
+                for n in 1..<edits {
+                    if n == edits / 2 { halfway = Date() }
+                    try session.edit(.editText(id: "L1", text: "edit \(n)", box: nil, style: .init()))
+                }
             }
             // A fresh workspace each time: a cold open, as a new process has (not the live cache).
             let open = try Timings(runs: 5) { _ = try Workspace(directory: url).head(of: name) }
@@ -54,7 +59,7 @@ enum HistoryBench {
             return try seconds { _ = try runner.perform(edit, on: "h100000") }
         }
         var coldUndo = Timings(), coldRedo = Timings(), coldAway = Timings(), coldBack = Timings(), coldTime = Timings(), coldHistory = Timings()
-        let midway = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-1))
+        let midway = ISO8601DateFormatter().string(from: halfway)  // whole seconds, as `checkout --at` reads them
         for _ in 0..<5 {
             coldUndo.add(try cold(.undo(steps: 1)))
             coldRedo.add(try cold(.redo(branch: nil)))
@@ -66,7 +71,7 @@ enum HistoryBench {
         }
         print("  at 100,000 edits, the first in a new process: undo \(coldUndo.milliseconds), redo \(coldRedo.milliseconds), "
               + "checkout to event 50,000 \(coldAway.milliseconds), back to the end \(coldBack.milliseconds), "
-              + "by time \(coldTime.milliseconds), history \(coldHistory.milliseconds)")
+              + "by time (to halfway) \(coldTime.milliseconds), history \(coldHistory.milliseconds)")
         let fresh = try Workspace(directory: url)
         let coldShow = try seconds { _ = try fresh.creation(named: "h100000") }
         print(String(format: "  show after an undo, another process's first read: %.1f ms", coldShow * 1000))

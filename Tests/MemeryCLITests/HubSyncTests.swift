@@ -287,6 +287,29 @@ struct HubSyncTests {
         #expect(try b.run(["log"]).stdout.isEmpty, "nothing of the page was stored")
     }
 
+    /// The damaged page came in the answer to b's own push: the pull is refused with nothing
+    /// of the page stored, and the push, which the hub stored, is counted and kept.
+    @Test func aDamagedPageInAPushsAnswerFailsThePullNotThePush() throws {
+        let hub = try Self.hub()
+        let a = try Self.machine(hub, "grace", signUp: true)
+        let b = try Self.machine(hub, "grace", signUp: false)
+        #expect(try a.run(["new", "x", "--canvas", "50x50"]).status == 0)
+        #expect(try a.run(["text", "x", "--top", "HI"]).status == 0)
+        _ = try Self.sync(a)
+        try Self.cluster.sql("UPDATE events SET payload = replace(payload, 'HI', 'HO') WHERE payload LIKE '%HI%'", database: hub.database)
+        #expect(try b.run(["new", "mine", "--canvas", "20x20"]).status == 0)
+        let before = try b.run(["log"]).stdout
+        let outcome = try b.run(["sync"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("does not match its checksum"), "\(outcome)")
+        #expect(outcome.stderr.contains("had already sent") && !outcome.stderr.contains("had already sent 0 "), "\(outcome)")
+        #expect(try b.run(["log"]).stdout == before, "nothing of the damaged page was stored")
+        // The push was saved as done: a's machine gets b's creation, and b sends nothing again.
+        _ = try Self.sync(a)
+        #expect(try Self.list(a) == ["mine", "x"])
+        let again = try b.run(["sync"])
+        #expect(again.status == 4 && !again.stderr.contains("had already sent"), "nothing left to push: \(again)")
+    }
+
     @Test func withTheHubDownTheStoreIsUntouchedAndTheMessageSaysSo() throws {
         let hub = try Self.hub()
         let a = try Self.machine(hub, "gina", signUp: true)
