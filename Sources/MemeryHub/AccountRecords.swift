@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MemeryHubProtocol
 import PostgresNIO
 
 /// A user as kept: what logging in needs.
@@ -8,14 +9,6 @@ struct UserRecord: Sendable {
     var name: String
     var role: String
     var passwordHash: String
-}
-
-/// One device's session as `memery account` lists it (times in ms since 1970).
-struct SessionRecord: Sendable {
-    var id: UUID
-    var device: String
-    var created: Int64
-    var lastSeen: Int64
 }
 
 /// Where users and their sessions are kept: PostgreSQL in service (`PostgresAccountRecords`),
@@ -29,7 +22,9 @@ protocol AccountRecords: Sendable {
     func addSession(_ id: UUID, user: Int64, tokenHash: Data, device: String) async throws
     /// The user and session a token's hash names; its last use noted.
     func signedIn(tokenHash: Data) async throws -> SignedIn?
-    func sessions(of user: Int64) async throws -> [SessionRecord]
+    /// The user's sessions, oldest first, each as `memery account` lists it (`current` is
+    /// set by the caller, who knows which session asked).
+    func sessions(of user: Int64) async throws -> [DeviceSession]
     /// The position of the user's newest event (0 without any).
     func newestPosition(of user: Int64) async throws -> Int64
     /// False when the user has no such session.
@@ -78,13 +73,15 @@ struct PostgresAccountRecords: AccountRecords {
         return nil
     }
 
-    func sessions(of user: Int64) async throws -> [SessionRecord] {
-        var sessions = [SessionRecord]()
+    /// The user's sessions, oldest first, each as `memery account` lists it (`current` is
+    /// set by the caller, who knows which session asked).
+    func sessions(of user: Int64) async throws -> [DeviceSession] {
+        var sessions = [DeviceSession]()
         for try await (id, device, created, seen) in try await client.query("""
             SELECT id, device, (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_seen) * 1000)::bigint
             FROM sessions WHERE user_id = \(user) ORDER BY created_at
             """, logger: logger).decode((UUID, String, Int64, Int64).self) {
-            sessions.append(SessionRecord(id: id, device: device, created: created, lastSeen: seen))
+            sessions.append(DeviceSession(id: id, device: device, created: created, lastSeen: seen, current: false))
         }
         return sessions
     }

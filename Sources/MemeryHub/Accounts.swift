@@ -80,8 +80,10 @@ struct Accounts: Sendable {
     }
 
     func account(of who: SignedIn) async throws -> AccountAnswer {
-        let devices = try await records.sessions(of: who.user).map {
-            DeviceSession(id: $0.id, device: $0.device, created: $0.created, lastSeen: $0.lastSeen, current: $0.id == who.session)
+        let devices = try await records.sessions(of: who.user).map { session in
+            var device = session
+            device.current = session.id == who.session
+            return device
         }
         return AccountAnswer(user: who.name, role: who.role, devices: devices, position: try await records.newestPosition(of: who.user))
     }

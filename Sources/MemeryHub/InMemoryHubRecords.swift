@@ -1,4 +1,5 @@
 import Foundation
+import MemeryHubProtocol
 
 /// Users, sessions, login counts and pictures kept in memory, with the same answers as the
 /// PostgreSQL records: what the router tests run on when no database is wanted. The sync's
@@ -16,7 +17,7 @@ actor InMemoryHubRecords: AccountRecords, LoginRecords, PictureRecords {
     private struct Session {
         var user: Int64
         var tokenHash: Data
-        var record: SessionRecord
+        var record: DeviceSession
     }
     private var users = [Int64: User]()
     private var sessions = [UUID: Session]()
@@ -62,7 +63,7 @@ actor InMemoryHubRecords: AccountRecords, LoginRecords, PictureRecords {
 
     func addSession(_ id: UUID, user: Int64, tokenHash: Data, device: String) {
         let now = Self.milliseconds(clock())
-        sessions[id] = Session(user: user, tokenHash: tokenHash, record: SessionRecord(id: id, device: device, created: now, lastSeen: now))
+        sessions[id] = Session(user: user, tokenHash: tokenHash, record: DeviceSession(id: id, device: device, created: now, lastSeen: now, current: false))
     }
 
     func signedIn(tokenHash: Data) -> SignedIn? {
@@ -71,7 +72,7 @@ actor InMemoryHubRecords: AccountRecords, LoginRecords, PictureRecords {
         return SignedIn(user: session.user, name: user.name, role: user.role, session: id)
     }
 
-    func sessions(of user: Int64) -> [SessionRecord] {
+    func sessions(of user: Int64) -> [DeviceSession] {
         sessions.values.filter { $0.user == user }.map(\.record).sorted { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }
     }
 
