@@ -8,6 +8,8 @@ import MemeryStore
 /// from outside), as the bytes to keep and what they are.
 struct PictureReader: Sendable {
     let decoder: ImageDecoder
+    /// Decoding helpers kept between pictures, when the process lives long (`memery serve`).
+    let warmHelpers = WarmHelpers(.decoding)
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
@@ -18,7 +20,7 @@ struct PictureReader: Sendable {
     /// outside. Errors name `source` as the person named the picture (a path, an upload).
     func decodeImage(_ data: Data, source: String, origin: PictureOrigin? = nil) throws -> (data: Data, image: BaseImage, raster: Raster) {
         try decoder.checkFileSize(data.count, source: source)
-        let (kept, raster, info) = try IsolatedDecoder(decoder: decoder).decodeForKeeping(data, source: source)
+        let (kept, raster, info) = try IsolatedDecoder(decoder: decoder, warm: warmHelpers).decodeForKeeping(data, source: source)
         var image = Self.baseImage(info, of: kept, hash: BlobHash.of(kept), path: source)
         image.origin = origin
         return (kept, image, raster)

@@ -217,6 +217,15 @@ public final class Workspace: Sendable {
     /// default, keeps nothing, so a one-shot command's peak memory is what it was.
     public func keepDecodedImages(upTo bytes: Int) { compositor.cache.setBudget(bytes) }
 
+    /// Keeps `count` helpers of each kind (decoding pictures, running isolated filters)
+    /// running between jobs, for a long-lived process: an upload or a frei0r preview then
+    /// costs no helper's start. Each is let go after a number of jobs and after any that did
+    /// not end well. They serve this workspace alone.
+    public func keepHelpersWarm(_ count: Int) {
+        pictureReader.warmHelpers.keep = count
+        compositor.warmPlugins.keep = count
+    }
+
     /// What the decoded-picture cache holds and how often it served.
     var decodedImageStatistics: DecodedImageCache.Statistics { compositor.cache.statistics }
 

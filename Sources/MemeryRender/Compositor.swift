@@ -10,11 +10,17 @@ public struct Compositor: Sendable {
     /// Decoded pictures kept between renders: nothing unless a long-lived process gives it a
     /// budget (`memery serve`).
     public let cache: DecodedImageCache
+    /// Helpers kept running between runs of isolated filters: none unless a long-lived
+    /// process asks (`memery serve`); its own, never another compositor's (on a hub, another
+    /// person's).
+    public let warmPlugins: WarmHelpers
 
-    public init(decoder: ImageDecoder = .fromEnvironment(), filters: FilterHost = .shared, cache: DecodedImageCache = DecodedImageCache()) {
+    public init(decoder: ImageDecoder = .fromEnvironment(), filters: FilterHost = .shared, cache: DecodedImageCache = DecodedImageCache(),
+                warmPlugins: WarmHelpers = WarmHelpers(.plugins)) {
         self.decoder = decoder
         self.filters = filters
         self.cache = cache
+        self.warmPlugins = warmPlugins
     }
 
     /// Renders `creation`, `width` pixels wide when that is smaller than its canvas; `blob`
@@ -123,7 +129,7 @@ public struct Compositor: Sendable {
             try creation.filters(on: target).reduce(raster) { image, applied in
                 guard filters.filter(applied.filter) != nil else { return image }
                 let params = try filters.current(applied.params, version: applied.paramVersion, for: applied.filter)
-                return try filters.apply(applied.filter, params: filters.parameters(params, for: applied.filter, atScale: scale), to: image)
+                return try filters.apply(applied.filter, params: filters.parameters(params, for: applied.filter, atScale: scale), to: image, warm: warmPlugins)
             }
         }
         let legible = MemeText.legibleSize(canvasHeight: canvas.height)

@@ -335,7 +335,8 @@ public final class FilterHost: @unchecked Sendable {
 
     /// Runs a filter on a raster; returns a new raster. Parameters not given take defaults.
     /// Isolated filters run in a helper process; whatever they do, this process goes on.
-    public func apply(_ id: String, params: [String: FilterValue], to raster: Raster) throws -> Raster {
+    /// `warm`: helpers kept running between runs, for isolated filters (a long-lived process's).
+    public func apply(_ id: String, params: [String: FilterValue], to raster: Raster, warm: WarmHelpers? = nil) throws -> Raster {
         guard let descriptor = filter(id) else { throw missing([id]) }
         let values = try checked(params, for: descriptor)
         let (pixelFormats, implementation) = lock.withLock { (formats[id], implementations[id]) }
@@ -352,7 +353,7 @@ public final class FilterHost: @unchecked Sendable {
                 } }
             }
         } else {
-            (status, message) = try IsolatedRunner(helper: helperPath, timeout: timeout)
+            (status, message) = try IsolatedRunner(helper: helperPath, timeout: timeout, warm: warm)
                 .run(descriptor: descriptor, values: values, input: &input, output: &output, width: width, height: height, straight: straight)
         }
         if status == Int32(MEMERY_ERROR_CANCELLED.rawValue), RenderCancellation.current?.isCancelled == true { throw FilterError.cancelled(filter: id) }

@@ -1,3 +1,4 @@
+import CSharedMemory
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -15,14 +16,20 @@ public struct IsolatedDecoder: Sendable {
     /// Megabytes the helper may hold, when MEMERY_DECODE_MEGABYTES sets it; else enough for
     /// any picture within the pixel limit (`memoryBudget`).
     public var megabytes: Int?
+    /// Helpers kept running between pictures (a long-lived process's); nil, or none kept:
+    /// each decode starts a helper of its own.
+    public var warm: WarmHelpers?
+    /// A fail point of the tests: processor time the helper spends before decoding.
+    var spendMilliseconds: Int?
 
     public init(decoder: ImageDecoder, helper: String = HelperProcess.memeryBinary,
                 cpuSeconds: Int = Self.setting("MEMERY_DECODE_SECONDS") ?? 30,
-                megabytes: Int? = Self.setting("MEMERY_DECODE_MEGABYTES")) {
+                megabytes: Int? = Self.setting("MEMERY_DECODE_MEGABYTES"), warm: WarmHelpers? = nil) {
         self.decoder = decoder
         self.helper = helper
         self.cpuSeconds = cpuSeconds
         self.megabytes = megabytes
+        self.warm = warm
     }
 
     public static func setting(_ name: String) -> Int? {
@@ -80,23 +87,31 @@ public struct IsolatedDecoder: Sendable {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         try decoder.checkFileSize(data.count, source: source)
         try decoder.admit(ImageHeader.read(data), source: source)
-        let process = HelperProcess(executable: helper, timeout: TimeInterval(cpuSeconds * 2 + 10))
+        let timeout = TimeInterval(cpuSeconds * 2 + 10)
+        let process = HelperProcess(executable: helper, timeout: timeout)
         guard process.isInstalled else {
             throw RenderError.decoderUnavailable(reason: "the decoding helper \(helper) is missing or not executable (reinstall memery, or set MEMERY_HELPER to the memery binary)")
         }
         let budget = memoryBudget(forInput: data.count)
         let request = ImageWorker.Request(maxPixels: decoder.maxPixels, maxFrames: decoder.maxFrames,
                                           maxAnimationPixels: decoder.maxAnimationPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
-                                          memoryBytes: budget, cpuSeconds: cpuSeconds)
-        let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+                                          memoryBytes: budget, cpuSeconds: cpuSeconds, spendMilliseconds: spendMilliseconds)
         let shared = SharedPixels()
         let streamed = try streaming.flatMap { streaming in try shared?.preallocate(width: streaming.width, height: streaming.height) }
-        let running = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)
+        let job: any HelperJob
+        if let warm, warm.serves(.decoding, by: helper), let shared {
+            let picture = try WarmHelpers.memoryFile("memery-picture", holding: data)
+            defer { close(picture) }
+            job = WarmDecoding(try warm.start(try JSONEncoder().encode(request), descriptors: [picture, shared.descriptor], timeout: timeout))
+        } else {
+            let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+            job = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)
+        }
         var consumerFailure: Error?, starts = 0, handedOver = false
         if let streaming, let shared, let streamed {
-            (consumerFailure, starts, handedOver) = Self.follow(running, shared, streamed, streaming.consumer)
+            (consumerFailure, starts, handedOver) = Self.follow(job, shared, streamed, streaming.consumer)
         }
-        switch running.wait() {
+        switch job.finish() {
         case .timedOut, .cancelled:  // a decode is not cancelled: only its time limit ends it
             throw RenderError.decodeTooSlow(source: source, seconds: cpuSeconds)
         case let .signalled(signal, said):
@@ -149,11 +164,11 @@ public struct IsolatedDecoder: Sendable {
     /// Tells `consumer` of rows as the helper publishes them, until it ends; returns what the
     /// consumer threw, if it did (it is told no more then), the starts last seen, and whether a
     /// decoder handed over to another while the consumer was being told of rows.
-    private static func follow(_ running: HelperProcess.Running, _ shared: SharedPixels, _ raster: Raster,
+    private static func follow(_ job: any HelperJob, _ shared: SharedPixels, _ raster: Raster,
                                _ consumer: RowsConsumer) -> (Error?, Int, Bool) {
         var seen = (starts: 0, rows: 0)
         var handedOver = false
-        while !running.hasExited {
+        while !job.hasEnded {
             var now = shared.progress()
             now.rows = min(now.rows, raster.height)
             do {
@@ -197,4 +212,41 @@ public protocol RowsConsumer: AnyObject {
     /// Decoding started again (a decoder handed over to another): rows told of before may
     /// change.
     func startOver() throws
+}
+
+/// A helper at work on a decode: one started for it (`HelperProcess.Running`) or a warm one
+/// (`WarmDecoding`).
+protocol HelperJob: AnyObject {
+    var hasEnded: Bool { get }
+    func finish() -> HelperProcess.Outcome
+}
+
+extension HelperProcess.Running: HelperJob {
+    var hasEnded: Bool { hasExited }
+    func finish() -> HelperProcess.Outcome { wait(cancellation: nil) }
+}
+
+/// A warm helper's decode, ending as a helper of its own would: its answer byte standing for
+/// the exit status.
+final class WarmDecoding: HelperJob {
+    private let job: WarmJob
+
+    init(_ job: WarmJob) { self.job = job }
+
+    var hasEnded: Bool { job.hasEnded }
+
+    func finish() -> HelperProcess.Outcome {
+        switch job.answer() {
+        case .answered(let answer):
+            let ending = answer.first.flatMap(ImageWorker.Ending.init) ?? .failed
+            job.release(well: ending == .decoded)
+            return .exited(status: ending == .failed ? 1 : 0, output: Data(), errors: job.said().trimmingCharacters(in: .whitespacesAndNewlines))
+        case .ended(let status):
+            let said = job.said().trimmingCharacters(in: .whitespacesAndNewlines)
+            let signal = memery_ending_signal(status)
+            return signal != 0 ? .signalled(signal, errors: said) : .exited(status: memery_exited_status(status), output: Data(), errors: said)
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        }
+    }
 }

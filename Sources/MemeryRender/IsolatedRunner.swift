@@ -1,3 +1,4 @@
+import CSharedMemory
 import Foundation
 import MemeryCore
 import MemeryPluginABI
@@ -12,6 +13,9 @@ import Glibc
 struct IsolatedRunner {
     let helper: String
     let timeout: TimeInterval
+    /// Helpers kept running between filter runs (a long-lived process's); nil: each run
+    /// starts a helper of its own.
+    var warm: WarmHelpers? = nil
 
     struct Described: Codable {
         var descriptor: FilterDescriptor
@@ -124,10 +128,22 @@ struct IsolatedRunner {
         input.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
         let request = RunRequest(origin: descriptor.origin, library: descriptor.library, filter: descriptor.id, params: values, width: width, height: height,
                                  straight: straight, sharedMemory: name, stopAfter: timeout - min(1, timeout * 0.2))
-        let data = try spawn(["run"], input: try JSONEncoder().encode(request), subject: descriptor.id)
+        let encoded = try JSONEncoder().encode(request)
+        var warmJob: WarmJob?
+        let data: Data
+        if let warm, warm.serves(.plugins, by: helper) {
+            let job = try warm.start(encoded, descriptors: [], timeout: timeout)
+            warmJob = job
+            data = try answer(of: job, subject: descriptor.id)
+        } else {
+            data = try spawn(["run"], input: encoded, subject: descriptor.id)
+        }
+        // A warm helper is kept only after a run that went well; whatever else, it is let go.
+        defer { warmJob?.release(well: false) }
         guard let reply = try? JSONDecoder().decode(RunReply.self, from: data) else {
             throw FilterError.garbled(filter: descriptor.id, detail: "its reply was not understood")
         }
+        warmJob?.release(well: reply.status == Int32(MEMERY_OK.rawValue) && reply.overrun == nil && reply.stopped != true)
         if let overrun = reply.overrun { throw FilterError.overran(filter: descriptor.id, detail: overrun) }
         // Told to stop as the limit neared, it did: the same outcome as being killed there.
         if reply.stopped == true, reply.status == Int32(MEMERY_ERROR_CANCELLED.rawValue) {
@@ -139,6 +155,30 @@ struct IsolatedRunner {
             throw FilterError.garbled(filter: descriptor.id, detail: "it returned an unknown status \(reply.status)")
         }
         return (reply.status, reply.message)
+    }
+
+    /// A warm helper's answer to a run, as `spawn` gives a helper's: its reply, or the error
+    /// its ending means.
+    private func answer(of job: WarmJob, subject: String) throws -> Data {
+        let outcome = job.answer(cancellation: RenderCancellation.current)
+        // A plugin's log lines are the user's to read, not part of why the helper failed.
+        let said = PluginLog.relay(job.said()).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch outcome {
+        case .timedOut:
+            throw FilterError.timedOut(filter: subject, seconds: timeout)
+        case .cancelled:
+            throw FilterError.cancelled(filter: subject)
+        case .ended(let status):
+            let signal = memery_ending_signal(status)
+            if signal != 0 {
+                if let overrun = GuardedPixels.overrun(in: said) { throw FilterError.overran(filter: subject, detail: overrun + " and was stopped") }
+                throw FilterError.crashed(filter: subject, signal: signal)
+            }
+            throw FilterError.garbled(filter: subject, detail: said.isEmpty ? "its helper exited with \(memery_exited_status(status))" : said)
+        case .answered(let answer):
+            guard answer.first == 0 else { throw FilterError.garbled(filter: subject, detail: said.isEmpty ? "its helper failed" : said) }
+            return answer.dropFirst()
+        }
     }
 
     /// Runs the helper with `arguments`, feeding `input`; returns what it printed. Throws when

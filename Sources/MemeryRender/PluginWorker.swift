@@ -6,10 +6,24 @@ import Glibc
 #endif
 
 /// The helper process's side of isolation (`memery __plugin-worker ...`): it loads one
-/// plugin, answers one request, and exits. Whatever the plugin does happens here.
+/// plugin, answers one request, and exits. Whatever the plugin does happens here. A warm one
+/// (`--warm`, `WarmHelpers.Kind.plugins`) runs filters one job after another: each job the
+/// run request with one memory file for its errors, answered with a byte (0: the reply
+/// follows; 1: it failed, as its errors say).
 public enum PluginWorker {
     public static func main(_ arguments: [String]) -> Int32 {
         PluginLog.relaying = true
+        if arguments == [WarmHelpers.argument] {
+            return WarmWorker.serve(descriptors: 1) { message, _ in
+                do {
+                    let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: message)
+                    return Data([0]) + (try JSONEncoder().encode(try run(request)))
+                } catch {
+                    FileHandle.standardError.write(Data("\(error)\n".utf8))
+                    return Data([1])
+                }
+            }
+        }
         do {
             switch arguments.first {
             case "describe-frei0r":
@@ -21,7 +35,8 @@ public enum PluginWorker {
             case "describe" where arguments.count == 3:
                 try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
             case "run" where arguments.count == 1:
-                try run()
+                let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+                FileHandle.standardOutput.write(try JSONEncoder().encode(try run(request)))
             case "migrate" where arguments.count == 1:
                 let request = try JSONDecoder().decode(IsolatedRunner.MigrateRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
                 let library = try PluginLibrary(path: request.library, origin: .user)
@@ -68,7 +83,7 @@ public enum PluginWorker {
         FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
     }
 
-    private static func runFrei0r(_ request: IsolatedRunner.RunRequest) throws {
+    private static func runFrei0r(_ request: IsolatedRunner.RunRequest) throws -> IsolatedRunner.RunReply {
         guard let plugin = Frei0rPlugin(path: request.library), plugin.descriptor.id == request.filter else {
             throw FilterError.unknownFilter(request.filter)
         }
@@ -82,15 +97,11 @@ public enum PluginWorker {
         pixels.withUnsafeBytes { (memory + size).copyMemory(from: $0.baseAddress!, byteCount: size) }
         munmap(memory, size * 2)
         close(fd)
-        FileHandle.standardOutput.write(try JSONEncoder().encode(IsolatedRunner.RunReply(status: 0, message: "")))
+        return IsolatedRunner.RunReply(status: 0, message: "")
     }
 
-    private static func run() throws {
-        let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
-        if request.origin == .frei0r {
-            try runFrei0r(request)
-            return
-        }
+    private static func run(_ request: IsolatedRunner.RunRequest) throws -> IsolatedRunner.RunReply {
+        if request.origin == .frei0r { return try runFrei0r(request) }
         let library = try PluginLibrary(path: request.library, origin: .user)
         guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
             throw FilterError.unknownFilter(request.filter)
@@ -118,6 +129,6 @@ public enum PluginWorker {
                                                straight: request.straight, stride: input.stride, call: call)
         var reply = IsolatedRunner.RunReply(status: status, message: message, stopped: call.stopped)
         if let stray = output.strayWrite() { reply.overrun = stray } else { output.copy(to: memory + size) }
-        FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
+        return reply
     }
 }

@@ -85,16 +85,17 @@ final class SharedPixels {
 
     // MARK: The helper's side
 
-    /// Whether standard output is such a file (else it is a pipe).
-    static func standardOutputIsFile() -> Bool {
+    /// Whether standard output (or `descriptor`, a warm helper's job's) is such a file (else
+    /// it is a pipe).
+    static func isFile(_ descriptor: Int32 = STDOUT_FILENO) -> Bool {
         var info = stat()
-        return fstat(STDOUT_FILENO, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// A raster over standard output's memory from `pixelOffset`, which the decoder fills in
+    /// A raster over the output's memory from `pixelOffset`, which the decoder fills in
     /// place; a new start is counted in the progress word, with no rows yet.
-    static func outputRaster(width: Int, height: Int) throws -> Raster {
-        let raster = try map(STDOUT_FILENO, width: width, height: height, sizing: true)
+    static func outputRaster(in descriptor: Int32 = STDOUT_FILENO, width: Int, height: Int) throws -> Raster {
+        let raster = try map(descriptor, width: width, height: height, sizing: true)
         if let progress = raster.progress {
             memery_store_release(progress, ((memery_load_acquire(progress) >> 32) + 1) << 32)
         }
@@ -107,10 +108,10 @@ final class SharedPixels {
         memery_store_release(progress, memery_load_acquire(progress) & ~0xffff_ffff | UInt64(raster.height))
     }
 
-    /// `reply` (one line, shorter than `progressOffset`) at the start of standard output.
-    static func write(reply: Data) throws {
+    /// `reply` (one line, shorter than `progressOffset`) at the start of the output.
+    static func write(reply: Data, to descriptor: Int32 = STDOUT_FILENO) throws {
         guard reply.count < progressOffset else { throw RenderError.decoderUnavailable(reason: "the helper's reply is too long") }
-        let written = reply.withUnsafeBytes { pwrite(STDOUT_FILENO, $0.baseAddress, reply.count, 0) }
+        let written = reply.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, reply.count, 0) }
         guard written == reply.count else { throw RenderError.decoderUnavailable(reason: "the helper could not write its reply") }
     }
 }

@@ -15,6 +15,7 @@ import MemeryStore
 ///     memery-bench preview FILE RUNS               each encoding of a 1280 px preview, and the scaling to it
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 ///     memery-bench frei0r FILE RUNS                frei0r filters through the helper beside the same in this process
+///     memery-bench helpers RUNS FILE...            decoding in this process, in a helper of its own, in a warm helper
 @main
 enum Bench {
     static func main() throws {
@@ -38,6 +39,8 @@ enum Bench {
             try FilterBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "frei0r":
             try FilterBench.frei0r(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
+        case "helpers":
+            try HelperBench.run(Array(args.dropFirst(2)), runs: Int(args.dropFirst().first ?? "") ?? 20)
         case "history":
             try HistoryBench.run(in: args.dropFirst().first ?? "bench-history")
         case "preview":
@@ -46,7 +49,7 @@ enum Bench {
             try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000,
                                     runs: Int(args.dropFirst(3).first ?? "") ?? 5)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | preview FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS")
             exit(2)
         }
     }

@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let workspace = try storeOptions.open()
         workspace.keepDecodedImages(upTo: cacheMb << 20)
+        workspace.keepHelpersWarm(2)
         var chosen = ServerSettings(host: host, port: port, maxBodyBytes: maxUploadMb << 20,
                                       allowsPrivateLinks: ServerSettings.isLoopback(host) || allowPrivateUrls)
         // MEMERY_DOWNLOAD_SECONDS shortens the 20 s limit on a link's download, for tests of it.
