@@ -86,7 +86,8 @@ public struct IsolatedDecoder: Sendable {
                         whenDecoded: (ImageInfo) -> Void = { _ in }) throws -> (Raster, ImageInfo, Bool) {
         guard !data.isEmpty else { throw RenderError.empty(source: source) }
         try decoder.checkFileSize(data.count, source: source)
-        try decoder.admit(ImageHeader.read(data), source: source)
+        let header = ImageHeader.read(data)
+        try decoder.admit(header, source: source)
         let timeout = TimeInterval(cpuSeconds * 2 + 10)
         let process = HelperProcess(executable: helper, timeout: timeout)
         guard process.isInstalled else {
@@ -96,10 +97,15 @@ public struct IsolatedDecoder: Sendable {
         let request = ImageWorker.Request(maxPixels: decoder.maxPixels, maxFrames: decoder.maxFrames,
                                           maxAnimationPixels: decoder.maxAnimationPixels, alsoAccepted: decoder.alsoAccepted.sorted(), source: source,
                                           memoryBytes: budget, cpuSeconds: cpuSeconds, spendMilliseconds: spendMilliseconds)
-        let shared = SharedPixels()
+        let warm = warm.flatMap { $0.serves(.decoding, by: helper) ? $0 : nil }
+        // A warm helper's output is made ready before it is needed, when the size is known.
+        let ready = streaming == nil ? header.width.flatMap { width in
+            header.height.flatMap { height in warm?.output(bytes: SharedPixels.bytes(width: width, height: height)) }
+        } : nil
+        let shared = ready ?? SharedPixels()
         let streamed = try streaming.flatMap { streaming in try shared?.preallocate(width: streaming.width, height: streaming.height) }
         let job: any HelperJob
-        if let warm, warm.serves(.decoding, by: helper), let shared {
+        if let warm, let shared {
             let picture = try WarmHelpers.memoryFile("memery-picture", holding: data)
             defer { close(picture) }
             job = WarmDecoding(try warm.start(try JSONEncoder().encode(request), descriptors: [picture, shared.descriptor], timeout: timeout))

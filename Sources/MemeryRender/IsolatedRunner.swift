@@ -116,11 +116,21 @@ struct IsolatedRunner {
     func run(descriptor: FilterDescriptor, values: [String: FilterValue], input: inout [UInt8], output: inout [UInt8],
              width: Int, height: Int, straight: Bool) throws -> (Int32, String) {
         let size = input.count
-        let name = "/memery-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0o600)
+        let warm = warm.flatMap { $0.serves(.plugins, by: helper) ? $0 : nil }
+        // The pixels' memory: a warm helper is handed a memory file (made ready before it was
+        // needed, when one is), a helper of its own opens shared memory by its name.
+        var name = "", handed: SharedPixels?
+        let fd: Int32
+        if let warm {
+            handed = warm.output(bytes: size * 2) ?? SharedPixels()
+            fd = handed?.descriptor ?? -1
+        } else {
+            name = "/memery-\(getpid())-\(UUID().uuidString.prefix(8))"
+            fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0o600)
+        }
         guard fd >= 0 else { throw FilterError.isolationFailed(filter: descriptor.id, reason: "no shared memory (\(String(cString: strerror(errno))))") }
-        defer { close(fd); shm_unlink(name) }
-        guard ftruncate(fd, off_t(size * 2)) == 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+        defer { if handed == nil { close(fd); shm_unlink(name) } }
+        guard ftruncate(fd, off_t(size * 2)) == 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0),
               memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: descriptor.id, reason: "shared memory of \(size * 2) bytes could not be mapped")
         }
@@ -131,8 +141,8 @@ struct IsolatedRunner {
         let encoded = try JSONEncoder().encode(request)
         var warmJob: WarmJob?
         let data: Data
-        if let warm, warm.serves(.plugins, by: helper) {
-            let job = try warm.start(encoded, descriptors: [], timeout: timeout)
+        if let warm {
+            let job = try warm.start(encoded, descriptors: [fd], timeout: timeout)
             warmJob = job
             data = try answer(of: job, subject: descriptor.id)
         } else {

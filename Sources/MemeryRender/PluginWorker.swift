@@ -8,16 +8,19 @@ import Glibc
 /// The helper process's side of isolation (`memery __plugin-worker ...`): it loads one
 /// plugin, answers one request, and exits. Whatever the plugin does happens here. A warm one
 /// (`--warm`, `WarmHelpers.Kind.plugins`) runs filters one job after another: each job the
-/// run request with one memory file for its errors, answered with a byte (0: the reply
-/// follows; 1: it failed, as its errors say).
+/// run request with two memory files, the pixels' and its errors', answered with a byte (0:
+/// the reply follows; 1: it failed, as its errors say).
 public enum PluginWorker {
     public static func main(_ arguments: [String]) -> Int32 {
         PluginLog.relaying = true
         if arguments == [WarmHelpers.argument] {
-            return WarmWorker.serve(descriptors: 1) { message, _ in
+            // Libraries read once are kept for the helper's life (reading a frei0r filter
+            // builds an instance to learn its defaults): that is what a warm helper saves.
+            var loaded = LoadedPlugins()
+            return WarmWorker.serve(descriptors: 2) { message, descriptors in
                 do {
                     let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: message)
-                    return Data([0]) + (try JSONEncoder().encode(try run(request)))
+                    return Data([0]) + (try JSONEncoder().encode(try run(request, handed: descriptors[0], loaded: &loaded)))
                 } catch {
                     FileHandle.standardError.write(Data("\(error)\n".utf8))
                     return Data([1])
@@ -36,7 +39,8 @@ public enum PluginWorker {
                 try describe(path: arguments[1], origin: FilterDescriptor.Origin(rawValue: arguments[2]) ?? .user)
             case "run" where arguments.count == 1:
                 let request = try JSONDecoder().decode(IsolatedRunner.RunRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
-                FileHandle.standardOutput.write(try JSONEncoder().encode(try run(request)))
+                var loaded = LoadedPlugins()
+                FileHandle.standardOutput.write(try JSONEncoder().encode(try run(request, handed: nil, loaded: &loaded)))
             case "migrate" where arguments.count == 1:
                 let request = try JSONDecoder().decode(IsolatedRunner.MigrateRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
                 let library = try PluginLibrary(path: request.library, origin: .user)
@@ -83,13 +87,26 @@ public enum PluginWorker {
         FileHandle.standardOutput.write(try JSONEncoder().encode(reply))
     }
 
-    private static func runFrei0r(_ request: IsolatedRunner.RunRequest) throws -> IsolatedRunner.RunReply {
-        guard let plugin = Frei0rPlugin(path: request.library), plugin.descriptor.id == request.filter else {
+    /// The plugin libraries a helper has read, by path.
+    struct LoadedPlugins {
+        var frei0r: [String: Frei0rPlugin] = [:]
+        var libraries: [String: PluginLibrary] = [:]
+    }
+
+    /// The pixels' memory (input, then output): the memory file a warm helper was handed,
+    /// else the shared memory the request names. Closed by the caller.
+    private static func pixelsFile(_ request: IsolatedRunner.RunRequest, handed: Int32?) -> Int32 {
+        handed.map { dup($0) } ?? shm_open(request.sharedMemory, O_RDWR, 0)
+    }
+
+    private static func runFrei0r(_ request: IsolatedRunner.RunRequest, handed: Int32?, loaded: inout LoadedPlugins) throws -> IsolatedRunner.RunReply {
+        guard let plugin = loaded.frei0r[request.library] ?? Frei0rPlugin(path: request.library), plugin.descriptor.id == request.filter else {
             throw FilterError.unknownFilter(request.filter)
         }
+        loaded.frei0r[request.library] = plugin
         let size = request.width * request.height * 4
-        let fd = shm_open(request.sharedMemory, O_RDWR, 0)
-        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+        let fd = pixelsFile(request, handed: handed)
+        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
         }
         var pixels = [UInt8](UnsafeRawBufferPointer(start: memory, count: size))
@@ -100,15 +117,16 @@ public enum PluginWorker {
         return IsolatedRunner.RunReply(status: 0, message: "")
     }
 
-    private static func run(_ request: IsolatedRunner.RunRequest) throws -> IsolatedRunner.RunReply {
-        if request.origin == .frei0r { return try runFrei0r(request) }
-        let library = try PluginLibrary(path: request.library, origin: .user)
+    private static func run(_ request: IsolatedRunner.RunRequest, handed: Int32?, loaded: inout LoadedPlugins) throws -> IsolatedRunner.RunReply {
+        if request.origin == .frei0r { return try runFrei0r(request, handed: handed, loaded: &loaded) }
+        let library = try loaded.libraries[request.library] ?? PluginLibrary(path: request.library, origin: .user)
+        loaded.libraries[request.library] = library
         guard let (descriptor, implementation) = library.filters.first(where: { $0.descriptor.id == request.filter }) else {
             throw FilterError.unknownFilter(request.filter)
         }
         let size = request.width * request.height * 4
-        let fd = shm_open(request.sharedMemory, O_RDWR, 0)
-        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+        let fd = pixelsFile(request, handed: handed)
+        guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
         }
         defer { munmap(memory, size * 2); close(fd) }

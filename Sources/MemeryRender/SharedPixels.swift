@@ -20,6 +20,9 @@ final class SharedPixels {
     /// The first page, mapped once the size is known (`map`): the progress word's home.
     private var firstPage: UnsafeMutableRawPointer?
 
+    /// The file's size for a `width` x `height` picture.
+    static func bytes(width: Int, height: Int) -> Int { pixelOffset + width * 4 * height }
+
     /// Nil where no memory file can be made (the pipe is used then).
     init?() {
         descriptor = memery_memory_file("memery-pixels")
@@ -71,11 +74,14 @@ final class SharedPixels {
 
     /// A raster over the file's pixels (Cairo's ARGB32 rows are never padded). `sizing`
     /// grows the file to hold them, never shrinks it: the other process may have it mapped.
-    private static func map(_ descriptor: Int32, width: Int, height: Int, sizing: Bool) throws -> Raster {
-        let length = pixelOffset + width * 4 * height
+    /// `populate`: the pages made and mapped at once, which costs less than a fault at each
+    /// (the helper, about to write them all).
+    private static func map(_ descriptor: Int32, width: Int, height: Int, sizing: Bool, populate: Bool = false) throws -> Raster {
+        let length = bytes(width: width, height: height)
         var size = stat()
         guard fstat(descriptor, &size) == 0, !sizing || Int(size.st_size) >= length || ftruncate(descriptor, off_t(length)) == 0,
-              let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), base != MAP_FAILED else {
+              let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0), descriptor, 0),
+              base != MAP_FAILED else {
             throw RenderError.outOfMemory(width: width, height: height)
         }
         let raster = try Raster(wrapping: base + pixelOffset, width: width, height: height, stride: width * 4) { munmap(base, length) }
@@ -95,7 +101,7 @@ final class SharedPixels {
     /// A raster over the output's memory from `pixelOffset`, which the decoder fills in
     /// place; a new start is counted in the progress word, with no rows yet.
     static func outputRaster(in descriptor: Int32 = STDOUT_FILENO, width: Int, height: Int) throws -> Raster {
-        let raster = try map(descriptor, width: width, height: height, sizing: true)
+        let raster = try map(descriptor, width: width, height: height, sizing: true, populate: true)
         if let progress = raster.progress {
             memery_store_release(progress, ((memery_load_acquire(progress) >> 32) + 1) << 32)
         }
