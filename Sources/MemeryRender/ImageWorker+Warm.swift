@@ -21,7 +21,7 @@ extension ImageWorker {
         }
         // This job's limits, not the helper's whole life's.
         guard WarmWorker.setSoftLimit(RLIMIT_CPU, to: WarmWorker.processorSecondsUsed + request.cpuSeconds),
-              WarmWorker.setSoftLimit(RLIMIT_DATA, to: request.memoryBytes) else {
+              WarmWorker.setSoftLimit(RLIMIT_DATA, to: WarmWorker.dataInUse + request.memoryBytes) else {
             FileHandle.standardError.write(Data("the helper could not set its limits (\(String(cString: strerror(errno))))\n".utf8))
             return .failed
         }

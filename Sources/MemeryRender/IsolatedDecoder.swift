@@ -106,9 +106,13 @@ public struct IsolatedDecoder: Sendable {
         let streamed = try streaming.flatMap { streaming in try shared?.preallocate(width: streaming.width, height: streaming.height) }
         let job: any HelperJob
         if let warm, let shared {
-            let picture = try WarmHelpers.memoryFile("memery-picture", holding: data)
-            defer { close(picture) }
-            job = WarmDecoding(try warm.start(try JSONEncoder().encode(request), descriptors: [picture, shared.descriptor], timeout: timeout))
+            do {
+                let picture = try WarmHelpers.memoryFile("memery-picture", holding: data)
+                defer { close(picture) }
+                job = WarmDecoding(try warm.start(try JSONEncoder().encode(request), descriptors: [picture, shared.descriptor], timeout: timeout))
+            } catch let failure as WarmHelpers.Failure {
+                throw RenderError.decoderUnavailable(reason: failure.reason)
+            }
         } else {
             let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             job = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)

@@ -142,7 +142,12 @@ struct IsolatedRunner {
         var warmJob: WarmJob?
         let data: Data
         if let warm {
-            let job = try warm.start(encoded, descriptors: [fd], timeout: timeout)
+            let job: WarmJob
+            do {
+                job = try warm.start(encoded, descriptors: [fd], key: descriptor.library, timeout: timeout)
+            } catch let failure as WarmHelpers.Failure {
+                throw FilterError.isolationFailed(filter: descriptor.id, reason: failure.reason)
+            }
             warmJob = job
             data = try answer(of: job, subject: descriptor.id)
         } else {

@@ -106,14 +106,14 @@ public enum PluginWorker {
         loaded.frei0r[request.library] = plugin
         let size = request.width * request.height * 4
         let fd = pixelsFile(request, handed: handed)
+        defer { if fd >= 0 { close(fd) } }
         guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
         }
+        defer { munmap(memory, size * 2) }
         var pixels = [UInt8](UnsafeRawBufferPointer(start: memory, count: size))
         plugin.run(values: request.params, pixels: &pixels, width: request.width, height: request.height)
         pixels.withUnsafeBytes { (memory + size).copyMemory(from: $0.baseAddress!, byteCount: size) }
-        munmap(memory, size * 2)
-        close(fd)
         return IsolatedRunner.RunReply(status: 0, message: "")
     }
 
@@ -126,10 +126,11 @@ public enum PluginWorker {
         }
         let size = request.width * request.height * 4
         let fd = pixelsFile(request, handed: handed)
+        defer { if fd >= 0 { close(fd) } }
         guard fd >= 0, let memory = mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), memory != MAP_FAILED else {
             throw FilterError.isolationFailed(filter: request.filter, reason: "the shared memory could not be opened")
         }
-        defer { munmap(memory, size * 2); close(fd) }
+        defer { munmap(memory, size * 2) }
         // The filter gets guarded copies with padded rows, as in `plugin check`: running past
         // either end faults and is named, writing a row's padding is refused.
         GuardedPixels.installFaultHandler()

@@ -43,7 +43,21 @@ public final class WarmHelpers: Sendable {
     struct Helper: Sendable {
         let pid: pid_t
         let socket: Int32
+        /// What it may run: a plugin helper runs one library for its whole life, so that one
+        /// plugin's code left running can never touch another's pictures.
+        let key: String
         var jobs = 0
+
+        /// Whether it has said anything between jobs, or ended: it is not kept then.
+        var isQuiet: Bool {
+            var watched = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            return poll(&watched, 1, 0) == 0
+        }
+    }
+
+    /// Why a job could not be handed to a helper.
+    struct Failure: Error {
+        var reason: String
     }
 
     public init(_ kind: Kind, keep: Int = 0, jobsPerHelper: Int = 64, helper: String = HelperProcess.memeryBinary) {
@@ -68,18 +82,20 @@ public final class WarmHelpers: Sendable {
                 return Array(state.idle.prefix(surplus))
             }
             extra.forEach(Self.letGo)
+            if newValue <= 0 { spare.withLock { $0.file = nil } }
         }
     }
 
     /// A memory file for the next decode's pixels, its pages made while nobody waits: making
     /// 48 MB of shared memory costs about 40 ms here, a third of a 12-megapixel photo's warm
-    /// decode. One is kept between jobs, at the size of the last picture (up to 128 MB).
+    /// decode. One is kept between jobs, at the size of the last picture (up to 64 MB: a
+    /// 16-megapixel photo), until no helper is kept.
     private let spare = Locked(Spare())
     private struct Spare {
         var file: SharedPixels?
         var preparing = false
     }
-    static let largestSpare = 128 << 20
+    static let largestSpare = 64 << 20
 
     /// The memory file for a decode's output of `bytes`: the spare, sized to it, or nil when
     /// none is ready. Another of that size is made ready for the next decode.
@@ -116,16 +132,27 @@ public final class WarmHelpers: Sendable {
     /// The processes of the helpers that took the last jobs, oldest first.
     var served: [pid_t] { state.withLock { $0.served } }
 
-    /// Hands a job to an idle helper, or to a new one: `request` and the descriptors it
-    /// names (the helper gets its own copies), and a memory file for what the helper says on
-    /// standard error during the job.
-    func start(_ request: Data, descriptors: [Int32], timeout: TimeInterval) throws -> WarmJob {
+    /// Hands a job to an idle helper for `key` (a plugin's library; decoding has one), or to
+    /// a new one: `request` and the descriptors it names (the helper gets its own copies), and
+    /// a memory file for what the helper says on standard error during the job.
+    func start(_ request: Data, descriptors: [Int32], key: String = "", timeout: TimeInterval) throws -> WarmJob {
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw Failure(reason: "the helper \(helper) is missing or not executable (reinstall memery, or set MEMERY_HELPER to the memery binary)")
+        }
         let errors = memery_memory_file("memery-helper-errors")
-        guard errors >= 0 else { throw RenderError.decoderUnavailable(reason: "no memory file for a helper (\(String(cString: strerror(errno))))") }
+        guard errors >= 0 else { throw Failure(reason: "no memory file for a helper (\(String(cString: strerror(errno))))") }
         let sent = descriptors + [errors]
-        // An idle helper may have ended meanwhile (the send fails): then a new one, once.
-        for _ in 0..<2 {
-            var helper = try state.withLock { $0.idle.popLast() } ?? startHelper()
+        // An idle helper that has ended meanwhile is let go; one that will not take the job
+        // is replaced by a new one, once.
+        for attempt in 0..<2 {
+            let idle = attempt == 0 ? takeIdle(for: key) : nil
+            var helper: Helper
+            do {
+                helper = try idle ?? startHelper(for: key)
+            } catch {
+                close(errors)
+                throw error
+            }
             let count = request.withUnsafeBytes { bytes in
                 sent.withUnsafeBufferPointer { memery_send_with_descriptors(helper.socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count)) }
             }
@@ -137,27 +164,47 @@ public final class WarmHelpers: Sendable {
                 }
                 return WarmJob(pool: self, helper: helper, errors: errors, deadline: .now() + timeout)
             }
-            Self.end(helper)
+            Self.letGo(helper)
         }
         close(errors)
-        throw RenderError.decoderUnavailable(reason: "the helper \(helper) did not take its job; reinstall memery, or set MEMERY_HELPER to the memery binary")
+        throw Failure(reason: "the helper \(helper) did not take its job (reinstall memery, or set MEMERY_HELPER to the memery binary)")
     }
 
-    /// Back to the idle ones after a job that ended well, while it has jobs left and fewer
-    /// are idle than are kept; else let go.
+    /// An idle helper for `key` that is still there and quiet; those that are not are let go.
+    private func takeIdle(for key: String) -> Helper? {
+        while true {
+            let taken = state.withLock { state -> Helper? in
+                guard let index = state.idle.lastIndex(where: { $0.key == key }) else { return nil }
+                return state.idle.remove(at: index)
+            }
+            guard let taken else { return nil }
+            if taken.isQuiet { return taken }
+            Self.letGo(taken)
+        }
+    }
+
+    /// Back to the idle ones after a job that ended well, while it has jobs left, is quiet,
+    /// and fewer are idle than are kept (an idle helper for another key makes room); else
+    /// let go.
     fileprivate func finished(_ helper: Helper, well: Bool) {
-        let kept = well && helper.jobs < jobsPerHelper && state.withLock { state in
-            guard state.idle.count < state.keep else { return false }
+        var evicted: Helper?
+        let kept = well && helper.jobs < jobsPerHelper && helper.isQuiet && state.withLock { state in
+            guard state.keep > 0 else { return false }
+            if state.idle.count >= state.keep {
+                guard let other = state.idle.firstIndex(where: { $0.key != helper.key }) else { return false }
+                evicted = state.idle.remove(at: other)
+            }
             state.idle.append(helper)
             return true
         }
+        if let evicted { Self.letGo(evicted) }
         if !kept { Self.letGo(helper) }
     }
 
-    private func startHelper() throws -> Helper {
+    private func startHelper(for key: String) throws -> Helper {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw RenderError.decoderUnavailable(reason: "no socket for a helper (\(String(cString: strerror(errno))))")
+            throw Failure(reason: "no socket for a helper (\(String(cString: strerror(errno))))")
         }
         defer { close(pair[1]) }
         var environment = ProcessInfo.processInfo.environment
@@ -175,32 +222,32 @@ public final class WarmHelpers: Sendable {
         }
         guard result == 0 else {
             close(pair[0])
-            throw RenderError.decoderUnavailable(reason: "the helper \(helper) could not start (\(String(cString: strerror(result)))); reinstall memery, or set MEMERY_HELPER to the memery binary")
+            throw Failure(reason: "the helper \(helper) could not start (\(String(cString: strerror(result)))); reinstall memery, or set MEMERY_HELPER to the memery binary")
         }
-        return Helper(pid: pid, socket: pair[0])
+        return Helper(pid: pid, socket: pair[0], key: key)
     }
 
     /// A memory file holding `bytes`, closed on exec (a job's input).
     static func memoryFile(_ name: String, holding bytes: Data) throws -> Int32 {
         let descriptor = memery_memory_file(name)
-        guard descriptor >= 0 else { throw RenderError.decoderUnavailable(reason: "no memory file for a helper (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else { throw Failure(reason: "no memory file for a helper (\(String(cString: strerror(errno))))") }
         var written = 0
         while written < bytes.count {
             let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
             if wrote < 0, errno == EINTR { continue }
             guard wrote > 0 else {
                 close(descriptor)
-                throw RenderError.decoderUnavailable(reason: "\(bytes.count) bytes did not fit in memory for a helper")
+                throw Failure(reason: "\(bytes.count) bytes did not fit in memory for a helper")
             }
             written += wrote
         }
         return descriptor
     }
 
-    /// Closes the helper's socket, which ends it, and collects it once it has ended.
+    /// Ends the helper and collects it, away from the caller. Killed, not asked: a plugin's
+    /// code run at exit (a library's destructor) could otherwise keep it alive, unlimited.
     static func letGo(_ helper: Helper) {
-        close(helper.socket)
-        DispatchQueue.global().async { _ = waitpid(helper.pid, nil, 0) }
+        DispatchQueue.global().async { end(helper) }
     }
 
     /// Ends the helper now and collects it: its status, as waitpid gives it.
@@ -277,7 +324,8 @@ final class WarmJob {
             }
         }
         var bytes = [UInt8](repeating: 0, count: 64 << 10)
-        let got = recv(helper.socket, &bytes, bytes.count, 0)
+        var got: Int
+        repeat { got = recv(helper.socket, &bytes, bytes.count, 0) } while got < 0 && errno == EINTR
         if got > 0 {
             if told != nil {  // told to stop: it may be told again after its answer; not kept
                 release(well: false)

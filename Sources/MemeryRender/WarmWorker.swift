@@ -40,13 +40,22 @@ enum WarmWorker {
     }
 
     /// Moves a soft limit for the job, the hard one left as it is (a helper may not raise it
-    /// again). RLIMIT_CPU counts the process's whole life: pass what it has used so far
-    /// (`processorSecondsUsed`) plus the job's own.
+    /// again). Both limits count what the process has already used: pass that
+    /// (`processorSecondsUsed`, `dataInUse`) plus the job's own.
     static func setSoftLimit(_ resource: __rlimit_resource, to soft: Int) -> Bool {
         var value = rlimit()
         guard getrlimit(__rlimit_resource_t(resource.rawValue), &value) == 0 else { return false }
         value.rlim_cur = value.rlim_max == rlim_t.max ? rlim_t(soft) : min(rlim_t(soft), value.rlim_max)
         return setrlimit(__rlimit_resource_t(resource.rawValue), &value) == 0
+    }
+
+    /// The bytes RLIMIT_DATA counts that this process holds now (VmData): what earlier jobs
+    /// left (caches, heap not given back) is not the next job's to pay for.
+    static var dataInUse: Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return kilobytes << 10
     }
 
     /// The processor time this process has used, in whole seconds rounded up.

@@ -91,16 +91,72 @@ import Testing
         #expect(pool.served.last != pool.served.first, "the helper the limit ended was replaced")
     }
 
-    /// The memory limit holds for a warm helper too, set per job: a picture over its budget
-    /// is refused with the budget named, and the next job within its budget decodes.
+    /// The memory limit holds for a warm helper too, set per job over what the helper holds
+    /// already: within one helper a large picture decodes with a large budget, a small one
+    /// with a small budget, and a large one with the small budget is refused, naming it.
     @Test func eachJobHasItsOwnMemoryLimit() throws {
         let pool = WarmHelpers(.decoding, keep: 1)
-        _ = try Self.decoder(pool).decode(try Self.png(red: 1), source: "first.png")
         let large = try Self.png(width: 5_000, height: 5_000, red: 9)
-        let error = try #require(throws: RenderError.self) { try Self.decoder(pool, megabytes: 50).decode(large, source: "large.png") }
-        #expect(error == .decodeTooHungry(source: "large.png", megabytes: 50))
         let (raster, _) = try Self.decoder(pool).decode(large, source: "large.png")
         #expect(raster.width == 5_000 && raster.pixel(x: 4_999, y: 4_999) == (9, 0x40, 0x20, 0xff))
+        _ = try Self.decoder(pool, megabytes: 50).decode(try Self.png(red: 1), source: "small.png")
+        let error = try #require(throws: RenderError.self) { try Self.decoder(pool, megabytes: 50).decode(large, source: "large.png") }
+        #expect(error == .decodeTooHungry(source: "large.png", megabytes: 50))
+        let served = pool.served
+        #expect(served.count == 3 && Set(served).count == 1, "all three in one helper: \(served)")
+    }
+
+    /// An idle helper that died (killed from outside) is noticed before a job is sent to it,
+    /// and a new one takes the job.
+    @Test func aDeadIdleHelperIsReplaced() throws {
+        let pool = WarmHelpers(.decoding, keep: 1)
+        _ = try Self.decoder(pool).decode(try Self.png(red: 1), source: "first.png")
+        let first = try #require(pool.served.first)
+        kill(first, SIGKILL)
+        // Dead (a zombie until the pool collects it), its socket closed.
+        for _ in 0..<50 where !((try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))?.contains(") Z ") ?? true) {
+            usleep(100_000)
+        }
+        let (raster, _) = try Self.decoder(pool).decode(try Self.png(red: 2), source: "second.png")
+        #expect(raster.pixel(x: 0, y: 0) == (2, 0x40, 0x20, 0xff))
+        #expect(pool.served.last != first)
+        try Self.expectEnded(first)
+    }
+
+    /// A helper that is not memery, or not there: a clear error, every time, and nothing left
+    /// open behind it.
+    @Test func aHelperThatIsNotThereOrNotMemeryLeavesNothingOpen() throws {
+        let before = try Self.openDescriptors()
+        for _ in 0..<20 {
+            let pool = WarmHelpers(.decoding, keep: 1, helper: "/bin/false")
+            let decoder = IsolatedDecoder(decoder: ImageDecoder(), helper: "/bin/false", warm: pool)
+            #expect(throws: RenderError.self) { try decoder.decode(try Self.png(red: 1), source: "p.png") }
+            let missing = WarmHelpers(.decoding, keep: 1, helper: "/nowhere/memery")
+            let failure = try #require(throws: WarmHelpers.Failure.self) { try missing.start(Data("{}".utf8), descriptors: [], timeout: 1) }
+            #expect(failure.reason.contains("/nowhere/memery is missing or not executable"))
+        }
+        // Helpers are ended and collected away from the caller: give them a moment.
+        var after = try Self.openDescriptors()
+        for _ in 0..<50 where after > before {
+            usleep(100_000)
+            after = try Self.openDescriptors()
+        }
+        #expect(after <= before, "descriptors open before \(before), after \(after)")
+    }
+
+    static func openDescriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+
+    /// Waits (up to 5 s) for `pid` to be gone and collected: no zombie left behind.
+    static func expectEnded(_ pid: pid_t) throws {
+        for _ in 0..<50 where FileManager.default.fileExists(atPath: "/proc/\(pid)") { usleep(100_000) }
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "helper \(pid) is still there (a zombie?)")
+    }
+
+    /// A helper let go after its jobs is ended and collected.
+    @Test func aHelperLetGoIsCollected() throws {
+        let pool = WarmHelpers(.decoding, keep: 1, jobsPerHelper: 1)
+        _ = try Self.decoder(pool).decode(try Self.png(red: 1), source: "p.png")
+        try Self.expectEnded(try #require(pool.served.first))
     }
 
     /// Rows are handed on while a warm helper decodes, as with a helper of its own.

@@ -32,20 +32,36 @@ import Testing
     @Test func aHelperWhoseFilterFailedIsLetGo() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let host = FilterHost(builtinDirectory: nil)
+        host.loadIsolated(try PluginLoadingTests().build("broken.c", defines: ["BROKEN=5"], in: dir), origin: .user)
+        let pool = WarmHelpers(.plugins, keep: 1)
+        for _ in 0..<2 {
+            #expect(throws: FilterError.failed(filter: "org.example.failing", status: 5, message: "the moon is in the wrong phase")) {
+                try host.apply("org.example.failing", params: [:], to: try Raster(width: 2, height: 2), warm: pool)
+            }
+        }
+        let served = pool.served
+        try #require(served.count == 2, "both runs went to warm helpers: \(served)")
+        #expect(served[1] != served[0], "the helper whose filter failed was let go: \(served)")
+    }
+
+    /// One plugin's code never runs in a helper that another plugin's pictures go to.
+    @Test func eachPluginLibraryHasHelpersOfItsOwn() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let host = FilterHost(builtinDirectory: nil)
         let plugins = PluginLoadingTests()
         host.loadIsolated(try plugins.build("posterize.c", in: dir), origin: .user)
-        host.loadIsolated(try plugins.build("broken.c", defines: ["BROKEN=5"], in: dir), origin: .user)
-        let pool = WarmHelpers(.plugins, keep: 1)
+        host.loadIsolated(try plugins.build("versioned.c", defines: ["VERSION=2"], in: dir), origin: .user)
+        try #require(host.filter("org.example.tint") != nil, "\(host.warnings)")
+        let pool = WarmHelpers(.plugins, keep: 2)
         let params = try host.parse(["levels=2"], for: "org.example.posterize")
-        _ = try host.apply("org.example.posterize", params: params, to: try Self.threePixels(), warm: pool)
-        #expect(throws: FilterError.failed(filter: "org.example.failing", status: 5, message: "the moon is in the wrong phase")) {
-            try host.apply("org.example.failing", params: [:], to: try Raster(width: 2, height: 2), warm: pool)
+        for _ in 0..<2 {
+            _ = try host.apply("org.example.posterize", params: params, to: try Self.threePixels(), warm: pool)
+            _ = try host.apply("org.example.tint", params: [:], to: try Self.threePixels(), warm: pool)
         }
-        _ = try host.apply("org.example.posterize", params: params, to: try Self.threePixels(), warm: pool)
         let served = pool.served
-        try #require(served.count == 3, "every run went to a warm helper: \(served)")
-        #expect(served[1] == served[0], "the failing filter ran in the warm helper: \(served)")
-        #expect(served[2] != served[1], "the helper whose filter failed was let go: \(served)")
+        try #require(served.count == 4, "\(served)")
+        #expect(served[0] == served[2] && served[1] == served[3], "each library's helper stayed warm: \(served)")
+        #expect(served[0] != served[1], "two libraries shared a helper: \(served)")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/frei0r-1/invert0r.so"), "frei0r-plugins is not installed"))
