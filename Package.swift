@@ -63,6 +63,8 @@ let package = Package(
         .target(name: "MemeryJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Guard pages around the pixels a third-party filter gets, and a fault handler that says where it went.
         .target(name: "MemeryGuardPages"),
+        // Warm helpers' plumbing: jobs as messages carrying descriptors, helpers started with a socket.
+        .target(name: "MemeryHelperIPC"),
 
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         // The one lock type of the targets that share state between threads.
@@ -73,7 +75,7 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages"]),
+        .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks"],
                 resources: [.copy("Stickers")],  // the bundled stickers (CC0, scripts/make-stickers)

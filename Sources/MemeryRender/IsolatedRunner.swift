@@ -1,4 +1,4 @@
-import CSharedMemory
+import MemeryHelperIPC
 import Foundation
 import MemeryCore
 import MemeryPluginABI

@@ -1,4 +1,5 @@
 import CSharedMemory
+import MemeryHelperIPC
 import Foundation
 import MemeryLocks
 #if canImport(Glibc)

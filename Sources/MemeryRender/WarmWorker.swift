@@ -1,4 +1,4 @@
-import CSharedMemory
+import MemeryHelperIPC
 import Foundation
 #if canImport(Glibc)
 import Glibc
