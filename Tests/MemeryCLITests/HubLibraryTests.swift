@@ -60,12 +60,16 @@ struct HubLibraryTests {
         week = Self.json(try stranger.run(["recommended", "--hub", hub.address, "--json"]))
         #expect(Self.ids(week) == [secondID, firstID])
 
-        // A picture this memery cannot decode (uploaded past the client) is skipped with a note.
-        let broken = try Data(contentsOf: URL(fileURLWithPath: Paths.edge("broken.png")))
+        // A picture this memery cannot decode (uploaded past the client) is skipped with a note:
+        // a PNG cut short, made here (the test needs nothing from ../shared).
+        let brokenPath = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).png").path
+        let broken = Data(try Data(contentsOf: URL(fileURLWithPath: Paths.example)).prefix(100))
+        try broken.write(to: URL(fileURLWithPath: brokenPath))
+        defer { try? FileManager.default.removeItem(atPath: brokenPath) }
         let token = try Self.token(boss)
         let hash = SHA256Hex.of(broken)
         _ = try PostgresCluster.command("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary",
-                                                          "@" + Paths.edge("broken.png"), hub.address + "/v1/blobs/" + hash])
+                                                          "@" + brokenPath, hub.address + "/v1/blobs/" + hash])
         let body = #"{"title":"Broken","tags":[],"hash":"\#(hash)","contentType":"image/png","width":10,"height":10}"#
         let posted = try PostgresCluster.command("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
                                                                    "--data", body, hub.address + "/v1/recommendations"])
