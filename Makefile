@@ -13,7 +13,7 @@ demo: release
 
 # The release build first: Tests/install installs it into a temporary folder and uses it.
 test: release
-	scripts/check-release-binary .build/release/memery .build/release/libmemery-builtins.so
+	scripts/check-release-binary .build/release/memery .build/release/memery-helper .build/release/libmemery-builtins.so
 	# Each target declares what it imports, and no front end reaches below the facade.
 	scripts/check-imports
 	swift build --build-tests --explicit-target-dependency-import-check=error
@@ -23,9 +23,10 @@ test: release
 	swift test --disable-xctest --filter HubRouterTests
 	python3 -m pytest -q Tests/web Tests/chaos Tests/install Tests/tools
 
-# memery and its built-in filters, optimised, as installed.
+# memery, its helper processes' executable and its built-in filters, optimised, as installed.
 release: bootstrap
 	$(RELEASE_BUILD) --product memery
+	$(RELEASE_BUILD) --product memery-helper
 	$(RELEASE_BUILD) --product memery-builtins
 
 install: release

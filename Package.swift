@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "Memery", targets: ["Memery"]),
         .executable(name: "memery", targets: ["memery"]),
+        .executable(name: "memery-helper", targets: ["memery-helper"]),
         // The built-in filters, a plugin like any other: libmemery-builtins.so beside memery.
         .library(name: "memery-builtins", type: .dynamic, targets: ["MemeryBuiltinFilters"]),
     ],
@@ -123,6 +124,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 
+        // The helper processes' executable: decoding and isolated filters, without the store,
+        // the servers or the hub, so that it starts fast (HelperProcess.helperBinary).
+        .executableTarget(name: "memery-helper", dependencies: ["MemeryRender"]),
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -D FUZZING); built as

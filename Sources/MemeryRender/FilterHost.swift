@@ -62,7 +62,7 @@ public final class FilterHost: @unchecked Sendable {
     public static let builtinLibraryName = "libmemery-builtins.so"
 
     public init(builtinDirectory: String?, helperPath: String? = nil, userDirectories: [String] = []) {
-        self.helperPath = helperPath ?? HelperProcess.memeryBinary
+        self.helperPath = helperPath ?? HelperProcess.helperBinary
         self.userDirectories = userDirectories
         guard let builtinDirectory else { return }
         let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path

@@ -7,10 +7,27 @@ import Glibc
 /// what it prints, within a wall-clock limit. Untrusted work — a plugin, a picture from
 /// outside — happens there, so a crash, a hang or a blow-up ends the helper, not the caller.
 public struct HelperProcess {
-    /// The `memery` binary that serves the helper modes: MEMERY_HELPER, else the one beside
-    /// this executable.
-    public static let memeryBinary = ProcessInfo.processInfo.environment["MEMERY_HELPER"]
-        ?? URL(fileURLWithPath: InstallLayout.executableDirectory() ?? ".").appendingPathComponent("memery").path
+    /// The executable that serves the helper modes: MEMERY_HELPER, else `memery-helper`,
+    /// else the `memery` beside this executable (`helperBinary(environment:...)`).
+    public static let helperBinary = helperBinary(environment: ProcessInfo.processInfo.environment,
+                                                  executableDirectory: InstallLayout.executableDirectory(),
+                                                  installPrefix: InstallLayout.installPrefix)
+
+    /// `memery-helper` links only the rendering engine, so it starts in about two thirds of
+    /// the whole `memery`'s time: a one-shot command pays a helper's start for every picture
+    /// it imports. It is looked for beside the executable (a build folder), then in
+    /// PREFIX/lib/memery (installed, off the PATH); `memery`, which has the same hidden
+    /// modes, serves when neither has it. MEMERY_HELPER names another (the tests' broken ones).
+    static func helperBinary(environment: [String: String], executableDirectory: String?, installPrefix: URL?,
+                             exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String {
+        if let named = environment["MEMERY_HELPER"] { return named }
+        let beside = URL(fileURLWithPath: executableDirectory ?? ".")
+        let candidates = [beside.appendingPathComponent(helperName).path]
+            + [installPrefix?.appendingPathComponent("lib/memery").appendingPathComponent(helperName).path].compactMap { $0 }
+        return candidates.first(where: exists) ?? beside.appendingPathComponent("memery").path
+    }
+
+    static let helperName = "memery-helper"
 
     let executable: String
     let timeout: TimeInterval

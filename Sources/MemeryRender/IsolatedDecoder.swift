@@ -22,7 +22,7 @@ public struct IsolatedDecoder: Sendable {
     /// A fail point of the tests: processor time the helper spends before decoding.
     var spendMilliseconds: Int?
 
-    public init(decoder: ImageDecoder, helper: String = HelperProcess.memeryBinary,
+    public init(decoder: ImageDecoder, helper: String = HelperProcess.helperBinary,
                 cpuSeconds: Int = Self.setting("MEMERY_DECODE_SECONDS") ?? 30,
                 megabytes: Int? = Self.setting("MEMERY_DECODE_MEGABYTES"), warm: WarmHelpers? = nil) {
         self.decoder = decoder

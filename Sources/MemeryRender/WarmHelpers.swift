@@ -61,7 +61,7 @@ public final class WarmHelpers: Sendable {
         var reason: String
     }
 
-    public init(_ kind: Kind, keep: Int = 0, jobsPerHelper: Int = 64, helper: String = HelperProcess.memeryBinary) {
+    public init(_ kind: Kind, keep: Int = 0, jobsPerHelper: Int = 64, helper: String = HelperProcess.helperBinary) {
         self.kind = kind
         self.helper = helper
         self.jobsPerHelper = max(1, jobsPerHelper)

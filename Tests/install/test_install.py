@@ -24,7 +24,7 @@ PREFIX = "/usr/local"
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory):
     """The tree `make install DESTDIR=… PREFIX=/usr/local` writes, and a clean environment to run it in."""
-    if not (RELEASE / "memery").exists() or not (RELEASE / "libmemery-builtins.so").exists():
+    if not all((RELEASE / name).exists() for name in ("memery", "memery-helper", "libmemery-builtins.so")):
         pytest.fail("the release build is missing: `make test` builds it before these tests (make release)")
     destdir = tmp_path_factory.mktemp("destdir")
     done = subprocess.run(["scripts/install", str(destdir), PREFIX], cwd=ROOT, capture_output=True, text=True)
@@ -57,6 +57,28 @@ def test_installed_memery_makes_a_meme_with_its_own_filters_and_stickers(staged)
     # The installed files are the ones found: not the clone's, nor the build folder's.
     assert (root / "lib/memery/libmemery-builtins.so").exists()
     assert (root / "share/memery/stickers/red-circle.png").exists()
+
+
+def test_installed_memery_decodes_in_its_own_small_helper(staged):
+    """Pictures are decoded by PREFIX/lib/memery/memery-helper, which starts faster than memery:
+    made unusable, the error names it (and nothing is stored); put back, the import works."""
+    _, root, home, _ = staged
+    helper = root / "lib/memery/memery-helper"
+    assert helper.exists() and os.access(helper, os.X_OK)
+    assert not (root / "bin/memery-helper").exists(), "the helper is not a command for people: it stays off the PATH"
+    shutil.copy(ROOT / "examples" / "chelsea.png", home / "helped.png")
+    helper.chmod(0o644)
+    try:
+        refused = run(staged, "memery", "new", "helped", "--image", "helped.png", "--store", "helped-store")
+        assert refused.returncode == 1 and f"the decoding helper {helper} is missing or not executable" in refused.stderr, refused.stderr
+    finally:
+        helper.chmod(0o755)
+    listed = run(staged, "memery", "list", "--store", "helped-store")
+    assert "helped" not in listed.stdout, listed.stdout
+    made = run(staged, "memery", "new", "helped", "--image", "helped.png", "--store", "helped-store")
+    assert made.returncode == 0, made.stderr
+    shown = run(staged, "memery", "show", "helped", "--store", "helped-store")
+    assert re.search(r"^canvas:\s+451x300$", shown.stdout, re.M), shown.stdout
 
 
 def test_installed_memery_serves_the_editor_from_its_share_folder(staged):
