@@ -44,7 +44,7 @@ public struct CreationHead: Sendable, Equatable, Codable {
     public mutating func apply(_ events: [CreationEvent], _ envelope: EditEnvelope) -> Bool {
         if events.contains(where: \.isHeadMove) || envelope.parent != headEdit { return false }
         if let latest, envelope.order < latest { return false }
-        state = state.evolve(events)
+        state.fold(events)
         streamVersion = envelope.lastVersion
         headVersion = envelope.lastVersion
         headEdit = envelope.id

@@ -97,7 +97,7 @@ public struct CreationHistory: Sendable {
         nodeByVersion[lastVersion] = index
         nodeByID[envelope.id] = index
         batches.append(Batch(firstVersion: firstVersion, lastVersion: lastVersion, time: time, kind: .edit(node: index)))
-        state = state.evolve(events.filter { !$0.isHeadMove })
+        state.fold(events)  // in place: a copy of every layer per edit made long histories slow
         if let name { state.name = name }
         head = index
         if depth % Self.checkpointSpacing == 0 { checkpoints[index] = state }
@@ -122,7 +122,7 @@ public struct CreationHistory: Sendable {
             current = parent
         }
         for index in path.reversed() {
-            base = base.evolve(nodes[index].events.filter { !$0.isHeadMove })
+            base.fold(nodes[index].events)
         }
         return base
     }

@@ -83,7 +83,7 @@ extension Creation: Decider {
                 } else {
                     caused = try state.decide(.addText(role: role, text: text, box: nil, style: style))
                 }
-                for event in caused { state = state.evolve(event) }
+                state.fold(caused)
                 events += caused
             }
             return events

@@ -1,31 +1,52 @@
 extension Creation {
-    /// Applies one edit event. Pure and total: events were validated when decided, so evolve
-    /// never refuses one (an event about a missing layer changes nothing).
+    /// The state after one edit event. Pure and total: events were validated when decided, so
+    /// evolve never refuses one (an event about a missing layer changes nothing).
     public func evolve(_ event: CreationEvent) -> Creation {
-        if event.isHeadMove { return self }  // not an edit: CreationHistory moves between states
         var next = self
-        next.version += 1
+        next.fold(event)
+        return next
+    }
+
+    /// The state after `events`, in order: one copy of this state, then each folded in place.
+    /// (The protocol's `evolve` made a state per event, and each copied every layer: folding
+    /// 4,700 edits of a creation with 2,000 layers copied 9 million layers.)
+    public func evolve<Events: Sequence>(_ events: Events) -> Creation where Events.Element == CreationEvent {
+        var next = self
+        next.fold(events)
+        return next
+    }
+
+    /// Folds `events` into this state in place: its layers are copied only when another
+    /// state shares them, not once per event.
+    public mutating func fold<Events: Sequence>(_ events: Events) where Events.Element == CreationEvent {
+        for event in events { fold(event) }
+    }
+
+    /// Folds one edit event into this state in place (`evolve` says what it does).
+    public mutating func fold(_ event: CreationEvent) {
+        if event.isHeadMove { return }  // not an edit: CreationHistory moves between states
+        version += 1
         switch event {
         case .created(let e):
-            next.id = e.id
-            next.name = e.name
+            self.id = e.id
+            self.name = e.name
         case .baseImageImported(let e):
-            next.baseImage = e.image
-            next.canvas = Canvas(width: e.image.width, height: e.image.height, background: Canvas.transparent)
-            next.basePlacement = Transform(x: Double(e.image.width) / 2, y: Double(e.image.height) / 2)
+            self.baseImage = e.image
+            self.canvas = Canvas(width: e.image.width, height: e.image.height, background: Canvas.transparent)
+            self.basePlacement = Transform(x: Double(e.image.width) / 2, y: Double(e.image.height) / 2)
         case .canvasCreated(let e):
-            next.canvas = Canvas(width: e.width, height: e.height, background: e.background)
+            self.canvas = Canvas(width: e.width, height: e.height, background: e.background)
         case .startedFromTemplate(let e):
-            next.canvas = e.canvas
-            next.baseImage = e.baseImage
-            next.basePlacement = e.basePlacement
+            self.canvas = e.canvas
+            self.baseImage = e.baseImage
+            self.basePlacement = e.basePlacement
         case .textLayerAdded(let e), .imageLayerAdded(let e), .shapeLayerAdded(let e), .drawingLayerAdded(let e):
-            next.layers.append(e.layer)
-            if let number = LocalLabel.number(of: e.layer.id), number >= next.nextLayerNumber {
-                next.nextLayerNumber = number + 1
+            self.layers.append(e.layer)
+            if let number = LocalLabel.number(of: e.layer.id), number >= self.nextLayerNumber {
+                self.nextLayerNumber = number + 1
             }
         case .textLayerEdited(let e):
-            next.update(e.id) { layer in
+            self.update(e.id) { layer in
                 guard case .text(var content) = layer.content else { return }
                 if let text = e.text { content.text = text }
                 if let style = e.style { content.style = style }
@@ -38,73 +59,72 @@ extension Creation {
                 layer.content = .text(content)
             }
         case .strokeAdded(let e):
-            next.update(e.id) { layer in
+            self.update(e.id) { layer in
                 guard case .drawing(var drawing) = layer.content else { return }
                 drawing.strokes.append(e.stroke)
                 layer.content = .drawing(drawing)
             }
         case .layerChanged(let e):
-            next.update(e.id) { layer in
+            self.update(e.id) { layer in
                 if let transform = e.transform { layer.transform = transform }
                 if let opacity = e.opacity { layer.opacity = opacity }
                 if let shape = e.shape, case .shape = layer.content { layer.content = .shape(shape) }
             }
         case .layerRemoved(let e):
-            next.layers.removeAll { $0.id == e.id }
-            next.filters.removeAll { $0.target == .layer(e.id) }
+            self.layers.removeAll { $0.id == e.id }
+            self.filters.removeAll { $0.target == .layer(e.id) }
         case .filterApplied(let e):
-            next.filters.append(e.filter)
-            if let number = LocalLabel.number(of: e.filter.id), number >= next.nextFilterNumber { next.nextFilterNumber = number + 1 }
+            self.filters.append(e.filter)
+            if let number = LocalLabel.number(of: e.filter.id), number >= self.nextFilterNumber { self.nextFilterNumber = number + 1 }
         case .filterParamsChanged(let e):
-            if let index = next.filters.firstIndex(where: { $0.id == e.id }) {
-                next.filters[index].params = e.params
-                next.filters[index].paramVersion = e.paramVersion
+            if let index = self.filters.firstIndex(where: { $0.id == e.id }) {
+                self.filters[index].params = e.params
+                self.filters[index].paramVersion = e.paramVersion
             }
         case .filterRemoved(let e):
-            next.filters.removeAll { $0.id == e.id }
+            self.filters.removeAll { $0.id == e.id }
         case .layerReordered(let e):
-            if let from = next.layerIndex(e.id) {
-                let layer = next.layers.remove(at: from)
-                next.layers.insert(layer, at: max(0, min(e.index, next.layers.count)))
+            if let from = self.layerIndex(e.id) {
+                let layer = self.layers.remove(at: from)
+                self.layers.insert(layer, at: max(0, min(e.index, self.layers.count)))
             }
         case .canvasCropped(let e):
-            guard let canvas = next.canvas else { break }
-            next.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
-            next.moveEverything { t in
+            guard let canvas = self.canvas else { break }
+            self.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
+            self.moveEverything { t in
                 var t = t
                 t.x -= Double(e.x)
                 t.y -= Double(e.y)
                 return t
             }
-            next.refitCaptions(from: canvas)
+            self.refitCaptions(from: canvas)
         case .canvasExtended(let e):
-            guard let canvas = next.canvas else { break }
-            next.canvas = Canvas(width: Canvas.sum(canvas.width, e.left, e.right), height: Canvas.sum(canvas.height, e.top, e.bottom),
+            guard let canvas = self.canvas else { break }
+            self.canvas = Canvas(width: Canvas.sum(canvas.width, e.left, e.right), height: Canvas.sum(canvas.height, e.top, e.bottom),
                                  background: e.background)
-            next.moveEverything { t in
+            self.moveEverything { t in
                 var t = t
                 t.x += Double(e.left)
                 t.y += Double(e.top)
                 return t
             }
-            next.refitCaptions(from: canvas)
+            self.refitCaptions(from: canvas)
         case .canvasRotated(let e):
-            guard let canvas = next.canvas else { break }
+            guard let canvas = self.canvas else { break }
             let from = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
             let to = Point(x: Double(e.width) / 2, y: Double(e.height) / 2)
-            next.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
-            next.moveEverything { $0.rotated(by: e.degrees, from: from, to: to) }
-            next.refitCaptions(from: canvas)
+            self.canvas = Canvas(width: e.width, height: e.height, background: canvas.background)
+            self.moveEverything { $0.rotated(by: e.degrees, from: from, to: to) }
+            self.refitCaptions(from: canvas)
         case .canvasFlipped(let e):
-            guard let canvas = next.canvas else { break }
-            next.moveEverything { $0.flipped(e.axis, width: Double(canvas.width), height: Double(canvas.height)) }
-            next.refitCaptions(from: canvas)
+            guard let canvas = self.canvas else { break }
+            self.moveEverything { $0.flipped(e.axis, width: Double(canvas.width), height: Double(canvas.height)) }
+            self.refitCaptions(from: canvas)
         case .baseImageMoved(let e):
-            next.basePlacement = e.transform
+            self.basePlacement = e.transform
         case .headMoved:
             break
         }
-        return next
     }
 
     private mutating func update(_ id: String, _ change: (inout Layer) -> Void) {

@@ -82,6 +82,40 @@ enum HistoryBench {
             back.add(try seconds { _ = try runner.perform(.checkout(.event(100_001)), on: "h100000") })
         }
         print("  checkout at 100,000 edits, in one process: to event 50,000 \(away.milliseconds), back to the end \(back.milliseconds)")
+        try manyLayers(in: url)
+    }
+
+    /// A creation with 2,000 layers and 5,000 edits (2,000 layers added, then 3,000 caption
+    /// edits): the first undo, redo, checkout and history in a new process fold every edit
+    /// into a state holding up to 2,000 layers.
+    static func manyLayers(in url: URL) throws {
+        let workspace = try Workspace(directory: url)
+        let name = "layers2000"
+        try workspace.create(name: name, canvasWidth: 1600, height: 1200, background: .white)
+        let session = try workspace.session(name)
+        for n in 0..<2_000 {
+            let box = Box(x: Double(n % 40) * 40, y: Double(n / 40) * 24, w: 38, h: 22)
+            try session.edit(.addText(role: .free, text: "layer \(n)", box: box, style: .init()))
+        }
+        try session.edit(.setCaptions(top: "start", bottom: nil))
+        for n in 1..<3_000 { try session.edit(.setCaptions(top: "edit \(n)", bottom: nil)) }
+        let events = try workspace.history(of: name).streamVersion
+        func cold(_ edit: Edit) throws -> Double {
+            let runner = EditRunner(workspace: try Workspace(directory: url))
+            return try seconds { _ = try runner.perform(edit, on: name) }
+        }
+        var undo = Timings(), redo = Timings(), away = Timings(), back = Timings(), history = Timings()
+        for _ in 0..<5 {
+            undo.add(try cold(.undo(steps: 1)))
+            redo.add(try cold(.redo(branch: nil)))
+            away.add(try cold(.checkout(.event(events / 2))))
+            back.add(try cold(.checkout(.event(events))))
+            let fresh = try Workspace(directory: url)
+            history.add(try seconds { _ = try fresh.history(of: name) })
+        }
+        print("  at 5,000 edits with 2,000 layers (\(events) events), the first in a new process: undo \(undo.milliseconds), "
+              + "redo \(redo.milliseconds), checkout to event \(events / 2) \(away.milliseconds), back to the end \(back.milliseconds), "
+              + "history \(history.milliseconds)")
     }
 
     /// Writes `count` events in batches of 1,000 (one transaction each), then times reading
@@ -122,7 +156,7 @@ enum HistoryBench {
             try workspace.eventStore.forEachEvent { stored in
                 guard stored.stream == creation.id else { return true }
                 let event = try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
-                state = state.evolve(event)
+                state.fold(event)
                 folded += 1
                 return true
             }
