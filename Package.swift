@@ -70,8 +70,10 @@ let package = Package(
         // LMDB: environment, transactions, event log, streams, blobs. Knows no memes.
         // The one lock type of the targets that share state between threads.
         .target(name: "MemeryLocks"),
+        // CRC32C, each event record's checksum from store format 3: the processor's instruction, else a table.
+        .target(name: "MemeryCRC32C"),
         .target(name: "MemeryStore", dependencies: [
-            "CLMDB", "MemeryLocks", .product(name: "Crypto", package: "swift-crypto"),
+            "CLMDB", "MemeryLocks", "MemeryCRC32C", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
@@ -146,7 +148,7 @@ let package = Package(
 
         // Paths to test data and generated inputs, shared by the test targets.
         .target(name: "MemeryTestSupport", dependencies: ["MemeryRender", .product(name: "Logging", package: "swift-log")], path: "Tests/MemeryTestSupport"),
-        .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryTestSupport"]),
+        .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryCRC32C", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),

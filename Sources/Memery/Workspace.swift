@@ -48,10 +48,14 @@ public final class Workspace: Sendable {
 
     init(directory: URL, mapSize: Int, decoder: ImageDecoder) throws {
         let (store, migration) = try StoreMigration.open(directory: directory, mapSize: mapSize) { old, new in
-            try FormatOneMigration.run(old, into: new)
+            switch old.storedFormat {
+            case 1: try FormatOneMigration.run(old, into: new)
+            default: try StoreMigration.copyUnchanged(old, into: new)  // 2 to 3: only the records' checksums change
+            }
         }
-        // Read-only, it could not be migrated, and this build does not read format 1's moves.
-        guard store.storedFormat == EventStore.formatVersion else {
+        // Read-only, it could not be migrated. This build reads a format-2 store as it is (only
+        // its checksums differ), but not format 1's moves.
+        guard store.storedFormat == EventStore.formatVersion || (store.isReadOnly && store.storedFormat >= 2) else {
             throw StoreError.olderFormat(found: store.storedFormat, path: directory.path)
         }
         self.store = store

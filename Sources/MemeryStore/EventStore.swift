@@ -5,8 +5,8 @@ import Foundation
 /// The append-only event log on LMDB: a global log, a per-stream index, content-addressed
 /// blobs, unique claims and metadata. It knows streams and events, not memes.
 public final class EventStore: Sendable {
-    /// The store format this build writes and the newest it reads.
-    public static let formatVersion = 2
+    /// The store format this build writes and the newest it reads (docs/store-format.md).
+    public static let formatVersion = 3
     /// A generous virtual reservation; LMDB on Linux only uses disk for written pages.
     public static let defaultMapSize = 1 << 30
 
@@ -33,6 +33,8 @@ public final class EventStore: Sendable {
     /// The format the store's files are in: older than `formatVersion` until migrated
     /// (`StoreMigration`), and then only read.
     public let storedFormat: Int
+    /// How its records are checked: CRC32C from format 3, SHA-256 before.
+    let recordChecksum: EventRecord.Checksum
 
     /// Opens the store in `directory`, creating it when absent.
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
@@ -68,6 +70,7 @@ public final class EventStore: Sendable {
         snapshots = env.database(Name.snapshots)
         ids = env.database(Name.ids)
         storedFormat = try Self.checkFormat(env, meta: meta, directory: directory)
+        recordChecksum = EventRecord.Checksum(format: storedFormat)
     }
 
     private static func prepare(_ directory: URL) throws {
@@ -231,9 +234,9 @@ public final class EventStore: Sendable {
                                          id: event.id, parent: event.parent, type: event.type, schemaVersion: event.schemaVersion,
                                          timeMilliseconds: millis, payload: event.payload, checksum: RecordChecksum())
                 // Written straight into the space LMDB reserves in its map, keys from the stack.
-                let size = try EventRecord.size(of: record)
+                let size = try EventRecord.size(of: record, recordChecksum)
                 try withUnsafeBytes(of: sequence.bigEndian) { sequenceKey in
-                    record.checksum = EventRecord.write(record, into: try txn.reserve(log, key: sequenceKey, size: size, append: true))
+                    record.checksum = EventRecord.write(record, into: try txn.reserve(log, key: sequenceKey, size: size, append: true), recordChecksum)
                     try KeyEncoding.withStreamKey(write.stream, record.version) { streamKey in
                         try txn.put(streams, key: streamKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
                     }
@@ -322,7 +325,7 @@ public final class EventStore: Sendable {
         guard let bytes = try txn.get(log, KeyEncoding.bigEndian(sequence)) else {
             throw StoreError.damaged(sequence: sequence, reason: "the stream index points at a missing event")
         }
-        return try bytes.withUnsafeBytes { try EventRecord.decode($0, sequence: sequence) }
+        return try bytes.withUnsafeBytes { try EventRecord.decode($0, sequence: sequence, recordChecksum) }
     }
 
     /// Visits the global log in order from `sequence` while `body` returns true.
@@ -332,7 +335,7 @@ public final class EventStore: Sendable {
                 guard let seq = KeyEncoding.uint64(key) else {
                     throw StoreError.damaged(sequence: nil, reason: "a log key of \(key.count) bytes")
                 }
-                return try body(try EventRecord.decode(value, sequence: seq))
+                return try body(try EventRecord.decode(value, sequence: seq, recordChecksum))
             }
         }
     }
@@ -351,9 +354,9 @@ public final class EventStore: Sendable {
                 }
                 let event: StoredEvent
                 do {
-                    event = try EventRecord.decode(value, sequence: seq)
+                    event = try EventRecord.decode(value, sequence: seq, recordChecksum)
                 } catch StoreError.damaged(_, let reason) {
-                    damaged(seq, EventRecord.streamIfReadable(value), reason)
+                    damaged(seq, EventRecord.streamIfReadable(value, recordChecksum), reason)
                     return true
                 }
                 return try body(event)

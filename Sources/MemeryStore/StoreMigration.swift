@@ -142,6 +142,15 @@ public enum StoreMigration {
     }
 }
 
+extension StoreMigration {
+    /// The conversion of a store whose events need no change: each is written again in the
+    /// new format (from format 2 to 3, with a CRC32C for its SHA-256), with the same claims.
+    public static func copyUnchanged(_ old: EventStore, into new: EventStore) throws -> [String] {
+        try old.copyEvents(into: new, claims: { try old.allClaims() }) { $0 }
+        return []
+    }
+}
+
 extension EventStore {
     /// Copies every event of this store into `target` (a new, empty store of this build's
     /// format) at its sequence, batch, stream and version, as `convert` gives it (its id,
@@ -161,7 +170,7 @@ extension EventStore {
         try target.write { txn in
             for event in converted {
                 let key = KeyEncoding.bigEndian(event.sequence)
-                try txn.put(target.log, key, try EventRecord.encode(event))
+                try txn.put(target.log, key, try EventRecord.encode(event, target.recordChecksum))
                 if !event.isPurged { try txn.put(target.streams, KeyEncoding.streamKey(event.stream, event.version), key) }
                 try txn.put(target.ids, KeyEncoding.uuid(event.id), key, noOverwrite: true)
             }

@@ -50,7 +50,7 @@ extension EventStore {
             let tombstone = StoredEvent(sequence: old.sequence, batch: old.batch, stream: stream, version: old.version,
                                         id: old.id, parent: old.parent, type: StoredEvent.purgedType, schemaVersion: 0, timeMilliseconds: old.timeMilliseconds,
                                         payload: Data("{}".utf8), checksum: RecordChecksum())
-            try txn.put(log, KeyEncoding.bigEndian(entry.sequence), try EventRecord.encode(tombstone))
+            try txn.put(log, KeyEncoding.bigEndian(entry.sequence), try EventRecord.encode(tombstone, recordChecksum))
             try txn.delete(streams, entry.key)
             report.events += 1
         }

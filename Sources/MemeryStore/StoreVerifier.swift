@@ -69,12 +69,12 @@ extension EventStore {
                     expected = sequence &+ 1
                     let event: StoredEvent
                     do {
-                        event = try EventRecord.decode(value, sequence: sequence)
+                        event = try EventRecord.decode(value, sequence: sequence, recordChecksum)
                     } catch let error as StoreError {
                         guard case let .damaged(_, reason) = error else { throw error }
                         // Its stream, if the envelope still says (the checksum covers all of it).
                         let listed = report.problems.count
-                        fail(sequence, reason, stream: EventRecord.streamIfReadable(value))
+                        fail(sequence, reason, stream: EventRecord.streamIfReadable(value, recordChecksum))
                         if report.problems.count > listed { unreadableProblems[sequence] = listed }
                         unreadable += 1
                         return true
@@ -121,7 +121,7 @@ extension EventStore {
                         return true
                     }
                     // An unreadable record was reported with the log.
-                    guard let event = try? record.withUnsafeBytes({ try EventRecord.decode($0, sequence: sequence) }) else {
+                    guard let event = try? record.withUnsafeBytes({ try EventRecord.decode($0, sequence: sequence, recordChecksum) }) else {
                         if let index = unreadableProblems[sequence], report.problems.indices.contains(index) {
                             report.problems[index].stream = stream
                         }

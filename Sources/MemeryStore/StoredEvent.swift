@@ -42,21 +42,37 @@ public struct StoredEvent: Sendable, Equatable {
     /// Wall-clock time of the append, in milliseconds since the Unix epoch.
     public var timeMilliseconds: Int64
     public var payload: Data
-    /// SHA-256 of the stored record, checked on every read.
+    /// The stored record's checksum (CRC32C from format 3, SHA-256 before), checked on every read.
     public var checksum: RecordChecksum
 
     public var time: Date { Date(timeIntervalSince1970: Double(timeMilliseconds) / 1000) }
     public var checksumHex: String { BlobHash.hex(checksum.bytes) }
 }
 
-/// A record's 32-byte checksum, kept inline: an array for it was one allocation per event read.
+/// A record's checksum (4 bytes of CRC32C, or 32 of SHA-256 in older formats), kept inline:
+/// an array for it was one allocation per event read.
 public struct RecordChecksum: Sendable, Equatable {
     var value: SIMD32<UInt8>
+    var size: Int
 
     /// All zeros: an event not stored yet.
-    public init() { value = .zero }
+    public init() { value = .zero; size = 32 }
 
-    init(_ bytes: UnsafeRawBufferPointer) { value = bytes.loadUnaligned(as: SIMD32<UInt8>.self) }
+    /// The first `size` bytes of `bytes` (the rest of the value stays zero).
+    init(_ bytes: UnsafeRawBufferPointer, size: Int) {
+        self.size = size
+        if size == 32 {
+            value = bytes.loadUnaligned(as: SIMD32<UInt8>.self)
+        } else {
+            value = .zero
+            for index in 0..<size { value[index] = bytes[index] }
+        }
+    }
 
-    public var bytes: [UInt8] { (0..<32).map { value[$0] } }
+    /// Writes the checksum at the start of `record`.
+    func store(into record: UnsafeMutableRawBufferPointer) {
+        for index in 0..<size { record[index] = value[index] }
+    }
+
+    public var bytes: [UInt8] { (0..<size).map { value[$0] } }
 }

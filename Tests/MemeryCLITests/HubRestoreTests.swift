@@ -159,6 +159,6 @@ struct HubRestoreTests {
         let onHub = try Hub.cluster.sql("SELECT count(*) FROM events WHERE type <> '$purged'", database: hub.database)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let verified = try r1.run(["verify"]).stdout
-        #expect(verified.hasPrefix("format 2: \(onHub) events"), "hub \(onHub), machine: \(verified)")
+        #expect(verified.hasPrefix("format 3: \(onHub) events"), "hub \(onHub), machine: \(verified)")
     }
 }

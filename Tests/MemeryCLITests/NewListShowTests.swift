@@ -49,14 +49,14 @@ import Testing
         let first = try s.run(["show", "drake"])
         #expect(first.status == 0, "\(first)")
         let lines = first.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("memery: the store \(s.store) was migrated from format 1 to format 2"), "\(first)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("memery: the store \(s.store) was migrated from format 1 to format 3"), "\(first)")
         #expect(first.stderr.contains("\"STRASSE\" was renamed \"STRASSE-2\""))
         let second = try s.run(["list"])
         #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
         let log = try #require(try s.json(["history", "drake", "--events", "--json"]) as? [[String: Any]])
         #expect(log.allSatisfy { ($0["id"] as? String)?.count == 36 })
         #expect(log[2]["parent"] as? String == log[0]["id"] as? String, "the captions were made on the first edit")
-        #expect(try s.ok(["verify"]).hasPrefix("format 2: 55 events (and 4 purged)"))
+        #expect(try s.ok(["verify"]).hasPrefix("format 3: 55 events (and 4 purged)"))
     }
 
     @Test func badNamesAndMissingFilesAreRefused() throws {

@@ -5,7 +5,7 @@ import Testing
     @Test func cleanStorePrintsCountsAndExitsZero() throws {
         let s = try Sandbox()
         try s.ok(["quick", Paths.example, "--top", "a", "--bottom", "b", "-o", s.path("q.png")])
-        #expect(try s.ok(["verify"]) == "format 2: 5 events in 2 streams, 1 blobs (240512 bytes), 1 names\nok")
+        #expect(try s.ok(["verify"]) == "format 3: 5 events in 2 streams, 1 blobs (240512 bytes), 1 names\nok")
     }
 
     @Test func flippedByteInACopyExitsThreeNamingTheFirstBadSequence() throws {

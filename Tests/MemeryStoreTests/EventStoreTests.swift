@@ -112,9 +112,9 @@ import Testing
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         do {
             let store = try EventStore(directory: dir.url)
-            try store.env.write { txn in try txn.put(store.meta, Array("format".utf8), Array("3".utf8)) }
+            try store.env.write { txn in try txn.put(store.meta, Array("format".utf8), Array(String(EventStore.formatVersion + 1).utf8)) }
         }
-        #expect(throws: StoreError.newerFormat(found: 3, supported: 2)) {
+        #expect(throws: StoreError.newerFormat(found: EventStore.formatVersion + 1, supported: EventStore.formatVersion)) {
             _ = try EventStore(directory: dir.url)
         }
     }

@@ -14,7 +14,7 @@ import Testing
         #expect(report.streams == 1)
         #expect(report.blobs == 1)
         #expect(report.claims == 1)
-        #expect(report.formatVersion == 2)
+        #expect(report.formatVersion == 3)
     }
 
     /// Writes three events, the second carrying a marker, then flips one byte of the

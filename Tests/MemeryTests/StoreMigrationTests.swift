@@ -25,11 +25,11 @@ import Testing
         let store = try Self.copyOfFixture(in: dir)
         let workspace = try Workspace(directory: store)
         let notice = try #require(workspace.migrationNotice)
-        #expect(notice.contains("migrated from format 1 to format 2 (58 events, checked)"), "\(notice)")
+        #expect(notice.contains("migrated from format 1 to format 3 (58 events, checked)"), "\(notice)")
         #expect(notice.contains("\"STRASSE\" was renamed \"STRASSE-2\""), "\(notice)")
-        #expect(try workspace.eventStore.storedFormat == 2)
+        #expect(try workspace.eventStore.storedFormat == 3)
         let report = try workspace.eventStore.verify()
-        #expect(report.isClean && report.formatVersion == 2 && report.events == 55 && report.purged == 4, "the purged creation's membership is purged too: \(report)")
+        #expect(report.isClean && report.formatVersion == 3 && report.events == 55 && report.purged == 4, "the purged creation's membership is purged too: \(report)")
 
         // The same creations, in the same order, with the same flags; one renamed.
         let gallery = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixture.appendingPathComponent("gallery.json"))) as? [[String: Any]])
@@ -55,11 +55,7 @@ import Testing
             try viewer.create(name: imported, imageAt: old)
             let before = try viewer.pictures.render(try viewer.creation(named: imported)), after = try workspace.pictures.render(try workspace.creation(named: now))
             #expect(before.width == after.width && before.height == after.height, "\(name)")
-            var worst = 0
-            for y in 0..<min(before.height, after.height) { for x in 0..<min(before.width, after.width) {
-                let p = before.pixel(x: x, y: y), q = after.pixel(x: x, y: y)
-                worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
-            } }
+            let worst = before.worstDifference(from: after)
             #expect(worst <= 2, "\(name): a pixel differs by \(worst) from 0.1's export")
 
             // History: the same tree (versions, parents, children, summaries), moves and head.
@@ -121,7 +117,7 @@ import Testing
         try FileManager.default.moveItem(at: store.appendingPathComponent("data.mdb"), to: store.appendingPathComponent("format-1.data.mdb"))
         let workspace = try Workspace(directory: store)
         #expect(workspace.migrationNotice == nil, "the earlier run had migrated it")
-        #expect(try workspace.eventStore.storedFormat == 2)
+        #expect(try workspace.eventStore.storedFormat == 3)
         #expect(try workspace.gallery().entries.count == 7)
         #expect(try workspace.eventStore.verify().isClean)
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("format-1.data.mdb").path))
