@@ -14,6 +14,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import EXAMPLE, reveal
 from test_editor import DRIVER, SHOTS, open_creation, settle, show, wait
@@ -90,6 +91,24 @@ def open_sheet(driver, name):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{name}"]').is_displayed(), what=f"the {name} sheet")
 
 
+def press_sheet(driver, sheet):
+    """Opens a tool's sheet by its button (unless it is open) and waits until it shows and the
+    picture has stopped moving: a sheet that opens, and the history it loads, fit the picture
+    again after the sheet first shows, and a look in between finds the picture half covered."""
+    button = driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]')
+    if button.get_attribute("aria-pressed") != "true":
+        button.click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{sheet}"]').is_displayed(), what=f"the {sheet} sheet")
+    last = [None]
+
+    def unmoved(d):
+        now = d.execute_script("const r = document.getElementById('picture').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+        same, last[0] = now == last[0], now
+        return same
+
+    WebDriverWait(driver, 20, poll_frequency=0.2).until(unmoved, message=f"waited for the picture to settle with the {sheet} sheet")
+
+
 def check_picture(driver, what):
     g = driver.execute_script(GEOMETRY)
     assert g["left"] >= -0.5 and g["top"] >= -0.5 and g["right"] <= g["vw"] + 0.5 and g["bottom"] <= g["vh"] + 0.5, f"{what}: the picture leaves the view {g}"
@@ -105,10 +124,7 @@ def test_every_sheet_leaves_the_whole_picture_in_view(device, server):
         assert driver.execute_script("return matchMedia('(pointer: coarse)').matches"), "the phone emulation is a touch screen"
         assert driver.execute_script("return innerWidth") == 390
     for sheet in SHEETS:
-        button = driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]')
-        if button.get_attribute("aria-pressed") != "true":
-            button.click()
-        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.sheet-page[data-sheet="{sheet}"]').is_displayed(), what=f"the {sheet} sheet")
+        press_sheet(driver, sheet)
         check_picture(driver, f"{kind}, {sheet} open")
         driver.save_screenshot(str(SHOTS / f"editor-{sheet}-{kind}.png"))
         if kind == "phone":
@@ -130,9 +146,7 @@ def test_a_portrait_picture_and_a_turned_phone_keep_it_in_view(device, server):
         assert server.memery("new", "tall", "--canvas", "540x960", "--background", "#3366cc").returncode == 0
     open_creation(driver, server, "tall")
     for sheet in ["text", "filters", "history"]:
-        button = driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]')
-        if button.get_attribute("aria-pressed") != "true":
-            button.click()
+        press_sheet(driver, sheet)
         check_picture(driver, f"{kind}, portrait picture, {sheet} open")
     driver.save_screenshot(str(SHOTS / f"editor-portrait-{kind}.png"))
     if kind == "phone":
@@ -141,7 +155,7 @@ def test_a_portrait_picture_and_a_turned_phone_keep_it_in_view(device, server):
             open_creation(driver, server, "layout")
             wait(driver, lambda d: d.execute_script("return innerWidth") == 844, what="the turned phone")
             for sheet in ["text", "filters"]:
-                driver.find_element(By.CSS_SELECTOR, f'.tool-bar [data-sheet="{sheet}"]').click()
+                press_sheet(driver, sheet)
                 check_picture(driver, f"phone on its side, {sheet} open")
             driver.save_screenshot(str(SHOTS / "editor-phone-landscape.png"))
         finally:
