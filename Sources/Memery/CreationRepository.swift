@@ -126,10 +126,16 @@ struct CreationRepository: Sendable {
     func loadHistory(_ id: UUID) throws -> (history: CreationHistory, events: [StoredEvent]) {
         let ordered = HistoryOrdering.inHistoryOrder(try store.events(in: id))
         var history = CreationHistory(id: id)
+        // The history index is built alongside when it is missing or behind (a sync's appends,
+        // an older Memery's), so that the next new process need not replay.
+        var index = HistoryIndex.isCurrent(store, stream: id) ? nil : HistoryIndex.Building()
         for batch in HistoryOrdering.batches(ordered) {
             guard let envelope = EventCoding.envelope(batch) else { continue }
-            history.apply(try batch.map(EventCoding.domainEvent), envelope)
+            let events = try batch.map(EventCoding.domainEvent)
+            history.apply(events, envelope)
+            try index?.add(batch, events, envelope, tree: history)
         }
+        index?.write(to: store, stream: id, version: UInt64(ordered.count))
         return (history, ordered)
     }
 
@@ -149,7 +155,9 @@ struct CreationRepository: Sendable {
             // first event of its own stream: no other creation's stream is read or waited on.
             let joined = try Membership(creation: creation.id).decide(.add(name: name, rank: GalleryRank.added(at: GalleryIndex.nowMilliseconds)))
             try turns.take { _ in
-                try store.append([try firsts.firstWrite(of: creation.id, named + made),
+                var first = try firsts.firstWrite(of: creation.id, named + made)
+                first.derive = HistoryIndex.deriving(named + made, after: 0) { creation }
+                try store.append([first,
                                   try galleryIndex.memberships.firstWrite(of: creation.id, joined)],
                                  blobs: blobs, blobRefs: blobRefs, claim: [GalleryIndex.nameClaim(name)])
             }

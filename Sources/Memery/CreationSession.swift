@@ -42,11 +42,44 @@ public final class CreationSession {
         return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }.recorded
     }
 
-    /// Decides with the whole history tree (undo, redo, checkout) and appends the result.
+    /// Decides a move of the head (undo, redo, checkout) and appends it. A new session reads
+    /// the creation's history index, a few records, rather than the whole tree; the tree is
+    /// replayed (and the index built again) when the index is missing or behind the stream.
     @discardableResult
-    public func changeHistory(_ decide: (CreationHistory) throws -> [CreationEvent]) throws -> [RecordedEvent] {
-        try retrying { try append(try decide(try history())) }.recorded
+    public func changeHistory(_ decide: (any HistoryNavigation) throws -> [CreationEvent]) throws -> [RecordedEvent] {
+        try retrying {
+            if tree == nil, let planned = try planFromIndex(decide) {
+                return try append(planned.events, movedTo: planned.target, summary: planned.summary)
+            }
+            return try append(try decide(try history()))
+        }.recorded
     }
+
+    /// A move decided on the history index: the events, the state they lead to and what
+    /// the edit there did. Nil when the index cannot answer for the head this session holds.
+    private func planFromIndex(_ decide: (any HistoryNavigation) throws -> [CreationEvent])
+        throws -> (events: [CreationEvent], target: MoveTarget?, summary: HeadSummary?)? {
+        do {
+            return try workspace.store.readCache(id) { cache in
+                guard cache.version == head.streamVersion, let index = try HistoryIndexReader(cache),
+                      try index.head.map({ try index.editID(of: $0) }) == head.headEdit else { return nil }
+                let events = try decide(index)
+                guard events.count == 1, case .headMoved(let move) = events[0] else { return (events, nil, nil) }
+                let node = try index.node(id: move.to)
+                let target = MoveTarget(node: node, state: try index.state(at: node), version: try index.node(node).lastVersion)
+                return (events, target, (target.version, try index.summary(of: node)))
+            }
+        } catch is HistoryIndex.Unusable {
+            // Damaged or inconsistent: dropped, so that the replay that answers builds it again.
+            try? workspace.store.updateCache(id) { try $0.removeAll() }
+            return nil
+        }
+    }
+
+    private struct MoveTarget { var node: Int; var state: Creation; var version: UInt64 }
+    typealias HeadSummary = (version: UInt64, summary: String)
+    /// What the last move decided on the index left at the head (the tree was not read).
+    private var indexedSummary: HeadSummary?
 
     /// Through the workspace's one write path: on a conflict, start again from the store.
     private func retrying(_ attempt: () throws -> [StoredEvent]) throws -> [StoredEvent] {
@@ -62,7 +95,8 @@ public final class CreationSession {
         }
     }
 
-    private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = []) throws -> [StoredEvent] {
+    private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = [],
+                        movedTo planned: MoveTarget? = nil, summary: HeadSummary? = nil) throws -> [StoredEvent] {
         guard !events.isEmpty else { return [] }
         // A move of the head is stored with the state it leads to, so that the next reader
         // opens it from that snapshot instead of replaying the whole tree.
@@ -71,14 +105,24 @@ public final class CreationSession {
         let now = HistoryOrder.stamp(now: Date(), after: head.latest)
         let order = HistoryOrder(time: Int64((now.timeIntervalSince1970 * 1000).rounded()), id: newEvents[0].id)
         var moved: CreationHead?
-        if let tree, events.count == 1, case .headMoved(let move) = events[0], let target = tree.node(id: move.to) {
-            moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1,
-                                 headVersion: tree.nodes[target].version, headEdit: move.to, latest: order)
+        var target: Int?
+        if events.count == 1, case .headMoved(let move) = events[0] {
+            target = planned?.node ?? tree?.node(id: move.to)
+            if let planned {
+                moved = CreationHead(state: planned.state, streamVersion: head.streamVersion + 1,
+                                     headVersion: planned.version, headEdit: move.to, latest: order)
+            } else if let tree, let target = tree.node(id: move.to) {
+                moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1,
+                                     headVersion: tree.nodes[target].version, headEdit: move.to, latest: order)
+            }
         }
+        let before = head.state
         let write = EventStore.StreamWrite(
             stream: id, expectedVersion: head.streamVersion, events: newEvents,
-            snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) })
+            snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) },
+            derive: HistoryIndex.deriving(events, after: head.streamVersion, moveTarget: target) { var after = before; after.fold(events); return after })
         let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs, now: now)
+        indexedSummary = summary
         guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
         tree?.apply(events, envelope)
         if let moved {
@@ -107,14 +151,15 @@ public final class CreationSession {
         try changeHistory { try $0.decideCheckout(try Self.head($0, at: time, text: text)) }
     }
 
-    static func head(_ history: CreationHistory, at time: Date, text: String) throws -> Int {
+    static func head(_ history: some HistoryNavigation, at time: Date, text: String) throws -> Int {
         let millis = (time.timeIntervalSince1970 * 1000).rounded(.down)
         guard millis.isFinite, abs(millis) < 9e15 else { throw DomainError.invalidTime(DomainError.shortened(text)) }
         return try history.head(atTime: Int64(millis), describedAs: text)
     }
 
     /// The head's version and what the edit there did, after undo, redo or checkout.
-    func headSummary() throws -> (version: UInt64, summary: String)? {
+    func headSummary() throws -> HeadSummary? {
+        if let indexedSummary { return indexedSummary }
         let history = try history()
         guard let head = history.head else { return nil }
         let node = history.nodes[head]

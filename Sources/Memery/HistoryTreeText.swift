@@ -6,12 +6,17 @@ public enum HistoryTreeText {
     /// What the edits of the node at `index` did, each said as a change from the state
     /// before it (a turn of the picture alone by how much it turned, not where it ended).
     public static func summary(_ index: Int, in history: CreationHistory) -> String {
-        let node = history.nodes[index]
-        var before: Creation?
-        return node.events.enumerated().map { position, event in
+        summary(history.nodes[index].events) { HistoryEntry.state(before: $0, inNode: index, of: history) }
+    }
+
+    /// What an edit's events did; `before(position)` is the creation just before the event
+    /// there, asked for only to say a turn of the picture alone as what changed.
+    static func summary(_ events: [CreationEvent], before: (Int) throws -> Creation) rethrows -> String {
+        var placement: Transform?
+        return try events.enumerated().map { position, event in
             guard case .baseImageMoved = event else { return HistoryEntry.describe(event) }
-            if before == nil { before = HistoryEntry.state(before: position, inNode: index, of: history) }
-            return HistoryEntry.describe(event, placementBefore: before?.basePlacement)
+            if placement == nil { placement = try before(position).basePlacement }
+            return HistoryEntry.describe(event, placementBefore: placement)
         }.joined(separator: "; ")
     }
 

@@ -148,7 +148,7 @@ public final class Workspace: Sendable {
     /// Decides with `decide` against the creation's whole history and appends what it
     /// returns as one batch; on a conflict with another process, decides again.
     @discardableResult
-    public func change(_ name: String, _ decide: (CreationHistory) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [RecordedEvent]) {
+    public func change(_ name: String, _ decide: (any HistoryNavigation) throws -> [CreationEvent]) throws -> (history: CreationHistory, events: [RecordedEvent]) {
         let session = try session(name)
         let stored = try session.changeHistory(decide)
         return (try session.history(), stored)

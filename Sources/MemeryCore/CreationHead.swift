@@ -3,7 +3,7 @@ import Foundation
 /// A creation's state at the head of its history, without the tree: what showing,
 /// exporting and editing need. Snapshots store it, so opening a creation folds only the
 /// events since the last snapshot, however long the history. Undo, redo and checkout need
-/// the whole tree (`CreationHistory`).
+/// the tree: the index the store keeps of it (`HistoryNavigation`), or `CreationHistory`.
 public struct CreationHead: Sendable, Equatable, Codable {
     public var state: Creation
     /// How many events the stream holds: the version the next append expects.
@@ -65,6 +65,6 @@ public struct CreationHead: Sendable, Equatable, Codable {
     }
 
     public static func decoded(_ data: Data) -> CreationHead? {
-        try? JSONDecoder().decode(CreationHead.self, from: data)
+        try? PayloadJSONDecoder().decode(CreationHead.self, from: data)
     }
 }

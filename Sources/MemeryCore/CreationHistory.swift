@@ -7,7 +7,7 @@ import Foundation
 /// the tree is the same on any machine the events are copied to. Undo, redo and checkout
 /// are `HeadMoved` events naming the edit they go to: the head moves, nothing is deleted.
 /// Replaying the stream into this type is the one way to rebuild a creation.
-public struct CreationHistory: Sendable {
+public struct CreationHistory: Sendable, HistoryNavigation {
     public struct Node: Sendable, Equatable {
         /// The edit's id: its first event's, unique across machines.
         public var id: UUID
@@ -30,6 +30,10 @@ public struct CreationHistory: Sendable {
         public var lastVersion: UInt64
         public var time: Int64
         public var kind: Kind
+
+        public init(firstVersion: UInt64, lastVersion: UInt64, time: Int64, kind: Kind) {
+            self.firstVersion = firstVersion; self.lastVersion = lastVersion; self.time = time; self.kind = kind
+        }
     }
 
     public let id: UUID
@@ -130,81 +134,26 @@ public struct CreationHistory: Sendable {
     public func node(version: UInt64) -> Int? { nodeByVersion[version] }
     public func node(id: UUID) -> Int? { nodeByID[id] }
 
-    /// The head right after the append holding event `version` (the state as it was then).
-    public func head(afterEvent version: UInt64) throws -> Int {
-        guard version >= 1, version <= streamVersion else { throw DomainError.noSuchEvent(version, last: streamVersion) }
-        var result: Int?
-        for batch in batches where batch.firstVersion <= version { result = batch.headAfter }
-        guard let result, isComplete(result) else { throw DomainError.notYetCreated(at: "event \(version)") }
-        return result
+    // MARK: Navigating (the rules are `HistoryNavigation`'s)
+
+    public func editID(of node: Int) -> UUID { nodes[node].id }
+    public func parent(of node: Int) -> Int? { nodes[node].parent }
+    public func childCount(of node: Int) -> Int { nodes[node].children.count }
+    public func child(_ number: Int, of node: Int) -> Int { nodes[node].children[number - 1] }
+
+    public func batch(holdingEvent version: UInt64) -> Batch? {
+        batches.first { $0.firstVersion <= version && version <= $0.lastVersion }
     }
 
-    /// The edit `memery history` shows as `v<version>`, or the edit holding that event (one
-    /// edit may store several). A move of the head (an undo, redo or checkout) is no edit
-    /// and is refused, saying what it is, rather than landing somewhere unsaid.
-    public func edit(shownAs version: UInt64) throws -> Int {
-        guard version >= 1, version <= streamVersion else { throw DomainError.noSuchEvent(version, last: streamVersion) }
-        guard let batch = batches.first(where: { $0.firstVersion <= version && version <= $0.lastVersion }) else {
-            throw DomainError.notAnEdit(version, what: "a move of the head to an edit this machine does not have")
-        }
-        switch batch.kind {
-        case .edit(let node):
-            guard isComplete(node) else { throw DomainError.notYetCreated(at: "event \(version)") }
-            return node
-        case .move(_, let cause):
-            throw DomainError.notAnEdit(version, what: cause == .undo ? "an undo" : cause == .redo ? "a redo" : "a checkout")
-        }
+    public func head(afterBatchStartingAtOrBefore version: UInt64) -> Int? {
+        batches.last { $0.firstVersion <= version }?.headAfter
     }
 
-    /// The head as it was at `time` (milliseconds since the Unix epoch).
-    public func head(atTime time: Int64, describedAs description: String) throws -> Int {
-        var result: Int?
-        for batch in batches where batch.time <= time { result = batch.headAfter }
-        guard let result, isComplete(result) else { throw DomainError.notYetCreated(at: description) }
-        return result
-    }
-
-    private func isComplete(_ node: Int) -> Bool {
-        guard let genesis else { return false }
-        return node >= genesis && state(at: node).canvas != nil
+    public func head(afterBatchMadeAtOrBefore time: Int64) -> Int? {
+        batches.last { $0.time <= time }?.headAfter
     }
 
     // MARK: Deciding
-
-    /// Moves the head `steps` edits towards the first (as far as it goes, but at least one).
-    public func decideUndo(steps: Int = 1) throws -> [CreationEvent] {
-        guard steps >= 1 else { throw DomainError.outOfRange(field: "steps", value: Double(steps), range: 1...1_000_000) }
-        guard var target = head else { throw DomainError.nothingToUndo }
-        var moved = 0
-        while moved < steps, target != genesis, let parent = nodes[target].parent {
-            target = parent
-            moved += 1
-        }
-        guard moved > 0 else { throw DomainError.nothingToUndo }
-        return [.headMoved(.init(to: nodes[target].id, cause: .undo))]
-    }
-
-    /// Moves the head to a child: the newest by default, or branch `branch` (1 = oldest).
-    public func decideRedo(branch: Int? = nil) throws -> [CreationEvent] {
-        guard let head, !nodes[head].children.isEmpty else { throw DomainError.nothingToRedo }
-        let children = nodes[head].children
-        let chosen: Int
-        if let branch {
-            guard (1...children.count).contains(branch) else {
-                throw DomainError.outOfRange(field: "branch", value: Double(branch), range: 1...Double(children.count))
-            }
-            chosen = children[branch - 1]
-        } else {
-            chosen = children[children.count - 1]
-        }
-        return [.headMoved(.init(to: nodes[chosen].id, cause: .redo))]
-    }
-
-    /// Moves the head to `node`; nothing when it is there already.
-    public func decideCheckout(_ node: Int) throws -> [CreationEvent] {
-        guard node != head else { return [] }
-        return [.headMoved(.init(to: nodes[node].id, cause: .checkout))]
-    }
 
     /// Decides an edit against the state at the head.
     public func decide(_ command: CreationCommand) throws -> [CreationEvent] {
@@ -263,7 +212,7 @@ extension CreationHistory.Batch {
         return false
     }
 
-    var headAfter: Int {
+    public var headAfter: Int {
         switch kind {
         case .edit(let node): return node
         case .move(let to, _): return to

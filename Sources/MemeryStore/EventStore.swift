@@ -149,8 +149,14 @@ public final class EventStore: Sendable {
         /// The stream's state after these events, stored as its snapshot in the same
         /// transaction (a move of a creation's head, which a reader could not fold).
         public var snapshot: SnapshotWrite?
-        public init(stream: UUID, expectedVersion: UInt64?, events: [NewEvent], snapshot: SnapshotWrite? = nil) {
+        /// Keeps the stream's cache (`StreamCache`) in step, in the same transaction: called with
+        /// the events as stored, and the cache at the version after them. Not called when the
+        /// events were stored already.
+        public var derive: (@Sendable (StreamCache, [StoredEvent]) throws -> Void)?
+        public init(stream: UUID, expectedVersion: UInt64?, events: [NewEvent], snapshot: SnapshotWrite? = nil,
+                    derive: (@Sendable (StreamCache, [StoredEvent]) throws -> Void)? = nil) {
             self.stream = stream; self.expectedVersion = expectedVersion; self.events = events; self.snapshot = snapshot
+            self.derive = derive
         }
     }
 
@@ -228,6 +234,7 @@ public final class EventStore: Sendable {
         let millis = Int64(exactly: (now.timeIntervalSince1970 * 1000).rounded()) ?? (now.timeIntervalSince1970 > 0 ? Int64.max : Int64.min)
         var stored = [StoredEvent]()
         for (write, actual) in zip(writes, versions) {
+            let firstOfWrite = stored.count
             for (offset, event) in write.events.enumerated() {
                 sequence += 1
                 var record = StoredEvent(sequence: sequence, batch: batch, stream: write.stream, version: actual + UInt64(offset) + 1,
@@ -253,6 +260,7 @@ public final class EventStore: Sendable {
             if let snapshot = write.snapshot {
                 try putSnapshot(write.stream, version: actual + UInt64(write.events.count), snapshot, in: txn)
             }
+            try derive(write, stored: Array(stored[firstOfWrite...]), in: txn)
         }
         FailPoint.pass(FailPoint.afterPutBeforeCommit)
         return alreadyStored + stored

@@ -61,6 +61,7 @@ extension EventStore {
         }
         for claim in heldClaims { try txn.delete(claims, claim) }
         try txn.delete(snapshots, prefix)
+        try removeCache(of: stream, in: txn)
 
         var referenced = [[UInt8]]()
         try txn.scan(blobReferences) { key, _ in

@@ -53,7 +53,7 @@ enum HistoryBench {
         print("  at 100,000 edits, in one process: undo \(undo.milliseconds), show after it \(showAfterUndo.milliseconds); "
               + "redo \(redo.milliseconds), show after it \(showAfterRedo.milliseconds)")
         // The first of each in a new process (a fresh workspace: no tree in memory), as
-        // `memery undo` and the others run from a shell: each reads the whole tree today.
+        // `memery undo` and the others run from a shell: each reads the history index (`history` replays).
         func cold(_ edit: Edit) throws -> Double {
             let runner = EditRunner(workspace: try Workspace(directory: url))
             return try seconds { _ = try runner.perform(edit, on: "h100000") }

@@ -1,0 +1,192 @@
+import Foundation
+@testable import Memery
+import MemeryCore
+@testable import MemeryStore
+import MemeryTestSupport
+import Testing
+
+/// The history index kept beside a creation's stream answers every question undo, redo and
+/// checkout ask exactly as the tree replayed from the first event does; the edits' own
+/// transactions keep it, so a new process moves the head without replaying; and whatever
+/// leaves it behind or damages it (a sync's appends sorted in before, a flipped byte, a purge)
+/// costs one replay, never a wrong answer.
+@Suite struct HistoryIndexTests {
+    static func index<T>(_ workspace: Workspace, _ name: String, _ body: (HistoryIndexReader?) throws -> T) throws -> T {
+        try workspace.store.readCache(try workspace.entry(named: name).id) { cache in try body(try HistoryIndexReader(cache)) }
+    }
+
+    /// Every answer of the index against the replayed tree's.
+    static func expectSameAnswers(_ workspace: Workspace, _ name: String, _ step: Int) throws {
+        let tree = try workspace.creations.loadHistory(try workspace.entry(named: name).id).history
+        try index(workspace, name) { found in
+            let index = try #require(found, "step \(step): the index covers the stream")
+            #expect(index.head == tree.head && index.genesis == tree.genesis && index.streamVersion == tree.streamVersion, "step \(step)")
+            #expect(Int(index.meta.nodeCount) == tree.nodes.count && Int(index.meta.batchCount) == tree.batches.count, "step \(step)")
+            for node in tree.nodes.indices {
+                #expect(try index.editID(of: node) == tree.editID(of: node) && index.parent(of: node) == tree.parent(of: node))
+                #expect(try (0..<index.childCount(of: node)).map { try index.child($0 + 1, of: node) } == tree.nodes[node].children)
+                #expect(try index.state(at: node) == tree.state(at: node), "step \(step), node \(node)")
+                #expect(try index.summary(of: node) == HistoryTreeText.summary(node, in: tree))
+            }
+            for version in 0...tree.streamVersion + 1 {
+                #expect(try index.batch(holdingEvent: version) == tree.batch(holdingEvent: version), "step \(step), v\(version)")
+                #expect(try index.head(afterBatchStartingAtOrBefore: version) == tree.head(afterBatchStartingAtOrBefore: version))
+            }
+            for time in Set(tree.batches.flatMap { [$0.time - 1, $0.time, $0.time + 1] }) {
+                #expect(try index.head(afterBatchMadeAtOrBefore: time) == tree.head(afterBatchMadeAtOrBefore: time), "step \(step), t\(time)")
+            }
+        }
+    }
+
+    /// Random edits, undos, redos and checkouts, each few from a new workspace (as a new
+    /// process): the index never needed a replay, and answers as the tree does.
+    @Test(arguments: [21, 22, 23])
+    func theIndexAnswersAsTheReplayedTreeDoes(seed: UInt64) throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        var workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "m", canvasWidth: 120, height: 80, background: .white)
+        var rng = SeededGenerator(seed: seed)
+        for step in 0..<160 {
+            if step % 5 == 0 { workspace = try Workspace(directory: dir.url) }
+            let edit: Edit
+            switch rng.next() % 9 {
+            case 0...2: edit = .captions(top: "top \(step)", bottom: nil, style: TextStyleChanges())
+            case 3: edit = .addText(text: "free \(step)", box: nil, style: TextStyleChanges())
+            case 4: edit = .rotate(degrees: 90, .canvas)
+            case 5: edit = .undo(steps: Int(rng.next() % 3) + 1)
+            case 6: edit = .redo(branch: rng.next() % 2 == 0 ? nil : 1)
+            case 7: edit = .checkout(.event(rng.next() % (try workspace.head(of: "m").streamVersion) + 1))
+            default: edit = .checkout(.time("1s"))
+            }
+            do { try workspace.perform(edit, on: "m") } catch is DomainError {}
+            #expect(workspace.histories.statistics.built == 0, "step \(step): moved on the index, no replay")
+            if step % 20 == 19 { try Self.expectSameAnswers(workspace, "m", step) }
+        }
+        #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(try workspace.history(of: "m")))
+    }
+
+    /// A long history: a new process undoes, redoes and checks out from the index (a few
+    /// records and at most a checkpoint's distance of events), and lands where the tree does.
+    @Test func aNewProcessMovesTheHeadOfALongHistoryWithoutReplaying() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let first = try Workspace(directory: dir.url)
+        try first.create(name: "long", canvasWidth: 64, height: 64, background: .white)
+        let session = try first.session("long")
+        for n in 0..<3_000 { try session.edit(.setCaptions(top: "edit \(n) " + String(repeating: "x", count: 60), bottom: nil)) }
+        let id = session.id
+        let checkpoints = try first.store.readCache(id) { cache in
+            try (0..<3_001).filter { try cache.get(HistoryIndex.stateKey(UInt32($0))) != nil }.count
+        }
+        #expect(checkpoints >= 2 && checkpoints < 100, "checkpoints every ~64 KiB of payloads: \(checkpoints)")
+
+        func fresh(_ edit: Edit) throws -> (EditResult, Workspace) {
+            let workspace = try Workspace(directory: dir.url)
+            let result = try workspace.perform(edit, on: "long")
+            #expect(workspace.histories.statistics.built == 0, "\(edit.op): no replay")
+            return (result, workspace)
+        }
+        var (result, workspace) = try fresh(.undo(steps: 5))
+        #expect(result.head?.version == 2_997 && result.state?.caption(.top)?.text?.text.hasPrefix("edit 2994 ") == true)
+        (result, workspace) = try fresh(.redo(branch: nil))
+        #expect(result.head?.version == 2_998 && result.head?.summary.hasPrefix("edited L1: text \"edit 2995 ") == true)
+        (result, workspace) = try fresh(.checkout(.event(1_000)))
+        #expect(result.state?.caption(.top)?.text?.text.hasPrefix("edit 997 ") == true)
+        #expect(try workspace.creation(named: "long") == CreationHead(try workspace.history(of: "long")).state)
+    }
+
+    /// Appends that do not keep the index (an older Memery's, a sync's) leave it behind: the
+    /// next move replays once and builds it again, and the one after needs no replay.
+    @Test func anAppendThatLeftTheIndexBehindCostsOneReplay() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 80, height: 60, background: .white).id
+        try workspace.perform(.captions(top: "kept", bottom: nil, style: TextStyleChanges()), on: "m")
+        // As a build without the index appends: the stream's events alone.
+        let head = try workspace.head(of: "m")
+        let older = try head.state.decide(.setCaptions(top: "older", bottom: nil))
+        try workspace.store.append(to: id, expectedVersion: head.streamVersion, events: try EventCoding.newEvents(older, madeOn: head.headEdit))
+        #expect(try Self.index(workspace, "m") { $0 } == nil, "the index is behind the stream")
+
+        let later = try Workspace(directory: dir.url)
+        #expect(try later.perform(.undo(steps: 1), on: "m").state?.caption(.top)?.text?.text == "kept")
+        #expect(later.histories.statistics.built == 1, "one replay")
+        try Self.expectSameAnswers(later, "m", 0)
+        let again = try Workspace(directory: dir.url)
+        #expect(try again.perform(.redo(branch: nil), on: "m").state?.caption(.top)?.text?.text == "older")
+        #expect(again.histories.statistics.built == 0, "the index was built again")
+    }
+
+    /// Edits made on two machines meet by sync, sorted in by time: the index on each
+    /// answers as its tree does, and both land on the same head.
+    @Test func editsFromAnotherMachineSortedInBeforeAreIndexedAsTheTreePlacesThem() throws {
+        let dirA = try TemporaryDirectory(), dirB = try TemporaryDirectory()
+        defer { dirA.cleanup(); dirB.cleanup() }
+        let a = try Workspace(directory: dirA.url), b = try Workspace(directory: dirB.url)
+        try a.create(name: "m", canvasWidth: 80, height: 60, background: .white)
+        try a.perform(.captions(top: "BASE", bottom: nil, style: TextStyleChanges()), on: "m")
+        _ = try SyncConvergenceTests.send(a, to: b)
+        try b.perform(.captions(top: "B1", bottom: nil, style: TextStyleChanges()), on: "m")
+        Thread.sleep(forTimeInterval: 0.005)
+        try a.perform(.captions(top: "A1", bottom: nil, style: TextStyleChanges()), on: "m")
+        _ = try SyncConvergenceTests.send(b, to: a, after: 4)
+        _ = try SyncConvergenceTests.send(a, to: b, after: 4)
+        for machine in [a, b] {
+            let fresh = try Workspace(directory: machine.store.directory)
+            #expect(try fresh.perform(.undo(steps: 1), on: "m").state?.caption(.top)?.text?.text == "BASE", "A1 was made on BASE")
+            #expect(try fresh.perform(.redo(branch: 1), on: "m").state?.caption(.top)?.text?.text == "B1", "B1 sorts first")
+            try Self.expectSameAnswers(fresh, "m", 0)
+        }
+    }
+
+    /// A damaged record (a flipped byte fails its CRC32C; a record of the wrong shape)
+    /// is never an answer: the move replays, and the index is built again.
+    @Test func aDamagedIndexIsReplayedAndBuiltAgain() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 80, height: 60, background: .white).id
+        for n in 0..<10 { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
+        // A flipped byte in node 9's record.
+        let key = KeyEncoding.uuid(id) + HistoryIndex.nodeKey(9)
+        try workspace.store.env.write { txn in
+            var value = try #require(try txn.get(workspace.store.snapshots, key))
+            value[3] ^= 0x20
+            try txn.put(workspace.store.snapshots, key, value)
+        }
+        #expect(try workspace.store.readCache(id) { try $0.get(HistoryIndex.nodeKey(9)) } == nil, "it fails its checksum")
+        var fresh = try Workspace(directory: dir.url)
+        #expect(try fresh.perform(.undo(steps: 2), on: "m").state?.caption(.top)?.text?.text == "e7")
+        #expect(fresh.histories.statistics.built == 1, "replayed")
+        try Self.expectSameAnswers(fresh, "m", 0)
+        // A record of the wrong shape under a good checksum.
+        try workspace.store.updateCache(id) { try $0.put(HistoryIndex.nodeKey(8), [1, 2, 3]) }
+        fresh = try Workspace(directory: dir.url)
+        #expect(try fresh.perform(.redo(branch: nil), on: "m").state?.caption(.top)?.text?.text == "e8")
+        #expect(fresh.histories.statistics.built == 1, "replayed")
+        try Self.expectSameAnswers(fresh, "m", 1)
+    }
+
+    /// A purge removes the index with the stream; the snapshot of another stream stays.
+    @Test func aPurgeRemovesTheIndex() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let gone = try workspace.create(name: "gone", canvasWidth: 8, height: 8, background: .white).id
+        try workspace.create(name: "kept", canvasWidth: 8, height: 8, background: .white)
+        try workspace.perform(.captions(top: "x", bottom: nil, style: TextStyleChanges()), on: "gone")
+        func records(_ stream: UUID) throws -> Int {
+            try workspace.store.env.read { txn in
+                var count = 0
+                try txn.scan(workspace.store.snapshots, from: KeyEncoding.uuid(stream)) { key, _ in
+                    guard key.starts(with: KeyEncoding.uuid(stream)) else { return false }
+                    count += 1
+                    return true
+                }
+                return count
+            }
+        }
+        #expect(try records(gone) > 4)
+        _ = try workspace.purge("gone")
+        #expect(try records(gone) == 0)
+        #expect(try Self.index(workspace, "kept") { $0 } != nil)
+        #expect(try workspace.verify().isClean)
+    }
+}
