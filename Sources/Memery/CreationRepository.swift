@@ -82,6 +82,7 @@ struct CreationRepository: Sendable {
     func snapshotIfDue(_ head: CreationHead, force: Bool = false) {
         guard force || head.streamVersion % Self.snapshotInterval == 0, let data = try? head.encoded() else { return }
         try? store.putSnapshot(head.state.id, version: head.streamVersion, format: CreationHead.snapshotFormat, data: data)
+        HistoryIndex.catchUp(store, stream: head.state.id, at: head.streamVersion, state: head.state)
     }
 
     /// The creation's whole history under the gallery's name: the tree kept from the last
@@ -156,7 +157,7 @@ struct CreationRepository: Sendable {
             let joined = try Membership(creation: creation.id).decide(.add(name: name, rank: GalleryRank.added(at: GalleryIndex.nowMilliseconds)))
             try turns.take { _ in
                 var first = try firsts.firstWrite(of: creation.id, named + made)
-                first.derive = HistoryIndex.deriving(named + made, after: 0) { creation }
+                first.derive = HistoryIndex.deriving(named + made, after: 0, stateBefore: empty) { creation }
                 try store.append([first,
                                   try galleryIndex.memberships.firstWrite(of: creation.id, joined)],
                                  blobs: blobs, blobRefs: blobRefs, claim: [GalleryIndex.nameClaim(name)])

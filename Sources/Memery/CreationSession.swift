@@ -64,7 +64,11 @@ public final class CreationSession {
                 guard cache.version == head.streamVersion, let index = try HistoryIndexReader(cache),
                       try index.head.map({ try index.editID(of: $0) }) == head.headEdit else { return nil }
                 let events = try decide(index)
-                guard events.count == 1, case .headMoved(let move) = events[0] else { return (events, nil, nil) }
+                guard events.count == 1, case .headMoved(let move) = events[0] else {
+                    // Nothing to move (a checkout to the head): the head's own summary.
+                    let summary = try index.head.map { ($0, try index.node($0).lastVersion) }.map { ($1, try index.summary(of: $0)) }
+                    return (events, nil, events.isEmpty ? summary : nil)
+                }
                 let node = try index.node(id: move.to)
                 let target = MoveTarget(node: node, state: try index.state(at: node), version: try index.node(node).lastVersion)
                 return (events, target, (target.version, try index.summary(of: node)))
@@ -97,6 +101,7 @@ public final class CreationSession {
 
     private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = [],
                         movedTo planned: MoveTarget? = nil, summary: HeadSummary? = nil) throws -> [StoredEvent] {
+        indexedSummary = summary
         guard !events.isEmpty else { return [] }
         // A move of the head is stored with the state it leads to, so that the next reader
         // opens it from that snapshot instead of replaying the whole tree.
@@ -120,9 +125,10 @@ public final class CreationSession {
         let write = EventStore.StreamWrite(
             stream: id, expectedVersion: head.streamVersion, events: newEvents,
             snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) },
-            derive: HistoryIndex.deriving(events, after: head.streamVersion, moveTarget: target) { var after = before; after.fold(events); return after })
+            // The history index is written with a move (which writes a snapshot anyway), not with
+            // each edit: a reader catches it up with the edits since, as with a snapshot's tail.
+            derive: moved == nil ? nil : HistoryIndex.deriving(events, after: head.streamVersion, moveTarget: target, stateBefore: before) { before })
         let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs, now: now)
-        indexedSummary = summary
         guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
         tree?.apply(events, envelope)
         if let moved {

@@ -10,10 +10,11 @@ import MemeryStore
 ///
 /// Records, under the stream's id (numbers big-endian; nodes and batches numbered from 0 in
 /// history order, as `CreationHistory` numbers them):
-/// - `h` batch `0`: one append, an edit or a move of the head (`CreationHistory.Batch`)
-/// - `h` node `1`: one edit (`Node`): its events by global sequence, its parent, its first
-///   and last child and its next sibling (children are a list, oldest first)
-/// - `h` ffffffff ff: the index itself (`Meta`): the stream version it covers, counts, head,
+/// - `h` node: one edit (`Node`), its batch too: its events by global sequence and history
+///   numbers, its time, its parent, its first and last child and its next sibling (children
+///   are a list, oldest first)
+/// - `g` move: one undo, redo or checkout (a `CreationHistory.Batch` of the move kind)
+/// - `h` ffffffff: the index itself (`Meta`): the stream version it covers, counts, head,
 ///   genesis, latest order
 /// - `s` node: the state at a node (a checkpoint), JSON
 enum HistoryIndex {
@@ -33,7 +34,8 @@ enum HistoryIndex {
         /// How many events its history holds (`CreationHistory.streamVersion`).
         var streamVersion: UInt64 = 0
         var nodeCount: UInt32 = 0
-        var batchCount: UInt32 = 0
+        /// Moves of the head (an edit's batch is its node).
+        var moveCount: UInt32 = 0
         var head = HistoryIndex.none
         var genesis = HistoryIndex.none
         var latest: HistoryOrder?
@@ -67,12 +69,10 @@ enum HistoryIndex {
 
     // MARK: Keys
 
-    // Nodes and batches share one range, numbered side by side, and the index's own record
-    // comes right after them: an edit's append then dirties one leaf page of LMDB's tree, not
-    // three (a durable append writes every page it dirtied).
-    static let metaKey: [UInt8] = [UInt8(ascii: "h"), 0xff, 0xff, 0xff, 0xff, 0xff]
-    static func nodeKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "h")] + bytes(node) + [1] }
-    static func batchKey(_ batch: UInt32) -> [UInt8] { [UInt8(ascii: "h")] + bytes(batch) + [0] }
+    // The index's own record comes right after the nodes: catching up writes one range.
+    static let metaKey: [UInt8] = [UInt8(ascii: "h"), 0xff, 0xff, 0xff, 0xff]
+    static func nodeKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "h")] + bytes(node) }
+    static func moveKey(_ move: UInt32) -> [UInt8] { [UInt8(ascii: "g")] + bytes(move) }
     static func stateKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "s")] + bytes(node) }
 
     static func bytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
@@ -87,11 +87,19 @@ protocol HistoryRecords {
 
 extension StreamCache: HistoryRecords {}
 
-/// The records a replay builds, before they are written in one transaction.
-struct HistoryRecordsInMemory: HistoryRecords {
-    var records: [[UInt8]: [UInt8]] = [:]
-    func get(_ key: [UInt8]) -> [UInt8]? { records[key] }
-    mutating func put(_ key: [UInt8], _ value: [UInt8]) { records[key] = value }
+/// Records written over others without changing them: what a replay builds (over nothing),
+/// what an append adds before it is known to fit, what a reader adds from the stream's tail.
+struct HistoryRecordsOverlay<Base: HistoryRecords>: HistoryRecords {
+    let base: Base?
+    var written: [[UInt8]: [UInt8]] = [:]
+    init(over base: Base?) { self.base = base }
+    func get(_ key: [UInt8]) throws -> [UInt8]? { try written[key] ?? base?.get(key) }
+    mutating func put(_ key: [UInt8], _ value: [UInt8]) { written[key] = value }
+
+    /// What was written, in key order (LMDB takes sorted puts fastest).
+    func flush(into target: inout some HistoryRecords) throws {
+        for key in written.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { try target.put(key, written[key]!) }
+    }
 }
 
 // MARK: Reading and writing records
@@ -105,7 +113,7 @@ extension HistoryIndex {
         meta.coveredVersion = try reader.u64()
         meta.streamVersion = try reader.u64()
         meta.nodeCount = try reader.u32()
-        meta.batchCount = try reader.u32()
+        meta.moveCount = try reader.u32()
         meta.head = try reader.u32()
         meta.genesis = try reader.u32()
         if try reader.u8() == 1 { meta.latest = HistoryOrder(time: try reader.i64(), id: try reader.uuid()) }
@@ -115,7 +123,7 @@ extension HistoryIndex {
     }
 
     static func put(_ meta: Meta, in records: inout some HistoryRecords) throws {
-        var value = [format] + bytes(meta.coveredVersion) + bytes(meta.streamVersion) + bytes(meta.nodeCount) + bytes(meta.batchCount)
+        var value = [format] + bytes(meta.coveredVersion) + bytes(meta.streamVersion) + bytes(meta.nodeCount) + bytes(meta.moveCount)
         value += bytes(meta.head) + bytes(meta.genesis)
         if let latest = meta.latest {
             value += [1] + bytes(latest.time) + withUnsafeBytes(of: latest.id.uuid) { Array($0) }
@@ -142,30 +150,25 @@ extension HistoryIndex {
         try records.put(nodeKey(index), value)
     }
 
-    static func batch(_ batch: UInt32, in records: some HistoryRecords) throws -> CreationHistory.Batch {
-        guard let value = try records.get(batchKey(batch)) else { throw Unusable(reason: "batch \(batch) is missing") }
+    static func move(_ move: UInt32, in records: some HistoryRecords) throws -> CreationHistory.Batch {
+        guard let value = try records.get(moveKey(move)) else { throw Unusable(reason: "move \(move) is missing") }
         var reader = FieldReader(value)
         let first = try reader.u64(), last = try reader.u64(), time = try reader.i64(), kind = try reader.u8(), node = Int(try reader.u32())
         let cause: CreationEvent.HeadMoved.Cause
         switch kind {
-        case 0: return CreationHistory.Batch(firstVersion: first, lastVersion: last, time: time, kind: .edit(node: node))
         case 1: cause = .undo
         case 2: cause = .redo
         case 3: cause = .checkout
-        default: throw Unusable(reason: "batch \(batch) is of an unknown kind")
+        default: throw Unusable(reason: "move \(move) is of an unknown kind")
         }
         return CreationHistory.Batch(firstVersion: first, lastVersion: last, time: time, kind: .move(to: node, cause: cause))
     }
 
-    static func put(_ batch: CreationHistory.Batch, at index: UInt32, in records: inout some HistoryRecords) throws {
-        let kind: UInt8, node: Int
-        switch batch.kind {
-        case .edit(let edit): (kind, node) = (0, edit)
-        case .move(let to, let cause): (kind, node) = (cause == .undo ? 1 : cause == .redo ? 2 : 3, to)
-        }
-        try records.put(batchKey(index), bytes(batch.firstVersion) + bytes(batch.lastVersion) + bytes(batch.time) + [kind] + bytes(UInt32(node)))
+    static func put(move batch: CreationHistory.Batch, at index: UInt32, in records: inout some HistoryRecords) throws {
+        guard case .move(let to, let cause) = batch.kind else { return }
+        let kind: UInt8 = cause == .undo ? 1 : cause == .redo ? 2 : 3
+        try records.put(moveKey(index), bytes(batch.firstVersion) + bytes(batch.lastVersion) + bytes(batch.time) + [kind] + bytes(UInt32(to)))
     }
-
 }
 
 /// Fixed-width big-endian fields, read in order; running out is damage.

@@ -8,15 +8,24 @@ import MemeryStore
 /// is the nearest checkpoint at or above the node with the edits below it folded.
 final class HistoryIndexReader: HistoryNavigation {
     let cache: StreamCache
+    /// The stored index with the edits appended since it was written added in memory.
+    private let records: HistoryRecordsOverlay<StreamCache>
     let meta: HistoryIndex.Meta
     private var lastState: (node: Int, state: Creation)?
     /// The nodes read in this transaction, by edit id: the index keeps no map of its own.
     private var nodesRead: [UUID: Int] = [:]
 
-    /// Nil when the stream has no index, or one behind the stream (a replay builds it).
+    /// Nil when the stream has no index, or a tail after it that only a replay can place.
     init?(_ cache: StreamCache) throws {
-        guard let meta = try HistoryIndex.meta(in: cache), meta.coveredVersion == cache.version else { return nil }
+        guard var meta = try HistoryIndex.meta(in: cache), meta.coveredVersion <= cache.version else { return nil }
+        var records = HistoryRecordsOverlay(over: cache)
+        do {
+            try HistoryIndex.catchUp(&meta, in: &records, cache: cache, through: cache.version)
+        } catch is HistoryIndex.Unusable {
+            return nil
+        }
         self.cache = cache
+        self.records = records
         self.meta = meta
     }
 
@@ -27,7 +36,7 @@ final class HistoryIndexReader: HistoryNavigation {
 
     func node(_ node: Int) throws -> HistoryIndex.Node {
         guard node >= 0, node < Int(meta.nodeCount) else { throw HistoryIndex.Unusable(reason: "node \(node) is past the index's end") }
-        let record = try HistoryIndex.node(UInt32(node), in: cache)
+        let record = try HistoryIndex.node(UInt32(node), in: records)
         nodesRead[record.id] = node
         return record
     }
@@ -57,46 +66,63 @@ final class HistoryIndexReader: HistoryNavigation {
         return child
     }
 
-    func batch(_ index: Int) throws -> CreationHistory.Batch { try HistoryIndex.batch(UInt32(index), in: cache) }
+    // Batches are two lists, each in history order: the edits (nodes) and the moves. A
+    // question about "the last batch" asks both and takes the later of the two answers.
 
-    /// The first batch for which `isAfter` holds (they are in order), or nil.
-    private func firstBatch(where isAfter: (CreationHistory.Batch) -> Bool) throws -> (index: Int, batch: CreationHistory.Batch)? {
-        var low = 0, high = Int(meta.batchCount)
-        var found: (Int, CreationHistory.Batch)?
-        while low < high {
-            let middle = (low + high) / 2
-            let batch = try self.batch(middle)
-            if isAfter(batch) {
-                found = (middle, batch)
-                high = middle
-            } else {
-                low = middle + 1
+    func editBatch(_ node: Int) throws -> CreationHistory.Batch {
+        let record = try self.node(node)
+        return CreationHistory.Batch(firstVersion: record.firstVersion, lastVersion: record.lastVersion, time: record.time, kind: .edit(node: node))
+    }
+
+    func move(_ index: Int) throws -> CreationHistory.Batch { try HistoryIndex.move(UInt32(index), in: records) }
+
+    /// In each list, the first batch for which `isAfter` holds (they are in order), found by halving.
+    private func first(where isAfter: (CreationHistory.Batch) -> Bool) throws -> (edit: Int, move: Int) {
+        func search(_ count: Int, _ batch: (Int) throws -> CreationHistory.Batch) throws -> Int {
+            var low = 0, high = count
+            while low < high {
+                let middle = (low + high) / 2
+                if isAfter(try batch(middle)) { high = middle } else { low = middle + 1 }
             }
+            return low
         }
-        return found
+        return (try search(Int(meta.nodeCount), editBatch), try search(Int(meta.moveCount), move))
+    }
+
+    /// The later in history order of the two batches just before `after`'s.
+    private func lastBefore(_ after: (edit: Int, move: Int)) throws -> CreationHistory.Batch? {
+        let edit = after.edit > 0 ? try editBatch(after.edit - 1) : nil
+        let move = after.move > 0 ? try self.move(after.move - 1) : nil
+        guard let edit, let move else { return edit ?? move }
+        return edit.firstVersion > move.firstVersion ? edit : move
     }
 
     func batch(holdingEvent version: UInt64) throws -> CreationHistory.Batch? {
-        guard let (_, batch) = try firstBatch(where: { $0.lastVersion >= version }), batch.firstVersion <= version else { return nil }
-        return batch
+        let after = try first { $0.lastVersion >= version }
+        for candidate in [after.edit < Int(meta.nodeCount) ? try editBatch(after.edit) : nil,
+                          after.move < Int(meta.moveCount) ? try move(after.move) : nil] {
+            if let candidate, candidate.firstVersion <= version { return candidate }
+        }
+        return nil
     }
 
     func head(afterBatchStartingAtOrBefore version: UInt64) throws -> Int? {
-        let after = try firstBatch(where: { $0.firstVersion > version })?.index ?? Int(meta.batchCount)
-        return after == 0 ? nil : try batch(after - 1).headAfter
+        try lastBefore(try first { $0.firstVersion > version })?.headAfter
     }
 
     func head(afterBatchMadeAtOrBefore time: Int64) throws -> Int? {
-        if meta.timesAscending {
-            let after = try firstBatch(where: { $0.time > time })?.index ?? Int(meta.batchCount)
-            return after == 0 ? nil : try batch(after - 1).headAfter
+        if meta.timesAscending { return try lastBefore(try first { $0.time > time })?.headAfter }
+        // Stamps out of order (appends made across a clock set back): the last one at or before, from the end of each list.
+        func last(_ count: Int, _ batch: (Int) throws -> CreationHistory.Batch) throws -> CreationHistory.Batch? {
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                let found = try batch(index)
+                if found.time <= time { return found }
+            }
+            return nil
         }
-        // Stamps out of order (appends made across a clock set back): the last one at or before, from the end.
-        for index in stride(from: Int(meta.batchCount) - 1, through: 0, by: -1) {
-            let batch = try self.batch(index)
-            if batch.time <= time { return batch.headAfter }
-        }
-        return nil
+        let edit = try last(Int(meta.nodeCount), editBatch), move = try last(Int(meta.moveCount), self.move)
+        guard let edit, let move else { return (edit ?? move)?.headAfter }
+        return (edit.firstVersion > move.firstVersion ? edit : move).headAfter
     }
 
     /// The node's events, read from the log and checked.
@@ -115,7 +141,7 @@ final class HistoryIndexReader: HistoryNavigation {
         var state: Creation
         while true {
             if current == Int(checkpoint) {
-                guard let data = try cache.get(HistoryIndex.stateKey(checkpoint)) else {
+                guard let data = try records.get(HistoryIndex.stateKey(checkpoint)) else {
                     throw HistoryIndex.Unusable(reason: "the state at node \(checkpoint) is missing")
                 }
                 do {

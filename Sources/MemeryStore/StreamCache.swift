@@ -53,6 +53,11 @@ public struct StreamCache {
         }
     }
 
+    /// The stream's events from version `first` through `last`, checked.
+    public func events(fromVersion first: UInt64, through last: UInt64) throws -> [StoredEvent] {
+        try store.events(in: stream, fromVersion: first, in: txn).prefix { $0.version <= last }
+    }
+
     private func fullKey(_ key: [UInt8]) -> [UInt8] {
         precondition(!key.isEmpty, "an empty key is the stream's snapshot")
         return KeyEncoding.uuid(stream) + key
