@@ -71,7 +71,8 @@ struct CreationRepository: Sendable {
         // An append in the tail that sorts before the latest (from another machine) is placed by the tree.
         for batch in HistoryOrdering.batches(try store.events(in: id, fromVersion: since + 1)) {
             guard let envelope = EventCoding.envelope(batch), head.apply(try batch.map(EventCoding.domainEvent), envelope) else {
-                return (CreationHead(try loadHistory(id).history), true)
+                // (Under the live cache's lock: the history index is left for the next move to write.)
+                return (CreationHead(try loadHistory(id, writingIndex: false).history), true)
             }
         }
         return (head, head.streamVersion - since >= Self.snapshotInterval)
@@ -124,12 +125,12 @@ struct CreationRepository: Sendable {
 
     /// The whole history tree, replayed from the creation's first event, and its events in
     /// the order every machine agrees on (`HistoryOrder`), numbered in that order.
-    func loadHistory(_ id: UUID) throws -> (history: CreationHistory, events: [StoredEvent]) {
+    func loadHistory(_ id: UUID, writingIndex: Bool = true) throws -> (history: CreationHistory, events: [StoredEvent]) {
         let ordered = HistoryOrdering.inHistoryOrder(try store.events(in: id))
         var history = CreationHistory(id: id)
-        // The history index is built alongside when it is missing or behind (a sync's appends,
-        // an older Memery's), so that the next new process need not replay.
-        var index = HistoryIndex.isCurrent(store, stream: id) ? nil : HistoryIndex.Building()
+        // The history index is built alongside when it cannot answer (missing, damaged, or a
+        // tail only a replay places), so that the next new process need not replay.
+        var index = !writingIndex || HistoryIndex.isCurrent(store, stream: id) ? nil : HistoryIndex.Building()
         for batch in HistoryOrdering.batches(ordered) {
             guard let envelope = EventCoding.envelope(batch) else { continue }
             let events = try batch.map(EventCoding.domainEvent)

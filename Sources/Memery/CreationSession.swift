@@ -63,6 +63,7 @@ public final class CreationSession {
             return try workspace.store.readCache(id) { cache in
                 guard cache.version == head.streamVersion, let index = try HistoryIndexReader(cache),
                       try index.head.map({ try index.editID(of: $0) }) == head.headEdit else { return nil }
+                if let node = index.head { index.knowing(head.state, at: node) }
                 let events = try decide(index)
                 guard events.count == 1, case .headMoved(let move) = events[0] else {
                     // Nothing to move (a checkout to the head): the head's own summary.

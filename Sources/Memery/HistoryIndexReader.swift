@@ -12,6 +12,8 @@ final class HistoryIndexReader: HistoryNavigation {
     private let records: HistoryRecordsOverlay<StreamCache>
     let meta: HistoryIndex.Meta
     private var lastState: (node: Int, state: Creation)?
+    /// A state known already (the head's, which the session holds): a state below it folds from there.
+    private var known: (node: Int, state: Creation)?
     /// The nodes read in this transaction, by edit id: the index keeps no map of its own.
     private var nodesRead: [UUID: Int] = [:]
 
@@ -135,11 +137,16 @@ final class HistoryIndexReader: HistoryNavigation {
 
     func state(at node: Int) throws -> Creation {
         if let lastState, lastState.node == node { return lastState.state }
+        if let known, known.node == node { return known.state }
         var path = [Int]()
         var current = node
         let checkpoint = try self.node(node).checkpoint
         var state: Creation
         while true {
+            if let known, current == known.node {
+                state = known.state  // a redo: the head's state and the child's events
+                break
+            }
             if current == Int(checkpoint) {
                 guard let data = try records.get(HistoryIndex.stateKey(checkpoint)) else {
                     throw HistoryIndex.Unusable(reason: "the state at node \(checkpoint) is missing")
@@ -164,10 +171,16 @@ final class HistoryIndexReader: HistoryNavigation {
         return state
     }
 
+    /// Takes `state` as the state at `node` (the head's, held by whoever asks).
+    func knowing(_ state: Creation, at node: Int) { known = (node, state) }
+
     /// What the edit at `node` did, as `memery history` says it.
     func summary(of node: Int) throws -> String {
         let events = try events(of: node)
-        let before = try parent(of: node).map(state(at:)) ?? Creation(id: id)
-        return HistoryTreeText.summary(events) { position in before.evolve(events.prefix(position).filter { !$0.isHeadMove }) }
+        return try HistoryTreeText.summary(events) { position in
+            // Only a turn of the picture alone asks: the state before it costs a checkpoint's decoding.
+            let before = try parent(of: node).map(state(at:)) ?? Creation(id: id)
+            return before.evolve(events.prefix(position).filter { !$0.isHeadMove })
+        }
     }
 }
