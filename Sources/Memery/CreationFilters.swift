@@ -17,7 +17,7 @@ public struct CreationFilters: Sendable {
     public func apply(_ name: String, filter id: String, settings: [String], layer: String? = nil, canvas: Bool = false) throws -> Int {
         let session = try workspace.session(name)
         _ = try apply(in: session, filter: id, settings: settings, layer: layer, canvas: canvas)
-        return session.state.filters.count
+        return try session.state.filters.count
     }
 
     func apply(in session: CreationSession, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> [RecordedEvent] {

@@ -3,13 +3,16 @@ import MemeryCore
 import MemeryStore
 
 /// One creation held open for a series of edits, as `memery apply` makes them. The state
-/// at the head stays in memory, so an edit costs one decide and one durable append; the
-/// whole history tree is read only when undo, redo or checkout need it. When another
-/// process edits the creation meanwhile, the append conflicts and the session reloads.
+/// at the head stays in memory once read, so an edit costs one decide and one durable
+/// append; a move of the head decided on the history index reads the index alone; the
+/// whole history tree is read only when the index cannot answer. When another process
+/// edits the creation meanwhile, the append conflicts and the session reloads.
 public final class CreationSession {
     public let workspace: Workspace
     public let name: String
-    public private(set) var head: CreationHead
+    public let id: UUID
+    /// The head, once something needed it (a move decided on the index does not).
+    private var opened: CreationHead?
     /// The whole tree, once something needed it.
     private var tree: CreationHistory?
     /// When set, an edit is stored only if the creation is at this stream version when it
@@ -20,17 +23,27 @@ public final class CreationSession {
     init(workspace: Workspace, name: String) throws {
         self.workspace = workspace
         self.name = name
-        head = try workspace.headForEditing(name)
+        id = try workspace.entryForEditing(name).id
     }
 
-    public var state: Creation { head.state }
-    public var id: UUID { head.state.id }
+    /// The head: the state shown, the stream version the next append expects.
+    public var head: CreationHead {
+        get throws {
+            if let opened { return opened }
+            let head = try workspace.headForEditing(name)
+            opened = head
+            return head
+        }
+    }
+
+    public var state: Creation { get throws { try head.state } }
 
     /// The whole history tree (read once, then kept up to date).
     public func history() throws -> CreationHistory {
         if let tree { return tree }
         let loaded = try workspace.history(of: name)
         tree = loaded
+        if opened == nil { opened = CreationHead(loaded) }  // the head it has, not read again
         return loaded
     }
 
@@ -39,40 +52,53 @@ public final class CreationSession {
     @discardableResult
     public func edit(_ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> [RecordedEvent] {
         let command = try FontNames.resolving(command)
-        return try retrying { try append(try head.state.decide(command), blobs: blobs, blobRefs: blobRefs) }.recorded
+        return try retrying { try append(try state.decide(command), blobs: blobs, blobRefs: blobRefs) }.recorded
     }
 
     /// Decides a move of the head (undo, redo, checkout) and appends it. A new session reads
-    /// the creation's history index, a few records, rather than the whole tree; the tree is
-    /// replayed (and the index built again) when the index is missing or behind the stream.
+    /// the creation's history index, a few records, rather than the head's snapshot or the
+    /// whole tree; the tree is replayed (and the index built again) when the index is
+    /// missing or cannot place the stream's tail.
     @discardableResult
     public func changeHistory(_ decide: (any HistoryNavigation) throws -> [CreationEvent]) throws -> [RecordedEvent] {
         try retrying {
+            // A small head is worth opening (a redo then folds one edit onto it, not a
+            // checkpoint's distance); a large one costs more to decode than the move saves.
+            if tree == nil, opened == nil, (try workspace.store.snapshot(id)?.data.count ?? 0) < Self.snapshotWithMoveBelow,
+               HistoryIndex.isCurrent(workspace.store, stream: id) {
+                _ = try head
+            }
             if tree == nil, let planned = try planFromIndex(decide) {
-                return try append(planned.events, movedTo: planned.target, summary: planned.summary)
+                return try append(planned.events, on: planned.base, movedTo: planned.target, summary: planned.summary)
             }
             return try append(try decide(try history()))
         }.recorded
     }
 
-    /// A move decided on the history index: the events, the state they lead to and what
-    /// the edit there did. Nil when the index cannot answer for the head this session holds.
+    /// A move decided on the history index: the head it was decided on, the events, the
+    /// state they lead to and what the edit there did. Nil when the index cannot answer (or
+    /// does not answer for the head this session holds).
     private func planFromIndex(_ decide: (any HistoryNavigation) throws -> [CreationEvent])
-        throws -> (events: [CreationEvent], target: MoveTarget?, summary: HeadSummary?)? {
+        throws -> (base: AppendBase, events: [CreationEvent], target: MoveTarget?, summary: HeadSummary?)? {
         do {
             return try workspace.store.readCache(id) { cache in
-                guard cache.version == head.streamVersion, let index = try HistoryIndexReader(cache),
-                      try index.head.map({ try index.editID(of: $0) }) == head.headEdit else { return nil }
-                if let node = index.head { index.knowing(head.state, at: node) }
+                guard let index = try HistoryIndexReader(cache) else { return nil }
+                let headEdit = try index.head.map { try index.editID(of: $0) }
+                if let opened {
+                    guard cache.version == opened.streamVersion, headEdit == opened.headEdit else { return nil }
+                    if let node = index.head { index.knowing(opened.state, at: node) }
+                }
+                let base = AppendBase(streamVersion: cache.version, headEdit: headEdit, latest: index.meta.latest, state: opened?.state)
                 let events = try decide(index)
                 guard events.count == 1, case .headMoved(let move) = events[0] else {
                     // Nothing to move (a checkout to the head): the head's own summary.
                     let summary = try index.head.map { ($0, try index.node($0).lastVersion) }.map { ($1, try index.summary(of: $0)) }
-                    return (events, nil, events.isEmpty ? summary : nil)
+                    return (base, events, nil, events.isEmpty ? summary : nil)
                 }
-                let node = try index.node(id: move.to)
-                let target = MoveTarget(node: node, state: try index.state(at: node), version: try index.node(node).lastVersion)
-                return (events, target, (target.version, try index.summary(of: node)))
+                let node = try index.node(id: move.to), record = try index.node(node)
+                let target = MoveTarget(node: node, state: try index.state(at: node), version: record.lastVersion,
+                                        estimatedBytes: record.checkpointBytes + record.foldBytes)
+                return (base, events, target, (target.version, try index.summary(of: node)))
             }
         } catch is HistoryIndex.Unusable {
             // Damaged or inconsistent: dropped, so that the replay that answers builds it again.
@@ -81,7 +107,36 @@ public final class CreationSession {
         }
     }
 
-    private struct MoveTarget { var node: Int; var state: Creation; var version: UInt64 }
+    /// What an append is made on: the stream version it expects, the edit at the head, the
+    /// latest append's order, and the head's state when it is at hand.
+    private struct AppendBase {
+        var streamVersion: UInt64
+        var headEdit: UUID?
+        var latest: HistoryOrder?
+        var state: Creation?
+
+        init(streamVersion: UInt64, headEdit: UUID?, latest: HistoryOrder?, state: Creation?) {
+            (self.streamVersion, self.headEdit, self.latest, self.state) = (streamVersion, headEdit, latest, state)
+        }
+
+        init(_ head: CreationHead) {
+            self.init(streamVersion: head.streamVersion, headEdit: head.headEdit, latest: head.latest, state: head.state)
+        }
+    }
+
+    private struct MoveTarget {
+        var node: Int
+        var state: Creation
+        var version: UInt64
+        /// About the size of the state's JSON: its nearest checkpoint's and the payloads folded since.
+        var estimatedBytes: UInt64
+    }
+
+    /// A move stores the state it leads to as the snapshot when it is smaller than this (its
+    /// JSON costs less than a commit of its own, which the next reader would otherwise make
+    /// to renew the snapshot); a larger one is left to that reader (at 2,000 layers, 624 KiB
+    /// and 47 ms of JSON, which a `memery undo` that shows nothing need not pay).
+    static let snapshotWithMoveBelow = 64 * 1024
     typealias HeadSummary = (version: UInt64, summary: String)
     /// What the last move decided on the index left at the head (the tree was not read).
     private var indexedSummary: HeadSummary?
@@ -90,55 +145,65 @@ public final class CreationSession {
     private func retrying(_ attempt: () throws -> [StoredEvent]) throws -> [StoredEvent] {
         try workspace.turns.take { tries in
             if tries > 1 {
-                head = try workspace.headForEditing(name)
+                opened = nil
                 tree = nil
             }
-            if let expected = expectedVersion, head.streamVersion != expected {
-                throw StaleVersion(expected: expected, current: head.streamVersion, name: name)
+            if let expected = expectedVersion {
+                let current = try opened?.streamVersion ?? workspace.store.version(of: id)
+                if current != expected { throw StaleVersion(expected: expected, current: current, name: name) }
             }
             return try attempt()
         }
     }
 
-    private func append(_ events: [CreationEvent], blobs: [Data] = [], blobRefs: [String] = [],
+    private func append(_ events: [CreationEvent], on decidedOn: AppendBase? = nil, blobs: [Data] = [], blobRefs: [String] = [],
                         movedTo planned: MoveTarget? = nil, summary: HeadSummary? = nil) throws -> [StoredEvent] {
         indexedSummary = summary
         guard !events.isEmpty else { return [] }
-        // A move of the head is stored with the state it leads to, so that the next reader
-        // opens it from that snapshot instead of replaying the whole tree.
-        let newEvents = try EventCoding.newEvents(events, madeOn: head.headEdit)
+        let base = try decidedOn ?? AppendBase(head)
+        let newEvents = try EventCoding.newEvents(events, madeOn: base.headEdit)
         // Stamped after every append the creation has, so it sorts last on every machine.
-        let now = HistoryOrder.stamp(now: Date(), after: head.latest)
+        let now = HistoryOrder.stamp(now: Date(), after: base.latest)
         let order = HistoryOrder(time: Int64((now.timeIntervalSince1970 * 1000).rounded()), id: newEvents[0].id)
         var moved: CreationHead?
         var target: Int?
-        if events.count == 1, case .headMoved(let move) = events[0] {
+        let isMove = events.count == 1 && events[0].isHeadMove
+        if isMove, case .headMoved(let move) = events[0] {
             target = planned?.node ?? tree?.node(id: move.to)
             if let planned {
-                moved = CreationHead(state: planned.state, streamVersion: head.streamVersion + 1,
+                moved = CreationHead(state: planned.state, streamVersion: base.streamVersion + 1,
                                      headVersion: planned.version, headEdit: move.to, latest: order)
             } else if let tree, let target = tree.node(id: move.to) {
-                moved = CreationHead(state: tree.state(at: target), streamVersion: head.streamVersion + 1,
+                moved = CreationHead(state: tree.state(at: target), streamVersion: base.streamVersion + 1,
                                      headVersion: tree.nodes[target].version, headEdit: move.to, latest: order)
             }
         }
-        let before = head.state
+        let before = base.state
+        // A move on the tree (which the index could not answer) keeps its snapshot, as before the index.
+        let snapshotWithMove = planned.map { $0.estimatedBytes < UInt64(Self.snapshotWithMoveBelow) } ?? true
+        let snapshot = snapshotWithMove ? moved : nil
         let write = EventStore.StreamWrite(
-            stream: id, expectedVersion: head.streamVersion, events: newEvents,
-            snapshot: try moved.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) },
-            // The history index is written with a move (which writes a snapshot anyway), not with
-            // each edit: a reader catches it up with the edits since, as with a snapshot's tail.
-            derive: moved == nil ? nil : HistoryIndex.deriving(events, after: head.streamVersion, moveTarget: target, stateBefore: before) { before })
+            stream: id, expectedVersion: base.streamVersion, events: newEvents,
+            snapshot: try snapshot.map { .init(format: CreationHead.snapshotFormat, data: try $0.encoded()) },
+            // A move writes the history index (a few records); without a snapshot (a large
+            // state) the next reader opens the head from it (`CreationRepository.readHead`). An
+            // edit does not write the index (a third B-tree in every durable commit): a reader
+            // catches it up from the tail.
+            derive: isMove ? HistoryIndex.deriving(events, after: base.streamVersion, moveTarget: target, stateBefore: before) { nil } : nil)
         let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs, now: now)
         guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
         tree?.apply(events, envelope)
         if let moved {
-            head = moved
-        } else if !head.apply(events, envelope) {
-            if let tree { head = CreationHead(tree) }  // (a move the tree could not place)
+            opened = moved
+        } else if var head = opened {
+            if head.apply(events, envelope) {
+                opened = head
+            } else {
+                opened = tree.map(CreationHead.init)  // (a move the tree could not place; else read again)
+            }
         }
-        head.state.name = name
-        if moved == nil { workspace.creations.snapshotIfDue(head) }
+        opened?.state.name = name
+        if !isMove, let opened { workspace.creations.snapshotIfDue(opened) }
         return stored
     }
 
@@ -178,7 +243,7 @@ public final class CreationSession {
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let (data, image, _) = try workspace.pictureReader.readImage(at: path)
         try edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
-        return state.layers.last?.label ?? ""
+        return try state.layers.last?.label ?? ""
     }
 
     /// Adds a garage image as a layer; returns the layer's label.
@@ -186,6 +251,6 @@ public final class CreationSession {
                          opacity: Double = 1, flip: FlipAxis? = nil) throws -> String {
         let item = try workspace.garage().find(reference)
         try edit(.addImage(item.image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobRefs: [item.image.blob])
-        return state.layers.last?.label ?? ""
+        return try state.layers.last?.label ?? ""
     }
 }

@@ -36,9 +36,9 @@ public final class EditRunner {
             }
             var result = EditResult(creation: creation.name)
             let session = try self.session(name)
-            result.version = session.head.streamVersion
+            result.version = try session.head.streamVersion
             result.sequence = try workspace.lastSequence(of: creation.id)
-            result.state = session.state
+            result.state = try session.state
             return result
         case .rename(let newName):
             let stored = try workspace.rename(name, to: newName)
@@ -116,7 +116,7 @@ public final class EditRunner {
             stored = try session.edit(.setCaptions(top: top, bottom: bottom, style: style))
         case let .addText(text, box, style):
             stored = try session.edit(.addText(role: .free, text: text, box: box, style: style))
-            if !stored.isEmpty { result.note(session.state.layers.last) }
+            if !stored.isEmpty { result.note(try session.state.layers.last) }
         case let .addImage(source, at, scale, rotation, opacity, flip):
             switch source {
             case .file(let path):
@@ -142,23 +142,23 @@ public final class EditRunner {
             case .link(let url):
                 throw Self.notDownloaded(url)
             }
-            result.note(session.state.layers.last)
+            result.note(try session.state.layers.last)
         case let .addShape(kind, box, fill, alpha, stroke, strokeWidth):
             stored = try session.edit(.addShape(kind, box: box, fill: fill, alpha: alpha, stroke: stroke, strokeWidth: strokeWidth))
-            result.note(session.state.layers.last)
+            result.note(try session.state.layers.last)
         case let .draw(points, width, color, erase, layer):
             stored = try session.edit(.draw(points: points, width: width, color: color, erase: erase, layer: layer))
             // The layer drawn on: the one named, the topmost drawing for an eraser, else the new one.
-            let state = session.state
+            let state = try session.state
             result.note(layer.flatMap(state.layer) ?? (erase ? state.layers.last { $0.kind == "drawing" } : state.layers.last))
         case let .setLayer(id, settings):
             stored = try session.edit(.changeLayer(id: id, try LayerChanges(parsing: settings.map(\.description))))
-            result.note(session.state.layer(id))
+            result.note(try session.state.layer(id))
         case .removeLayer(let id):
             stored = try session.edit(.removeLayer(id: id))
         case let .moveLayer(id, move):
             stored = try session.edit(.moveLayer(id: id, move))
-            result.note(session.state.layer(id))
+            result.note(try session.state.layer(id))
         case .crop(let box): stored = try session.edit(.crop(box))
         case let .extendCanvas(margins, background):
             stored = try session.edit(.extendCanvas(margins, background: background, maxPixels: workspace.compositor.decoder.maxPixels))
@@ -166,13 +166,13 @@ public final class EditRunner {
             stored = try session.edit(.fitCanvasToContent(margin: margin, background: background, maxPixels: workspace.compositor.decoder.maxPixels))
         case let .rotate(degrees, target):
             stored = try session.edit(.rotate(degrees: degrees, target))
-            if case .layer(let id) = target { result.note(session.state.layer(id)) }
+            if case .layer(let id) = target { result.note(try session.state.layer(id)) }
         case let .flip(axis, target):
             stored = try session.edit(.flip(axis, target))
-            if case .layer(let id) = target { result.note(session.state.layer(id)) }
+            if case .layer(let id) = target { result.note(try session.state.layer(id)) }
         case let .applyFilter(filter, settings, layer, canvas):
             stored = try workspace.filters.apply(in: session, filter: filter, settings: settings.map(\.description), layer: layer, canvas: canvas)
-            result.filter = session.state.filters.count
+            result.filter = try session.state.filters.count
         case let .setFilter(position, settings):
             stored = try workspace.filters.setParams(in: session, position: position, settings: settings.map(\.description))
             result.filter = position
@@ -194,8 +194,8 @@ public final class EditRunner {
             throw DomainError.invalidEdit("\"\(edit.op)\" is not an edit of a creation's picture")
         }
         result.sequence = stored.last?.sequence
-        result.version = session.head.streamVersion
-        result.state = session.state
+        result.version = try session.head.streamVersion
+        result.state = try session.state
         return result
     }
 

@@ -16,7 +16,8 @@ final class HistoryCache: Sendable {
 
     static let capacity = 8
 
-    /// How many trees were built from the start, and how many were extended (for tests).
+    /// How many trees were built from the start (to answer a history, or to open a head no
+    /// snapshot or index could place), and how many were extended (for tests).
     struct Statistics: Sendable, Equatable { var built = 0, extended = 0 }
     private let counts = Mutex(Statistics())
     var statistics: Statistics { counts.withLock { $0 } }

@@ -111,13 +111,13 @@ extension HistoryIndex {
     /// The index's part of an append made on a creation at stream version `version` (a move
     /// of the head, or its first append), for `StreamWrite.derive`: in the append's own
     /// transaction, caught up first with the edits since it was written (`stateBefore` is the
-    /// state after them). An index that cannot take the append (damaged; a tail only a replay
+    /// state after them, when at hand). An index that cannot take the append (damaged; a tail only a replay
     /// can place) is left as it was, behind, for a replay to build again: an edit never fails
     /// for its index's sake, and nothing is written unless all of it fits.
     /// It knows the head's edit, which an edit is made on, and `moveTarget`, the node a move
     /// goes to (as its decider found it); an append naming any other leaves the index behind.
-    static func deriving(_ events: [CreationEvent], after version: UInt64, moveTarget: Int? = nil, stateBefore: Creation,
-                         stateAfter: @escaping @Sendable () -> Creation) -> @Sendable (StreamCache, [StoredEvent]) throws -> Void {
+    static func deriving(_ events: [CreationEvent], after version: UInt64, moveTarget: Int? = nil, stateBefore: Creation?,
+                         stateAfter: @escaping @Sendable () -> Creation?) -> @Sendable (StreamCache, [StoredEvent]) throws -> Void {
         { cache, stored in
             var records = HistoryRecordsOverlay(over: cache)
             do {

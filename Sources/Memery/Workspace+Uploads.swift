@@ -29,7 +29,7 @@ extension Workspace {
         let (data, image, _) = try pictureReader.decodeImage(imageData, source: PictureReader.uploadSource(sourceName), origin: origin)
         let session = try session(name)
         try session.edit(.addImage(image, at: at, scale: scale, rotation: rotation, opacity: opacity, flip: flip), blobs: [data])
-        return session.state.layers.last?.label ?? ""
+        return try session.state.layers.last?.label ?? ""
     }
 
     /// A name no creation has now, made from `base` (a file's stem, "untitled"), for a

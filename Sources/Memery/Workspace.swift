@@ -129,12 +129,15 @@ public final class Workspace: Sendable {
     /// Holds a creation open for a series of edits.
     public func session(_ name: String) throws -> CreationSession { try CreationSession(workspace: self, name: name) }
 
-    /// The creation's head for editing: refused while it is in the trash.
-    func headForEditing(_ name: String) throws -> CreationHead {
+    /// The creation's gallery entry for editing: refused while it is in the trash.
+    func entryForEditing(_ name: String) throws -> Gallery.Entry {
         let entry = try entry(named: name)
         guard !entry.trashed else { throw DomainError.inTrash(name) }
-        return try creations.head(entry)
+        return entry
     }
+
+    /// The creation's head for editing: refused while it is in the trash.
+    func headForEditing(_ name: String) throws -> CreationHead { try creations.head(try entryForEditing(name)) }
 
     /// Decides `command` against the creation named `name` and appends what it causes.
     /// Returns the new state and the events stored (none when nothing changed).
@@ -142,7 +145,7 @@ public final class Workspace: Sendable {
     public func edit(_ name: String, _ command: CreationCommand, blobs: [Data] = [], blobRefs: [String] = []) throws -> (creation: Creation, events: [RecordedEvent]) {
         let session = try session(name)
         let stored = try session.edit(command, blobs: blobs, blobRefs: blobRefs)
-        return (session.state, stored)
+        return (try session.state, stored)
     }
 
     /// Decides with `decide` against the creation's whole history and appends what it

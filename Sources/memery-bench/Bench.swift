@@ -11,6 +11,7 @@ import MemeryStore
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
 ///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000, then `layers`
 ///     memery-bench layers DIR                      the first undo, redo, checkout and history in a new process at 5,000 edits with 2,000 layers
+///     memery-bench state DIR RUNS                  encoding and decoding the state of layers' creation (DIR made by `layers`)
 ///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
 ///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
 ///     memery-bench preview FILE RUNS               each encoding of a 1280 px preview, and the scaling to it
@@ -48,13 +49,15 @@ enum Bench {
             let url = URL(fileURLWithPath: args.dropFirst().first ?? "bench-layers")
             try? FileManager.default.removeItem(at: url)
             try HistoryBench.manyLayers(in: url)
+        case "state":
+            try HistoryBench.stateCoding(in: URL(fileURLWithPath: args.dropFirst().first ?? "bench-layers"), runs: Int(args.dropFirst(2).first ?? "") ?? 20)
         case "preview":
             try PreviewBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "replay":
             try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000,
                                     runs: Int(args.dropFirst(3).first ?? "") ?? 5)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS")
             exit(2)
         }
     }

@@ -116,6 +116,17 @@ enum HistoryBench {
         print("  at 5,000 edits with 2,000 layers (\(events) events), the first in a new process: undo \(undo.milliseconds), "
               + "redo \(redo.milliseconds), checkout to event \(events / 2) \(away.milliseconds), back to the end \(back.milliseconds), "
               + "history \(history.milliseconds)")
+        try stateCoding(in: url, runs: 5)
+    }
+
+    /// What keeping or reading the state of `layers2000` costs (it holds 2,000 layers): a
+    /// snapshot's encoding, and a snapshot's or checkpoint's decoding.
+    static func stateCoding(in url: URL, runs: Int) throws {
+        let head = try Workspace(directory: url).head(of: "layers2000")
+        var bytes = Data()
+        let encode = try Timings(runs: runs) { bytes = try head.encoded() }
+        let decode = Timings(runs: runs) { _ = CreationHead.decoded(bytes) }
+        print("  the head's state at 2,000 layers (\(bytes.count / 1024) KiB): encoded \(encode.milliseconds), decoded \(decode.milliseconds)")
     }
 
     /// Writes `count` events in batches of 1,000 (one transaction each), then times reading
@@ -127,7 +138,7 @@ enum HistoryBench {
         let creation = try workspace.create(name: "replay", canvasWidth: 800, height: 600, background: .white)
         let session = try workspace.session("replay")
         try session.edit(.setCaptions(top: "start", bottom: nil))
-        var version = session.head.streamVersion
+        var version = try session.head.streamVersion
         let write = try seconds {
             var written = 0
             while written < count {

@@ -33,8 +33,8 @@ import Testing
         #expect(try server.gallery() == (try server.galleryIndex.replay()))
     }
 
-    /// After undo, redo and checkout the store holds a snapshot at the stream's end, so
-    /// the next reader folds nothing and never replays the tree.
+    /// After undo, redo and checkout of a small state the store holds a snapshot at the
+    /// stream's end, so the next reader folds nothing and never replays the tree.
     @Test func headMovesStoreTheStateTheyLeadTo() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
@@ -47,6 +47,28 @@ import Testing
             let stored = try #require(CreationHead.decoded(snapshot.data))
             #expect(stored.state.textLayers.map(\.text?.text) == history.state.textLayers.map(\.text?.text))
             #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(history))
+        }
+    }
+
+    /// A move to a large state (here about 100 KiB of JSON) writes the history index, not a
+    /// snapshot: the next reader opens the head from the index (no replay) and renews the
+    /// snapshot there, so that the reader after it folds nothing.
+    @Test func movesOfALargeStateAreOpenedFromTheHistoryIndex() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 400, height: 300, background: .white).id
+        let session = try workspace.session("m")
+        for n in 0..<200 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        for move in [{ try workspace.undo("m", steps: 2) }, { try workspace.redo("m") }, { try workspace.checkout("m", event: 190) }] {
+            let history = try move()
+            #expect(try workspace.store.snapshot(id)?.version != history.streamVersion, "a move writes no snapshot of a large state")
+            let reader = try Workspace(directory: dir.url)
+            #expect(try reader.head(of: "m") == CreationHead(history))
+            #expect(reader.histories.statistics.built == 0, "opened from the index, not replayed")
+            let snapshot = try #require(try workspace.store.snapshot(id))
+            #expect(snapshot.version == history.streamVersion, "the reader renewed the snapshot at the stream's end")
+            #expect(snapshot.data.count > 64 * 1024)
+            #expect(try #require(CreationHead.decoded(snapshot.data)).state == history.state)
         }
     }
 }

@@ -25,7 +25,7 @@ import Testing
                 switch rng.next() % 8 {
                 case 0...3: try session.edit(.addText(role: .free, text: "t\(step)", box: nil, style: .init()))
                 case 4:
-                    if let layer = session.state.layers.randomElement(using: &rng) { try session.edit(.removeLayer(id: layer.id)) }
+                    if let layer = try session.state.layers.randomElement(using: &rng) { try session.edit(.removeLayer(id: layer.id)) }
                 case 5: try session.undo(steps: Int(rng.next() % 3) + 1)
                 case 6: try session.redo()
                 default: try session.edit(.rotate(degrees: 90))
