@@ -58,11 +58,9 @@ public struct CreationHead: Sendable, Equatable, Codable {
     /// 4: the latest append's order, so that one from another machine is placed by the tree.)
     public static let snapshotFormat = 4
 
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
-    }
+    /// JSON with sorted keys, by the encoder events use: at 2,000 layers (624 KiB) Foundation's
+    /// JSONEncoder took 47-60 ms, and every snapshot renewal of such a creation paid it.
+    public func encoded() throws -> Data { try SortedJSONEncoder().encode(self) }
 
     public static func decoded(_ data: Data) -> CreationHead? {
         try? PayloadJSONDecoder().decode(CreationHead.self, from: data)

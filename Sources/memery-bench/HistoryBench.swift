@@ -126,7 +126,16 @@ enum HistoryBench {
         var bytes = Data()
         let encode = try Timings(runs: runs) { bytes = try head.encoded() }
         let decode = Timings(runs: runs) { _ = CreationHead.decoded(bytes) }
-        print("  the head's state at 2,000 layers (\(bytes.count / 1024) KiB): encoded \(encode.milliseconds), decoded \(decode.milliseconds)")
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let byFoundation = try Timings(runs: runs) { bytes = try foundation.encode(head) }
+        print("  the head's state at 2,000 layers (\(bytes.count / 1024) KiB): encoded \(encode.milliseconds) "
+              + "(Foundation's JSONEncoder: \(byFoundation.milliseconds)), decoded \(decode.milliseconds)")
+        // What the editor is answered after each edit: the creation with its layers described.
+        let detail = CreationDetail(head, frames: 1)
+        let answer = try Timings(runs: runs) { bytes = try AnswerJSON.data(detail) }
+        let answerByFoundation = try Timings(runs: runs) { bytes = try foundation.encode(detail) }
+        print("  the editor's answer for it (\(bytes.count / 1024) KiB): \(answer.milliseconds) (Foundation's JSONEncoder: \(answerByFoundation.milliseconds))")
     }
 
     /// Writes `count` events in batches of 1,000 (one transaction each), then times reading

@@ -52,6 +52,22 @@ import MemeryCore
         #expect(typesSeen.count == 22, "every event type was generated: \(typesSeen.sorted())")
     }
 
+    /// Snapshots and checkpoints (a creation's whole state) are written by the same encoder:
+    /// Foundation's bytes, read back whole by the payload decoder.
+    @Test func creationStatesFoldedFromRandomEventsGiveFoundationsBytes() throws {
+        var random = EventGenerator(seed: 20261127)
+        var creation = try startedCreation()
+        for n in 1...600 {
+            creation = creation.evolve(random.event())
+            guard n % 50 == 0 else { continue }
+            let head = CreationHead(state: creation, streamVersion: UInt64(n), headVersion: UInt64(n - 1), headEdit: UUID(),
+                                    latest: HistoryOrder(time: Int64(n), id: UUID()))
+            try Self.expectSameBytes(head)
+            #expect(CreationHead.decoded(try head.encoded()) == head)
+        }
+        #expect(creation.layers.count >= 10 && !creation.filters.isEmpty, "a state with layers and filters: \(creation.layers.count)")
+    }
+
     @Test func stringsNeedingEscapesAndUnicode() throws {
         try Self.expectSameBytes(["s": "a/b\"q\\\u{1}\u{1f}\n\t\r\u{8}\u{c}é😀\u{7f}\u{2028} 日本語", "": "", "\n": "key with an escape"])
     }

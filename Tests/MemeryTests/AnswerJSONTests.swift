@@ -31,6 +31,33 @@ import Testing
         #expect(whole.contains(#""trashed":false"#) && !whole.contains(#""baseImage""#))
     }
 
+    /// The compact answers are written by `SortedJSONEncoder`: byte for byte what Foundation's
+    /// JSONEncoder writes with the same options, for a creation with every kind of layer, a
+    /// filter and a picture, its history with a branch, and an edit's result.
+    @Test func compactAnswersAreFoundationsBytes() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "c", canvasWidth: 64, height: 48, background: Color(red: 10, green: 20, blue: 30, alpha: 200))
+        try workspace.setCaptions("c", top: "TOP \"quoted\" / slashed", bottom: "é 日本 😀")
+        try workspace.perform(.addShape(.ellipse, box: Box(x: 1.5, y: 2, w: 10, h: 5), fill: nil, alpha: 0.25, stroke: .black, strokeWidth: 2), on: "c")
+        try workspace.perform(.draw(points: [Point(x: 1, y: 2), Point(x: 3.25, y: 4)], width: 3, color: .white, erase: false, layer: nil), on: "c")
+        try workspace.perform(.addText(text: "free\ttab", box: nil, style: TextStyleChanges()), on: "c")
+        try workspace.perform(.undo(steps: 1), on: "c")
+        try workspace.perform(.rotate(degrees: 90, .canvas), on: "c")
+        let result = try workspace.perform(.addText(text: "branch", box: nil, style: TextStyleChanges()), on: "c")
+        let head = try workspace.head(of: "c")
+        let reference = JSONEncoder()
+        reference.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func expectSame(_ answer: some Encodable, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(try Self.text(answer) == String(decoding: try reference.encode(answer), as: UTF8.self), sourceLocation: sourceLocation)
+        }
+        try expectSame(CreationDetail(head, frames: 1).marked(try workspace.entry(named: "c")))
+        try expectSame(CreationSummary(head))
+        try expectSame(HistoryTreeAnswer(try workspace.history(of: "c")))
+        try expectSame(result)
+        #expect(try workspace.history(of: "c").nodes.contains { $0.children.count == 2 }, "the history has a branch")
+    }
+
     @Test func anEditSaysNullWhenNothingWasStoredAndLeavesTheRestOut() throws {
         var result = EditResult(creation: "c")
         #expect(try Self.text(result) == #"{"creation":"c","seq":null}"#)
