@@ -112,8 +112,9 @@ struct CreationRepository: Sendable {
     /// one loses nothing, so errors are ignored.
     func snapshotIfDue(_ head: CreationHead, force: Bool = false) {
         guard force || head.streamVersion % Self.snapshotInterval == 0, let data = try? head.encoded() else { return }
-        try? store.putSnapshot(head.state.id, version: head.streamVersion, format: CreationHead.snapshotFormat, data: data)
-        HistoryIndex.catchUp(store, stream: head.state.id, at: head.streamVersion, state: head.state)
+        try? store.putSnapshot(head.state.id, version: head.streamVersion, format: CreationHead.snapshotFormat, data: data) { cache in
+            try HistoryIndex.catchUp(cache, at: head.streamVersion, state: head.state)
+        }
     }
 
     /// The creation's whole history under the gallery's name: the tree kept from the last

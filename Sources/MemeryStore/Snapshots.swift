@@ -11,9 +11,13 @@ public struct Snapshot: Sendable, Equatable {
 extension EventStore {
     /// Replaces the stream's snapshot. Written in its own transaction, after the edit it
     /// follows was acknowledged: losing one costs a longer fold, never an edit.
-    public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data) throws {
+    /// `derive` writes the stream's cache records in the same transaction (the caches kept
+    /// with the snapshot: one commit, not two).
+    public func putSnapshot(_ stream: UUID, version: UInt64, format: Int, data: Data,
+                            derive: ((StreamCache) throws -> Void)? = nil) throws {
         try write { txn in
             try putSnapshot(stream, version: version, EventStore.SnapshotWrite(format: format, data: data), in: txn)
+            try derive?(StreamCache(txn: txn, store: self, stream: stream, version: try self.version(of: stream, in: txn), writable: true))
             FailPoint.pass(FailPoint.duringSnapshot)
         }
     }
