@@ -96,8 +96,10 @@ struct CreationRepository: Sendable {
                 return CreationHead(state: try index.state(at: node), streamVersion: cache.version,
                                     headVersion: record.lastVersion, headEdit: record.id, latest: index.meta.latest)
             }
-        } catch is HistoryIndex.Unusable {
-            return nil  // the replay that answers instead will be followed by a move's rebuild
+        } catch {
+            // Unusable, or damage it leads to (a record that names another event): the replay
+            // that answers instead reads the stream itself, and names real damage.
+            return nil
         }
     }
 
@@ -113,7 +115,9 @@ struct CreationRepository: Sendable {
     func snapshotIfDue(_ head: CreationHead, force: Bool = false) {
         guard force || head.streamVersion % Self.snapshotInterval == 0, let data = try? head.encoded() else { return }
         try? store.putSnapshot(head.state.id, version: head.streamVersion, format: CreationHead.snapshotFormat, data: data) { cache in
-            try HistoryIndex.catchUp(cache, at: head.streamVersion, state: head.state)
+            // Whatever stops the index's catch-up leaves it behind, never the snapshot unwritten
+            // (a failed put would fail the commit: LMDB refuses to commit after one).
+            try? HistoryIndex.catchUp(cache, at: head.streamVersion, state: head.state)
         }
     }
 

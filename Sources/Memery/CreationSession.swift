@@ -30,10 +30,19 @@ public final class CreationSession {
     public var head: CreationHead {
         get throws {
             if let opened { return opened }
-            let head = try workspace.headForEditing(name)
+            let head = try workspace.creations.head(try entry())
             opened = head
             return head
         }
+    }
+
+    /// The gallery's entry for the creation this session holds: refused in the trash, and
+    /// when the name has come to mean another creation meanwhile (a rename, then a new one
+    /// under the old name), rather than deciding on one stream and appending to the other.
+    private func entry() throws -> Gallery.Entry {
+        let entry = try workspace.entryForEditing(name)
+        guard entry.id == id else { throw DomainError.noSuchCreation(name) }
+        return entry
     }
 
     public var state: Creation { get throws { try head.state } }
@@ -41,7 +50,7 @@ public final class CreationSession {
     /// The whole history tree (read once, then kept up to date).
     public func history() throws -> CreationHistory {
         if let tree { return tree }
-        let loaded = try workspace.history(of: name)
+        let loaded = try workspace.creations.history(try entry())
         tree = loaded
         if opened == nil { opened = CreationHead(loaded) }  // the head it has, not read again
         return loaded
@@ -64,7 +73,7 @@ public final class CreationSession {
         try retrying {
             // A small head is worth opening (a redo then folds one edit onto it, not a
             // checkpoint's distance); a large one costs more to decode than the move saves.
-            if tree == nil, opened == nil, (try workspace.store.snapshot(id)?.data.count ?? 0) < Self.snapshotWithMoveBelow,
+            if tree == nil, opened == nil, (try workspace.store.snapshotSize(id) ?? 0) < Self.snapshotWithMoveBelow,
                HistoryIndex.isCurrent(workspace.store, stream: id) {
                 _ = try head
             }
@@ -148,10 +157,6 @@ public final class CreationSession {
                 opened = nil
                 tree = nil
             }
-            if let expected = expectedVersion {
-                let current = try opened?.streamVersion ?? workspace.store.version(of: id)
-                if current != expected { throw StaleVersion(expected: expected, current: current, name: name) }
-            }
             return try attempt()
         }
     }
@@ -159,8 +164,12 @@ public final class CreationSession {
     private func append(_ events: [CreationEvent], on decidedOn: AppendBase? = nil, blobs: [Data] = [], blobRefs: [String] = [],
                         movedTo planned: MoveTarget? = nil, summary: HeadSummary? = nil) throws -> [StoredEvent] {
         indexedSummary = summary
-        guard !events.isEmpty else { return [] }
         let base = try decidedOn ?? AppendBase(head)
+        // Checked against the version the events were decided on, which the store checks again in the append.
+        if let expected = expectedVersion, base.streamVersion != expected {
+            throw StaleVersion(expected: expected, current: base.streamVersion, name: name)
+        }
+        guard !events.isEmpty else { return [] }
         let newEvents = try EventCoding.newEvents(events, madeOn: base.headEdit)
         // Stamped after every append the creation has, so it sorts last on every machine.
         let now = HistoryOrder.stamp(now: Date(), after: base.latest)

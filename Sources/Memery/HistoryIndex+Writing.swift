@@ -162,8 +162,6 @@ extension HistoryIndex {
             try records.flush(into: &target)
         } catch is Unusable {
             return  // a replay will build it
-        } catch is EncodingError {
-            return  // (a checkpoint that cannot be written: the snapshot still is)
         }
     }
 

@@ -103,6 +103,15 @@ final class JSONByteWriter: Encoder {
         else if T.self == UUID.self { writeString(unsafeBitCast(value, to: UUID.self).uuidString) }
         else if T.self == Data.self { writeString(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
         else if T.self == URL.self { writeString(unsafeBitCast(value, to: URL.self).absoluteString) }
+        // The other integers: their own `encode(to:)` would ask a single-value container for
+        // a method it leaves to the generic one, which would come back here.
+        else if T.self == Int8.self { writeInteger(unsafeBitCast(value, to: Int8.self)) }
+        else if T.self == Int16.self { writeInteger(unsafeBitCast(value, to: Int16.self)) }
+        else if T.self == Int32.self { writeInteger(unsafeBitCast(value, to: Int32.self)) }
+        else if T.self == UInt8.self { writeInteger(unsafeBitCast(value, to: UInt8.self)) }
+        else if T.self == UInt16.self { writeInteger(unsafeBitCast(value, to: UInt16.self)) }
+        else if T.self == UInt32.self { writeInteger(unsafeBitCast(value, to: UInt32.self)) }
+        else if T.self == UInt.self { writeInteger(unsafeBitCast(value, to: UInt.self)) }
         else { return false }
         return true
     }

@@ -35,6 +35,11 @@ extension EventStore {
         }
     }
 
+    /// The size of the stream's snapshot in bytes, without copying it (nil: none).
+    public func snapshotSize(_ stream: UUID) throws -> Int? {
+        try env.read { txn in try txn.get(snapshots, KeyEncoding.uuid(stream)).map { max(0, $0.count - 12) } }
+    }
+
     /// The snapshot stored under `key`, as written (its version not yet checked against anything).
     private func storedSnapshot(_ key: UUID, in txn: Transaction) throws -> Snapshot? {
         guard let value = try txn.get(snapshots, KeyEncoding.uuid(key)), value.count >= 12,

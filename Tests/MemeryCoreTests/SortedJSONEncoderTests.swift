@@ -68,6 +68,19 @@ import MemeryCore
         #expect(creation.layers.count >= 10 && !creation.filters.isEmpty, "a state with layers and filters: \(creation.layers.count)")
     }
 
+    /// Integers of every width, alone, in arrays and as members (their own `encode(to:)`
+    /// goes through a single-value container).
+    @Test func integersOfEveryWidth() throws {
+        struct Widths: Encodable {
+            var a: Int8 = -128, b: Int16 = -32768, c: Int32 = .max, d: UInt8 = 255, e: UInt16 = 65535, f: UInt32 = .max, g: UInt = .max
+            var list: [UInt8] = [0, 1, 255]
+            var optional: Int16? = 7
+        }
+        try Self.expectSameBytes(Widths())
+        try Self.expectSameBytes([Int32.min, 0, Int32.max])
+        try Self.expectSameBytes(UInt16(513))
+    }
+
     @Test func stringsNeedingEscapesAndUnicode() throws {
         try Self.expectSameBytes(["s": "a/b\"q\\\u{1}\u{1f}\n\t\r\u{8}\u{c}é😀\u{7f}\u{2028} 日本語", "": "", "\n": "key with an escape"])
     }

@@ -32,8 +32,9 @@ import Testing
     }
 
     /// The compact answers are written by `SortedJSONEncoder`: byte for byte what Foundation's
-    /// JSONEncoder writes with the same options, for a creation with every kind of layer, a
-    /// filter and a picture, its history with a branch, and an edit's result.
+    /// JSONEncoder writes with the same options, for a creation with captions, a shape, a
+    /// drawing and text needing escapes, its history with a branch, an edit's result, a
+    /// picture from the web, and a filter with parameters and a note.
     @Test func compactAnswersAreFoundationsBytes() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
@@ -56,6 +57,14 @@ import Testing
         try expectSame(HistoryTreeAnswer(try workspace.history(of: "c")))
         try expectSame(result)
         #expect(try workspace.history(of: "c").nodes.contains { $0.children.count == 2 }, "the history has a branch")
+        var image = BaseImage(blob: "ab", width: 2, height: 1, format: "png", sourceName: "a/b.png")
+        image.origin = PictureOrigin(url: "https://example.org/a/b.png", title: "b", author: nil, licence: "CC0", licenceURL: nil, page: nil)
+        try expectSame(PictureAnswer(image, frames: 3))
+        var filter = AppliedFilterAnswer(AppliedFilter(id: "F1", filter: "memery.blur", target: .layer("L2"), paramVersion: 2, params: [:]), position: 1)
+        filter.params = ["radius": "2.5", "B": "z", "a/b": "é", "Édge": "x", "paramVersion": "1"]
+        filter.storedParamVersion = 1
+        filter.note = "kept as \"stored\""
+        try expectSame(filter)
     }
 
     @Test func anEditSaysNullWhenNothingWasStoredAndLeavesTheRestOut() throws {

@@ -1,5 +1,6 @@
 import Foundation
-import Memery
+@testable import Memery
+import MemeryCore
 import MemeryTestSupport
 import Testing
 
@@ -41,5 +42,37 @@ import Testing
         // Without a condition the same runner decides again on the newer state, as before.
         try tab.perform(.captions(top: nil, bottom: "after it"), on: "cat")
         #expect(try captions(workspace) == ["from elsewhere", "after it"])
+    }
+
+    /// A move decided on the history index by a session that has read nothing yet (as every
+    /// request of the editor's API opens one) is checked against the version the index gave:
+    /// a stale condition stores nothing.
+    @Test func aMoveOnTheIndexOnAStaleVersionStoresNothing() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "cat", canvasWidth: 40, height: 30, background: .white)
+        try workspace.perform(.captions(top: "one", bottom: nil), on: "cat")
+        let seen = try workspace.head(of: "cat").streamVersion
+        try Workspace(directory: dir.url).perform(.captions(top: "two", bottom: nil), on: "cat")
+        let session = try Workspace(directory: dir.url).session("cat")
+        session.expectedVersion = seen
+        let error = #expect(throws: StaleVersion.self) { try session.undo() }
+        #expect(error?.expected == seen && error?.current == seen + 1)
+        #expect(try workspace.head(of: "cat").streamVersion == seen + 1 && captions(workspace) == ["two"], "the undo was not stored")
+    }
+
+    /// A session holds one creation: when its name comes to mean another (renamed, then a new
+    /// one made under the old name) before the session has read it, the edit is refused
+    /// rather than decided on one creation and appended to the other.
+    @Test func aSessionWhoseNameNowMeansAnotherCreationRefusesToEdit() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "cat", canvasWidth: 40, height: 30, background: .white)
+        let session = try workspace.session("cat")
+        let other = try Workspace(directory: dir.url)
+        try other.rename("cat", to: "dog")
+        try other.create(name: "cat", canvasWidth: 20, height: 10, background: .black)
+        #expect(throws: DomainError.noSuchCreation("cat")) { try session.edit(.setCaptions(top: "lost?", bottom: nil)) }
+        #expect(try other.creation(named: "dog").layers.isEmpty && other.creation(named: "cat").layers.isEmpty, "neither was edited")
     }
 }

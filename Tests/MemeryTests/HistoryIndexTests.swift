@@ -66,6 +66,36 @@ import Testing
         #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(try workspace.history(of: "m")))
     }
 
+    /// A state past 64 KiB: its moves write no snapshot, so readers open the head from the
+    /// index. Random edits, undos, redos (branches among them) and checkouts, each from a new
+    /// workspace; after each, a new reader's head is the replayed tree's, and it replayed nothing.
+    @Test func readersOfALargeStateOpenTheHeadFromTheIndexAsTheReplayDoes() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "big", canvasWidth: 400, height: 300, background: .white)
+        let session = try workspace.session("big")
+        for n in 0..<180 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        var rng = SeededGenerator(seed: 34)
+        var readFromTheIndex = 0
+        for step in 0..<40 {
+            let edit: Edit
+            switch rng.next() % 6 {
+            case 0, 1: edit = .captions(top: "top \(step)", bottom: nil, style: TextStyleChanges())
+            case 2: edit = .undo(steps: Int(rng.next() % 3) + 1)
+            case 3: edit = .redo(branch: rng.next() % 2 == 0 ? nil : 1)
+            case 4: edit = .checkout(.event(150 + rng.next() % (try workspace.head(of: "big").streamVersion - 150)))
+            default: edit = .addText(text: "more \(step)", box: nil, style: TextStyleChanges())
+            }
+            do { try Workspace(directory: dir.url).perform(edit, on: "big") } catch is DomainError {}
+            let id = session.id, version = try workspace.store.version(of: id)
+            if try workspace.store.snapshot(id)?.version != version { readFromTheIndex += 1 }
+            let reader = try Workspace(directory: dir.url)
+            #expect(try reader.head(of: "big") == CreationHead(try Workspace(directory: dir.url).history(of: "big")), "step \(step): \(edit.op)")
+            #expect(reader.histories.statistics.built == 0, "step \(step): \(edit.op) opened without a replay")
+        }
+        #expect(readFromTheIndex >= 8, "moves left the head to the index \(readFromTheIndex) times")
+    }
+
     /// A long history: a new process undoes, redoes and checks out from the index (a few
     /// records and at most a checkpoint's distance of events), and lands where the tree does.
     @Test func aNewProcessMovesTheHeadOfALongHistoryWithoutReplaying() throws {
