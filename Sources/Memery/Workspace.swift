@@ -136,9 +136,6 @@ public final class Workspace: Sendable {
         return entry
     }
 
-    /// The creation's head for editing: refused while it is in the trash.
-    func headForEditing(_ name: String) throws -> CreationHead { try creations.head(try entryForEditing(name)) }
-
     /// Decides `command` against the creation named `name` and appends what it causes.
     /// Returns the new state and the events stored (none when nothing changed).
     @discardableResult
