@@ -19,10 +19,11 @@ INCLUDE = ROOT / "Sources" / "MemeryPluginABI" / "include"
 def alive(pid):
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        # (Reaped between the two looks: gone, which is what the test waits for.)
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except (ProcessLookupError, FileNotFoundError):
         return False
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(") ")[1][0] != "Z"
 
 
 @pytest.fixture
