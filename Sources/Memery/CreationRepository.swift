@@ -58,8 +58,9 @@ struct CreationRepository: Sendable {
     }
 
     /// The head from the store: the snapshot and the events after it. Undo, redo and
-    /// checkout write the history index, not a snapshot, so a tail that holds a move is
-    /// opened from the index: the state at its head (a checkpoint and the edits below it).
+    /// checkout to a large state (64 KiB or more) write the history index but no snapshot,
+    /// so a tail that holds a move is opened from the index: the state at its head (a
+    /// checkpoint and the edits below it).
     /// Only a tail the index cannot place (a branch from another machine, a move by an older
     /// Memery, a damaged index) replays the tree.
     /// `snapshotDue` says the snapshot is worth renewing (a long tail, a move, or a replay).
