@@ -164,11 +164,13 @@ static const memery_filter filter = { sizeof(memery_filter), "org.example.pooled
    progress() every 20 ms: FILE.pid says it is waiting, FILE.stopped that it was told to stop. */
 #include <stdlib.h>
 #include <unistd.h>
+/* Written aside and renamed, so that a test never reads the file half written. */
 static void note(const char *suffix, long value) {
-    char path[4096];
+    char path[4096], aside[4200];
     snprintf(path, sizeof path, "%s%s", getenv("MEMERY_TEST_HOLD"), suffix);
-    FILE *file = fopen(path, "w");
-    if (file) { fprintf(file, "%ld\n", value); fclose(file); }
+    snprintf(aside, sizeof aside, "%s.writing", path);
+    FILE *file = fopen(aside, "w");
+    if (file) { fprintf(file, "%ld\n", value); fclose(file); rename(aside, path); }
 }
 static memery_status holder(const memery_filter *f, const memery_host *h, const memery_image *in,
                             const memery_image *out, const memery_value *v, char *m, size_t n) {
