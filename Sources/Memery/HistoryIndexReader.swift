@@ -174,9 +174,20 @@ final class HistoryIndexReader: HistoryNavigation {
     /// Takes `state` as the state at `node` (the head's, held by whoever asks).
     func knowing(_ state: Creation, at node: Int) { known = (node, state) }
 
-    /// What the edit at `node` did, as `memery history` says it.
-    func summary(of node: Int) throws -> String {
-        let events = try events(of: node)
+    /// The node's children, oldest first.
+    func children(of node: Int) throws -> [Int] {
+        let record = try self.node(node)
+        var children = [Int](), child = record.firstChild
+        for _ in 0..<record.childCount {
+            children.append(Int(child))
+            child = try self.node(Int(child)).nextSibling
+        }
+        return children
+    }
+
+    /// What the edit at `node` did, as `memery history` says it (`events`: its events, when read already).
+    func summary(of node: Int, events read: [CreationEvent]? = nil) throws -> String {
+        let events = try read ?? events(of: node)
         return try HistoryTreeText.summary(events) { position in
             // Only a turn of the picture alone asks: the state before it costs a checkpoint's decoding.
             let before = try parent(of: node).map(state(at:)) ?? Creation(id: id)

@@ -68,6 +68,26 @@ public enum HistoryTreeText {
         return lines
     }
 
+    /// The edits leading to the head, one line each as the tree draws them, with where
+    /// branches leave the line and what lies above it.
+    public static func lines(_ line: HeadLineAnswer) -> [String] {
+        var lines = line.before.map { ["⋮ earlier edits, up to v\($0) (without --last: the whole tree)"] } ?? []
+        for (position, node) in line.nodes.enumerated() {
+            let number = "v\(node.version)".padding(toLength: 6, withPad: " ", startingAt: 0)
+            var note = ""
+            if position == line.nodes.count - 1 {
+                note = "   ← head"
+                let after = node.children.count
+                if after > 0 { note += after == 1 ? " (redo: v\(node.children[0]))" : " (redo: \(after) branches, the newest v\(node.children[after - 1]))" }
+            } else if node.children.count > 1 {
+                let others = node.children.count - 1
+                note = "   (+\(others) other branch\(others == 1 ? "" : "es") from here)"
+            }
+            lines.append("\(number) \(time(node.time))  \(node.summary)\(note)")
+        }
+        return lines
+    }
+
     /// The tree as JSON, with its `tip`: a fingerprint of every edit and move in it, in
     /// order. With `since` (the events a reader has) and the `tip` it was given with them,
     /// only the edits and moves after those, marked `"since"`: a page that holds a

@@ -94,6 +94,11 @@ public final class Workspace: Sendable {
     /// The creation's whole history: the tree of edits, the head, and the state there.
     public func history(of name: String) throws -> CreationHistory { try creations.history(try entry(named: name)) }
 
+    /// The last `count` edits leading to the head, oldest first: fast at any length of history.
+    public func headLine(of name: String, last count: Int) throws -> HeadLineAnswer {
+        try creations.headLine(try entry(named: name), last: count)
+    }
+
     /// The creation's events, oldest first, each described for people.
     public func events(of name: String) throws -> [HistoryEntry] {
         let entry = try entry(named: name)

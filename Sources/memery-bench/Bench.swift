@@ -9,8 +9,8 @@ import MemeryStore
 ///     memery-bench make-jpeg FILE [WIDTH HEIGHT]   a photo-like test JPEG (default 4000x3000)
 ///     memery-bench floor FILE RUNS                 gdk-pixbuf decode + JPEG q90 encode, the floor under `quick`
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
-///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout at 100,000, then `layers`
-///     memery-bench layers DIR                      the first undo, redo, checkout and history in a new process at 5,000 edits with 2,000 layers
+///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout and history (--last 20 too) at 100,000, then `layers`
+///     memery-bench layers DIR                      the first undo, redo, checkout and history (--last 20 too) in a new process at 5,000 edits with 2,000 layers
 ///     memery-bench state DIR RUNS                  encoding and decoding the state of layers' creation (DIR made by `layers`)
 ///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
 ///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing

@@ -58,7 +58,7 @@ enum HistoryBench {
             let runner = EditRunner(workspace: try Workspace(directory: url))
             return try seconds { _ = try runner.perform(edit, on: "h100000") }
         }
-        var coldUndo = Timings(), coldRedo = Timings(), coldAway = Timings(), coldBack = Timings(), coldTime = Timings(), coldHistory = Timings()
+        var coldUndo = Timings(), coldRedo = Timings(), coldAway = Timings(), coldBack = Timings(), coldTime = Timings(), coldHistory = Timings(), coldLine = Timings()
         let midway = ISO8601DateFormatter().string(from: halfway)  // whole seconds, as `checkout --at` reads them
         for _ in 0..<5 {
             coldUndo.add(try cold(.undo(steps: 1)))
@@ -68,10 +68,12 @@ enum HistoryBench {
             coldTime.add(try cold(.checkout(.time(midway))))
             let fresh = try Workspace(directory: url)
             coldHistory.add(try seconds { _ = try fresh.history(of: "h100000") })
+            let another = try Workspace(directory: url)
+            coldLine.add(try seconds { _ = try another.headLine(of: "h100000", last: 20) })
         }
         print("  at 100,000 edits, the first in a new process: undo \(coldUndo.milliseconds), redo \(coldRedo.milliseconds), "
               + "checkout to event 50,000 \(coldAway.milliseconds), back to the end \(coldBack.milliseconds), "
-              + "by time (to halfway) \(coldTime.milliseconds), history \(coldHistory.milliseconds)")
+              + "by time (to halfway) \(coldTime.milliseconds), history \(coldHistory.milliseconds), history --last 20 \(coldLine.milliseconds)")
         let fresh = try Workspace(directory: url)
         let coldShow = try seconds { _ = try fresh.creation(named: "h100000") }
         print(String(format: "  show after an undo, another process's first read: %.1f ms", coldShow * 1000))
@@ -104,7 +106,7 @@ enum HistoryBench {
             let runner = EditRunner(workspace: try Workspace(directory: url))
             return try seconds { _ = try runner.perform(edit, on: name) }
         }
-        var undo = Timings(), redo = Timings(), away = Timings(), back = Timings(), history = Timings()
+        var undo = Timings(), redo = Timings(), away = Timings(), back = Timings(), history = Timings(), line = Timings()
         for _ in 0..<5 {
             undo.add(try cold(.undo(steps: 1)))
             redo.add(try cold(.redo(branch: nil)))
@@ -112,10 +114,12 @@ enum HistoryBench {
             back.add(try cold(.checkout(.event(events))))
             let fresh = try Workspace(directory: url)
             history.add(try seconds { _ = try fresh.history(of: name) })
+            let another = try Workspace(directory: url)
+            line.add(try seconds { _ = try another.headLine(of: name, last: 20) })
         }
         print("  at 5,000 edits with 2,000 layers (\(events) events), the first in a new process: undo \(undo.milliseconds), "
               + "redo \(redo.milliseconds), checkout to event \(events / 2) \(away.milliseconds), back to the end \(back.milliseconds), "
-              + "history \(history.milliseconds)")
+              + "history \(history.milliseconds), history --last 20 \(line.milliseconds)")
         try stateCoding(in: url, runs: 5)
     }
 

@@ -19,10 +19,18 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "List every event in order, undo and redo included (with --json: the stored envelopes).")
     var events = false
 
+    @Option(help: ArgumentHelp("Show only the last N edits leading to the head, and where branches leave them (with --events: the last N events).",
+                               discussion: "Read from the history index: as fast at 100,000 edits as at 100.", valueName: "N"))
+    var last: Int?
+
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes a number of edits, 1 or more (got \(last))") }
+    }
+
     func run() throws {
         let workspace = try storeOptions.open()
         if events {
-            let entries = try workspace.events(of: name)
+            let entries = try workspace.events(of: name).suffix(last ?? Int.max)
             if json {
                 try printJSON(entries.map(\.envelope))
             } else {
@@ -30,6 +38,11 @@ struct HistoryCommand: ParsableCommand {
                     print("v\(entry.version)\t#\(entry.sequence)\t\(HistoryTreeText.time(entry.timeMilliseconds))\t\(entry.type)\t\(entry.summary)")
                 }
             }
+            return
+        }
+        if let last {
+            let line = try workspace.headLine(of: name, last: last)
+            if json { try printJSON(line) } else { HistoryTreeText.lines(line).forEach { print($0) } }
             return
         }
         let history = try workspace.history(of: name)

@@ -74,6 +74,39 @@ import Testing
         #expect(moves[0]["cause"] as? String == "undo" && moves[0]["to"] as? Int == 3 && moves[0]["version"] as? Int == 5)
     }
 
+    /// `--last N`: the edits leading to the head, where branches leave them, what redo
+    /// would follow, and that more lies above; its JSON nodes are the whole tree's.
+    @Test func historyLastShowsTheEditsLeadingToTheHead() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--canvas", "200x100"])                 // v1-2
+        for text in ["a", "b", "c", "d"] { try s.ok(["text", "m", "--top", text]) }  // v3-6
+        try s.ok(["undo", "m", "--steps", "2"])                        // v7, at v4
+        try s.ok(["text", "m", "--top", "e"])                           // v8
+        try s.ok(["text", "m", "--top", "f"])                           // v9
+        try s.ok(["undo", "m"])                                          // v10, at v8
+        let lines = try s.ok(["history", "m", "--last", "3"]).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[0] == "⋮ earlier edits, up to v2 (without --last: the whole tree)")
+        #expect(lines[1].hasPrefix("v3 ") && lines[1].hasSuffix("added top text L1 \"a\""))
+        #expect(lines[2].hasPrefix("v4 ") && lines[2].hasSuffix("edited L1: text \"b\"   (+1 other branch from here)"))
+        #expect(lines[3].hasPrefix("v8 ") && lines[3].hasSuffix("edited L1: text \"e\"   ← head (redo: v9)"))
+        #expect(try s.ok(["history", "m", "--last", "9"]).split(separator: "\n").count == 4, "the line from its start: nothing above")
+
+        let line = try #require(try s.json(["history", "m", "--last", "2", "--json"]) as? [String: Any])
+        let tree = try #require(try s.json(["history", "m", "--json"]) as? [String: Any])
+        #expect(line["head"] as? Int == 8 && line["events"] as? Int == 10 && line["before"] as? Int == 3 && line["name"] as? String == "m")
+        let nodes = try #require(line["nodes"] as? [[String: Any]]), all = try #require(tree["nodes"] as? [[String: Any]])
+        #expect(nodes.map { $0["version"] as? Int } == [4, 8])
+        for node in nodes {
+            let same = try #require(all.first { $0["version"] as? Int == node["version"] as? Int })
+            #expect(NSDictionary(dictionary: node).isEqual(to: same), "\(node) is the tree's \(same)")
+        }
+        try s.ok(["checkout", "m", "--event", "4"])
+        #expect(try s.ok(["history", "m", "--last", "1"]).hasSuffix("← head (redo: 2 branches, the newest v8)"))
+        #expect(try s.ok(["history", "m", "--events", "--last", "2"]).split(separator: "\n").map { $0.prefix(4) } == ["v10\t", "v11\t"])
+        try s.fails(["history", "m", "--last", "0"], status: 2, containing: "--last takes a number of edits, 1 or more (got 0)")
+    }
+
     @Test func checkoutByEventAndTimeAndExportFollowsTheHead() throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])

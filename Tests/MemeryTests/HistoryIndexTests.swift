@@ -36,7 +36,17 @@ import Testing
             for time in Set(tree.batches.flatMap { [$0.time - 1, $0.time, $0.time + 1] }) {
                 #expect(try index.head(afterBatchMadeAtOrBefore: time) == tree.head(afterBatchMadeAtOrBefore: time), "step \(step), t\(time)")
             }
+            for last in [1, 4, tree.nodes.count + 1] {
+                #expect(try HeadLineAnswer(name: name, events: index.streamVersion, head: index.head, last: last, node: index.answerNode, parent: index.parent(of:))
+                    == Self.headLine(of: tree, named: name, last: last), "step \(step), the last \(last)")
+            }
         }
+    }
+
+    /// The edits leading to the head as the replayed tree gives them.
+    static func headLine(of tree: CreationHistory, named name: String, last: Int) throws -> HeadLineAnswer {
+        try HeadLineAnswer(name: name, events: tree.streamVersion, head: tree.head, last: last,
+                           node: { HistoryTreeAnswer.Node($0, in: tree) }, parent: { tree.nodes[$0].parent })
     }
 
     /// Random edits, undos, redos and checkouts, each few from a new workspace (as a new
@@ -61,7 +71,15 @@ import Testing
             }
             do { try workspace.perform(edit, on: "m") } catch is DomainError {}
             #expect(workspace.histories.statistics.built == 0, "step \(step): moved on the index, no replay")
-            if step % 20 == 19 { try Self.expectSameAnswers(workspace, "m", step) }
+            if step % 20 == 19 {
+                try Self.expectSameAnswers(workspace, "m", step)
+                // `memery history --last` in a new process: the tree's answer, without its replay.
+                let reader = try Workspace(directory: dir.url)
+                let line = try reader.headLine(of: "m", last: 6)
+                #expect(reader.histories.statistics.built == 0, "step \(step): the line read from the index")
+                #expect(try line == Self.headLine(of: try workspace.history(of: "m"), named: "m", last: 6), "step \(step)")
+                #expect(line.head == (try workspace.head(of: "m").headVersion) && line.nodes.count <= 6)
+            }
         }
         #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(try workspace.history(of: "m")))
     }
@@ -225,6 +243,12 @@ import Testing
         #expect(try fresh.perform(.redo(branch: nil), on: "m").state?.caption(.top)?.text?.text == "e8")
         #expect(fresh.histories.statistics.built == 1, "replayed")
         try Self.expectSameAnswers(fresh, "m", 1)
+        // The same damage under `memery history --last`: replayed, the tree's answer, built again.
+        try workspace.store.updateCache(id) { try $0.put(HistoryIndex.nodeKey(7), [1, 2, 3]) }
+        fresh = try Workspace(directory: dir.url)
+        #expect(try fresh.headLine(of: "m", last: 5) == Self.headLine(of: try fresh.history(of: "m"), named: "m", last: 5))
+        #expect(fresh.histories.statistics.built == 1, "replayed once")
+        #expect(try Self.index(fresh, "m") { $0 != nil }, "and the index built again")
     }
 
     /// A purge removes the index with the stream; the snapshot of another stream stays.

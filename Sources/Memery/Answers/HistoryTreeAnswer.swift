@@ -6,7 +6,7 @@ import MemeryCore
 /// (`since` and its `tip`), only what came after, marked `since`; the whole tree when that
 /// part is not this tree's (an edit synced in before its end).
 public struct HistoryTreeAnswer: Encodable, Sendable {
-    public struct Node: Encodable, Sendable {
+    public struct Node: Encodable, Sendable, Equatable {
         public var id: String
         public var version: UInt64
         public var firstVersion: UInt64
@@ -37,12 +37,7 @@ public struct HistoryTreeAnswer: Encodable, Sendable {
            HistoryTreeText.tip(of: history, through: since) == tip {
             after = since
         }
-        nodes = history.nodes.indices.filter { history.nodes[$0].version > after ?? 0 }.map { index in
-            let node = history.nodes[index]
-            return Node(id: node.id.uuidString.lowercased(), version: node.version, firstVersion: node.firstVersion,
-                        parent: node.parent.map { history.nodes[$0].version }, children: node.children.map { history.nodes[$0].version },
-                        time: node.time, summary: HistoryTreeText.summary(index, in: history), types: node.events.map(\.type))
-        }
+        nodes = history.nodes.indices.filter { history.nodes[$0].version > after ?? 0 }.map { Node($0, in: history) }
         moves = history.batches.compactMap { batch in
             guard case let .move(to, cause) = batch.kind, batch.lastVersion > after ?? 0 else { return nil }
             return Move(version: batch.lastVersion, time: batch.time, cause: cause.rawValue, to: history.nodes[to].version)
@@ -52,5 +47,14 @@ public struct HistoryTreeAnswer: Encodable, Sendable {
         events = history.streamVersion
         self.tip = HistoryTreeText.tip(of: history, through: history.streamVersion)
         self.since = after
+    }
+}
+
+extension HistoryTreeAnswer.Node {
+    init(_ index: Int, in history: CreationHistory) {
+        let node = history.nodes[index]
+        self.init(id: node.id.uuidString.lowercased(), version: node.version, firstVersion: node.firstVersion,
+                  parent: node.parent.map { history.nodes[$0].version }, children: node.children.map { history.nodes[$0].version },
+                  time: node.time, summary: HistoryTreeText.summary(index, in: history), types: node.events.map(\.type))
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import MemeryCore
+import MemeryStore
+
+extension CreationRepository {
+    /// The last `count` edits leading to the head. Read from the history index, a few
+    /// records and one edit's events per line, so that it costs the same at 100 edits and at
+    /// 100,000; a replay answers (and builds the index again) when the index cannot.
+    func headLine(_ entry: Gallery.Entry, last count: Int) throws -> HeadLineAnswer {
+        if let read = try Self.naming(entry.name, { try headLineFromIndex(entry, last: count) }) { return read }
+        let history = try history(entry)
+        return try HeadLineAnswer(name: entry.name, events: history.streamVersion, head: history.head, last: count,
+                                  node: { HistoryTreeAnswer.Node($0, in: history) }, parent: { history.nodes[$0].parent })
+    }
+
+    private func headLineFromIndex(_ entry: Gallery.Entry, last count: Int) throws -> HeadLineAnswer? {
+        do {
+            return try store.readCache(entry.id) { cache in
+                guard let index = try HistoryIndexReader(cache) else { return nil }
+                return try HeadLineAnswer(name: entry.name, events: index.streamVersion, head: index.head, last: count,
+                                          node: index.answerNode, parent: index.parent(of:))
+            }
+        } catch is HistoryIndex.Unusable {
+            // Damaged or inconsistent: dropped, so that the replay that answers builds it again.
+            try? store.updateCache(entry.id) { try $0.removeAll() }
+            return nil
+        }
+    }
+}
+
+extension HistoryIndexReader {
+    /// The edit at `node` as `memery history --json` gives it.
+    func answerNode(_ node: Int) throws -> HistoryTreeAnswer.Node {
+        let record = try self.node(node)
+        let events = try events(of: node)
+        let parent = record.parent == HistoryIndex.none ? nil : try self.node(Int(record.parent)).lastVersion
+        return HistoryTreeAnswer.Node(id: record.id.uuidString.lowercased(), version: record.lastVersion, firstVersion: record.firstVersion,
+                                      parent: parent, children: try children(of: node).map { try self.node($0).lastVersion },
+                                      time: record.time, summary: try summary(of: node, events: events), types: events.map(\.type))
+    }
+}
