@@ -29,6 +29,13 @@ public enum HistoryTreeText {
 
     private static let iso8601 = Date.ISO8601FormatStyle()
 
+    /// An edit's number padded to a column of six; never cut (`padding(toLength:)` would
+    /// print v100001 as v10000).
+    static func column(_ version: UInt64) -> String {
+        let number = "v\(version)"
+        return number.count >= 6 ? number : number + String(repeating: " ", count: 6 - number.count)
+    }
+
     /// The tree drawn top-down: a chain of edits stays at one indent; where edits branched,
     /// each branch is drawn indented under a "branch K" line. Iterative, with a stack of its
     /// own, so a history branched a hundred thousand times deep cannot overflow the call stack.
@@ -47,7 +54,7 @@ public enum HistoryTreeText {
                 var index = start
                 while true {
                     let node = history.nodes[index]
-                    let number = "v\(node.version)".padding(toLength: 6, withPad: " ", startingAt: 0)
+                    let number = column(node.version)
                     let head = index == history.head ? "   ← head" : ""
                     lines.append("\(prefix)\(number) \(time(node.time))  \(summary(index, in: history))\(head)")
                     guard node.children.count == 1 else { break }
@@ -73,7 +80,7 @@ public enum HistoryTreeText {
     public static func lines(_ line: HeadLineAnswer) -> [String] {
         var lines = line.before.map { ["⋮ earlier edits, up to v\($0) (without --last: the whole tree)"] } ?? []
         for (position, node) in line.nodes.enumerated() {
-            let number = "v\(node.version)".padding(toLength: 6, withPad: " ", startingAt: 0)
+            let number = column(node.version)
             var note = ""
             if position == line.nodes.count - 1 {
                 note = "   ← head"

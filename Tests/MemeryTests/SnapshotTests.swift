@@ -109,6 +109,22 @@ import Testing
         #expect(lines.last?.hasSuffix("← head") == true)
         #expect(lines.last?.hasPrefix(String(repeating: "  ", count: HistoryTreeText.maxIndent) + "v") == true, "the indent stops growing")
     }
+
+    /// Edit numbers pad to a column and are never cut: v100001 was printed as v10000.
+    @Test func editNumbersPastSixDigitsArePrintedWhole() throws {
+        var history = CreationHistory(id: UUID())
+        var creation = Creation(id: history.id)
+        let made = try creation.decide(.create(name: "long"))
+        made.forEach { creation = creation.evolve($0) }
+        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: 0)
+        history.apply(try history.decide(.setCaptions(top: "far", bottom: nil)), lastVersion: 100_001, time: 1)
+        let lines = HistoryTreeText.lines(history)
+        #expect(lines.map { $0.prefix(8) } == ["v2     1", "v100001 "], "\(lines)")
+        let line = try HeadLineAnswer(name: "long", events: 100_001, head: history.head, last: 1,
+                                      node: { HistoryTreeAnswer.Node($0, in: history) }, parent: { history.nodes[$0].parent })
+        #expect(HistoryTreeText.lines(line).last?.hasPrefix("v100001 1970-01-01T00:00:00Z  added top text L1 \"far\"   ← head") == true,
+                "\(HistoryTreeText.lines(line))")
+    }
 }
 
 @Suite struct GallerySnapshotTests {
