@@ -4,10 +4,13 @@ import MemeryHubProtocol
 import NIOCore
 import NIOHTTP1
 
-/// Waits for news from the hub's event stream (`/v1/events/watch`), or a few seconds for
-/// this store's own edits to push; returns as soon as either is due.
+/// Waits until a sync is due: news on the hub's event stream (`/v1/events/watch`), or an
+/// edit in this store to push (`localEdits`, asked every `poll`), whichever comes first;
+/// at the latest after `idle`, in case a proxy dropped the stream without a word.
 public enum HubWatch {
-    public static func wait(_ login: HubLogin, after position: Int64, idle: Duration = .seconds(5)) async throws {
+    public static func wait(_ login: HubLogin, after position: Int64, localEdits: (@Sendable () throws -> Bool)? = nil,
+                            poll: Duration = .milliseconds(200), idle: Duration = .seconds(60),
+                            reconnect: Duration = .seconds(5)) async throws {
         let url = login.hub + HubPaths.watch + "?after=\(position)", token = login.token
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -15,12 +18,18 @@ public enum HubWatch {
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 do {
                     let response = try await HubConnection.client.execute(request, timeout: .hours(24))
-                    guard response.status == .ok else { try await Task.sleep(for: idle); return }
+                    guard response.status == .ok else { try await Task.sleep(for: reconnect); return }
                     for try await chunk in response.body where String(buffer: chunk).contains("event: position") { return }
                 } catch is CancellationError {
                     return
                 } catch {
-                    try await Task.sleep(for: idle)  // the hub is away: try again later
+                    try await Task.sleep(for: reconnect)  // the hub is away: try again soon
+                }
+            }
+            if let localEdits {
+                group.addTask {
+                    // A local read of the log's end: microseconds, so asked often.
+                    while !(try localEdits()) { try await Task.sleep(for: poll) }
                 }
             }
             group.addTask { try await Task.sleep(for: idle) }

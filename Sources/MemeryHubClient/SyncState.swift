@@ -49,6 +49,19 @@ struct SyncState: Codable, Equatable, Sendable {
 
     func cameFromHub(_ sequence: UInt64) -> Bool { fromHub.contains { $0.contains(sequence) } }
 
+    /// Whether a local sequence after `pushedThrough`, up to `last`, did not come from the
+    /// hub: an edit made here since the push. Ranges only, no event read (a watcher asks
+    /// it five times a second). A purged event counts too; the sync it starts pushes nothing
+    /// and moves `pushedThrough` past it.
+    func hasLocalEvents(through last: UInt64) -> Bool {
+        var next = pushedThrough + 1
+        for range in fromHub.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.upperBound >= next {
+            if range.lowerBound > next { return true }
+            next = range.upperBound + 1
+        }
+        return next <= last
+    }
+
     mutating func noteFromHub(_ sequences: [UInt64]) {
         for sequence in sequences.sorted() {
             if let last = fromHub.indices.last, fromHub[last].upperBound + 1 == sequence {

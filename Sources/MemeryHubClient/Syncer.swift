@@ -49,6 +49,13 @@ public final class Syncer {
         return report
     }
 
+    /// Asks whether the store has edits this sync did not push (made here since, or while
+    /// it ran): what `sync --watch` polls to send a local edit at once.
+    public func editsToPush() -> @Sendable () throws -> Bool {
+        let (state, workspace) = (state, workspace)
+        return { state.hasLocalEvents(through: try workspace.lastSequence()) }
+    }
+
     /// Appends set aside before that this memery can read now (it was updated) are stored.
     func takeSetAside() async throws {
         guard !setAside.entries.isEmpty else { return }

@@ -22,7 +22,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the counts as JSON.")
     var json = false
 
-    @Flag(help: "Keep syncing: again whenever the hub has news, and every few seconds for this store's own edits, until Ctrl-C.")
+    @Flag(help: "Keep syncing until Ctrl-C: again whenever the hub has news or this store has an edit to send.")
     var watch = false
 
     /// Unbuffered: with --watch the process goes on, and each sync's lines must be out at once, piped or not.
@@ -78,7 +78,11 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 Self.say(report.summary)
             }
-            if watch { try await HubWatch.wait(login, after: report.position) }
+            if watch {
+                let editsToPush = syncer.editsToPush()
+                if try editsToPush() { continue }  // made while it synced: again at once
+                try await HubWatch.wait(login, after: report.position, localEdits: editsToPush)
+            }
         } while watch
     }
 }

@@ -445,6 +445,40 @@ struct HubSyncTests {
         #expect(try Self.list(b) == ["news"])
     }
 
+    /// A watching store sends its own edit at once: not at its next wake by the hub's news
+    /// or its fallback a minute on. Another machine has the edit within 10 s, and the
+    /// watcher synced once for it, not over and over.
+    @Test func syncWatchSendsThisStoresEditAtOnce() throws {
+        let hub = try Self.hub()
+        let a = try Self.machine(hub, "rosa", signUp: true)
+        let b = try Self.machine(hub, "rosa", signUp: false)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Paths.memery)
+        watcher.arguments = ["sync", "--watch", "--store", a.store]
+        let log = a.path("watch.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        watcher.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
+        func syncs() -> [String] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix("synced:") }
+        }
+        for _ in 0..<100 where syncs().isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(syncs().count == 1, "the watcher's first sync, before the edit: \(syncs())")
+        #expect(try a.run(["new", "mine", "--canvas", "20x20"]).status == 0)
+        var arrived = false
+        for _ in 0..<20 where !arrived {
+            Thread.sleep(forTimeInterval: 0.5)
+            _ = try Self.sync(b)
+            arrived = try Self.list(b) == ["mine"]
+        }
+        #expect(arrived, "the edit reached the other machine within 10 s: \(syncs())")
+        let lines = syncs()
+        #expect(lines.count >= 2 && lines[1].hasPrefix("synced: up 1 creation"), "\(lines)")
+        #expect(lines.count <= 3, "one sync for the edit (and perhaps one the hub's news of it woke), not a loop: \(lines)")
+    }
+
     // MARK: Plain HTTP, as another client would send it
 
     static func token(_ machine: Sandbox) throws -> String {
