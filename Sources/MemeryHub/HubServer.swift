@@ -65,14 +65,16 @@ public enum HubServer {
     static func application(_ settings: HubSettings, registry: PrometheusCollectorRegistry, logger: Logger,
                             announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
-        let router = buildRouter(client: client, registry: registry, settings: settings, logger: logger)
+        let bell = PositionBell()
+        let router = buildRouter(client: client, bell: bell, registry: registry, settings: settings, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
-            services: [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger)],
+            services: [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
+                       PositionListener(client: client, bell: bell, logger: logger)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
@@ -85,7 +87,8 @@ public enum HubServer {
     }
 
     /// The router over the hub's PostgreSQL: every route.
-    static func buildRouter(client: PostgresClient, registry: PrometheusCollectorRegistry, settings: HubSettings, logger: Logger) -> Router<HubContext> {
+    static func buildRouter(client: PostgresClient, bell: PositionBell, registry: PrometheusCollectorRegistry, settings: HubSettings,
+                            logger: Logger) -> Router<HubContext> {
         let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
                                  logins: PostgresLoginRecords(client: client, logger: logger),
                                  pictures: PostgresPictureRecords(client: client, logger: logger))
@@ -101,7 +104,7 @@ public enum HubServer {
         AccountRoutes(accounts: accounts).add(to: router)
         PictureRoutes(accounts: accounts, blobs: Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)).add(to: router)
         SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger)).add(to: router)
-        WatchRoute(accounts: accounts, client: client, logger: logger).add(to: router)
+        WatchRoute(accounts: accounts, client: client, bell: bell, logger: logger).add(to: router)
         LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: settings.searchTimeout)).add(to: router)
         return router
     }

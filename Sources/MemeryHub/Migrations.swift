@@ -610,6 +610,23 @@ enum Migrations {
             $$
             """,
         ]),
+        (9, [
+            // A push that moves a user's position tells every hub on the database at its
+            // commit (NOTIFY is transactional): watchers wake at once instead of asking every
+            // quarter second (PositionBell). The payload is the user's id, nothing of theirs.
+            """
+            CREATE FUNCTION hub_notify_position() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('memery_position', NEW.id::text);
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER users_position_moved AFTER UPDATE OF position ON users
+            FOR EACH ROW WHEN (NEW.position IS DISTINCT FROM OLD.position) EXECUTE FUNCTION hub_notify_position()
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -7,24 +7,32 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 
-/// `GET /v1/events/watch?after=P`: Server-Sent Events that wake `memery sync --watch`. The
-/// hub asks PostgreSQL for the user's newest position every quarter second, so a push
-/// through any hub process reaches every watcher; a comment every 15 s keeps proxies open.
+/// `GET /v1/events/watch?after=P`: Server-Sent Events that wake `memery sync --watch`. A
+/// watcher reads the user's newest position when the `PositionBell` rings (a push through
+/// any hub on the database: `PositionListener`), every 15 s (when a comment keeps proxies
+/// open, and a revoked session is let go), and every quarter second while nothing listens.
 struct WatchRoute: Sendable {
     let accounts: Accounts
     let client: PostgresClient
+    let bell: PositionBell
     let logger: Logger
+    /// How often a watcher asks while the bell cannot ring.
     static let interval: Duration = .milliseconds(250)
+    static let keepAlive: Duration = .seconds(15)
 
     func add(to router: Router<HubContext>) {
         router.group().add(middleware: SignedInOnly(accounts: accounts)).get(RouterPath(HubPaths.watch)) { request, context -> Response in
             let who = try context.who
             let after = try QueryNumber.read(request, "after", default: 0, in: 0...Int64.max)
+            let (bell, client, logger) = (bell, client, logger)
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
+                bell.watch(who.user)
+                defer { bell.unwatch(who.user) }
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 var seen = after
-                var quiet: Duration = .zero
+                var lastWrite = ContinuousClock.now
                 while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    let rings = bell.rings(who.user)  // before the read: a push after it rings again
                     var newest: Int64?
                     for try await value in try await client.query("""
                         SELECT u.position FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.id = \(who.session)
@@ -35,13 +43,13 @@ struct WatchRoute: Sendable {
                     if newest > seen {
                         seen = newest
                         try await writer.write(ByteBuffer(string: "event: position\ndata: \(newest)\n\n"))
-                        quiet = .zero
-                    } else if quiet >= .seconds(15) {
+                        lastWrite = .now
+                    } else if ContinuousClock.now - lastWrite >= Self.keepAlive {
                         try await writer.write(ByteBuffer(string: ": still here\n\n"))
-                        quiet = .zero
+                        lastWrite = .now
                     }
-                    try await Task.sleep(for: Self.interval)
-                    quiet += Self.interval
+                    let wait = bell.isListening ? max(Self.keepAlive - (ContinuousClock.now - lastWrite), Self.interval) : Self.interval
+                    await cancelWhenGracefulShutdown { await bell.wait(who.user, since: rings, atMost: wait) }
                 }
                 try await writer.finish(nil)
             })

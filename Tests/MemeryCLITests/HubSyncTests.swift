@@ -445,6 +445,45 @@ struct HubSyncTests {
         #expect(try Self.list(b) == ["news"])
     }
 
+    /// The hub's connection that listens for pushes is cut (PostgreSQL restarted it, a proxy
+    /// dropped it): the hub listens again, and a push after it still wakes the watcher
+    /// well before its 15 s keep-alive would have.
+    @Test func aWatcherIsWokenAfterTheHubLostItsListeningConnection() throws {
+        let hub = try Self.hub()
+        let a = try Self.machine(hub, "ines", signUp: true)
+        let b = try Self.machine(hub, "ines", signUp: false)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Paths.memery)
+        watcher.arguments = ["sync", "--watch", "--store", b.store]
+        let log = b.path("watch.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        watcher.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
+        func text() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<100 where !text().contains("synced:") { Thread.sleep(forTimeInterval: 0.1) }
+        let database = String(hub.database.split(separator: "/").last?.split(separator: "?").first ?? "")
+        func listening(_ select: String) throws -> String {
+            try Self.cluster.sql("SELECT \(select) FROM pg_stat_activity WHERE datname = '\(database)' AND query ILIKE 'LISTEN%'",
+                                 database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for _ in 0..<100 {
+            if try listening("count(*)") == "1" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(try listening("count(pg_terminate_backend(pid))") == "1", "the hub's one listening connection, cut")
+        #expect(try a.run(["new", "after-the-cut", "--canvas", "30x30"]).status == 0)
+        _ = try Self.sync(a)
+        var arrived = false
+        for _ in 0..<100 where !arrived {
+            Thread.sleep(forTimeInterval: 0.1)
+            arrived = text().contains("down 1 creation")
+        }
+        #expect(arrived, "the watching store synced within 10 s: \(text())")
+        #expect(hub.process.isRunning, "the hub went on")
+    }
+
     /// A watching store sends its own edit at once: not at its next wake by the hub's news
     /// or its fallback a minute on. Another machine has the edit within 10 s, and the
     /// watcher synced once for it, not over and over.
