@@ -18,6 +18,7 @@ import MemeryStore
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 ///     memery-bench frei0r FILE RUNS                frei0r filters through the helper beside the same in this process
 ///     memery-bench helpers RUNS FILE...            decoding in this process, in a helper of its own, in a warm helper
+///     memery-bench watch MEMERY HUB-A HUB-B RUNS   an edit from one machine's store to another's, both `sync --watch` (scripts/bench-hub)
 @main
 enum Bench {
     static func main() throws {
@@ -56,8 +57,15 @@ enum Bench {
         case "replay":
             try HistoryBench.replay(in: args.dropFirst().first ?? "bench-replay", count: Int(args.dropFirst(2).first ?? "") ?? 1_000_000,
                                     runs: Int(args.dropFirst(3).first ?? "") ?? 5)
+        case "watch":
+            let rest = Array(args.dropFirst())
+            guard rest.count == 4, let runs = Int(rest[3]), runs > 0 else {
+                print("usage: memery-bench watch MEMERY HUB-A HUB-B RUNS")
+                exit(2)
+            }
+            try WatchBench.run(memery: rest[0], hubs: (rest[1], rest[2]), runs: runs)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS | watch MEMERY HUB-A HUB-B RUNS")
             exit(2)
         }
     }
