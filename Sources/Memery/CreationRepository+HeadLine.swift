@@ -20,8 +20,8 @@ extension CreationRepository {
                 return try HeadLineAnswer(name: entry.name, events: index.streamVersion, head: index.head, last: count,
                                           node: index.answerNode, parent: index.parent(of:))
             }
-        } catch is HistoryIndex.Unusable {
-            // Damaged or inconsistent: dropped, so that the replay that answers builds it again.
+        } catch where HistoryIndex.cannotAnswer(error) {
+            // Dropped, so that the replay that answers builds it again.
             try? store.updateCache(entry.id) { try $0.removeAll() }
             return nil
         }

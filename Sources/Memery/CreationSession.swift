@@ -109,7 +109,7 @@ public final class CreationSession {
                                         estimatedBytes: record.checkpointBytes + record.foldBytes)
                 return (base, events, target, (target.version, try index.summary(of: node)))
             }
-        } catch is HistoryIndex.Unusable {
+        } catch where HistoryIndex.cannotAnswer(error) {
             // Damaged or inconsistent: dropped, so that the replay that answers builds it again.
             try? workspace.store.updateCache(id) { try $0.removeAll() }
             return nil

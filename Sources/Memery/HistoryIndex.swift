@@ -28,6 +28,16 @@ enum HistoryIndex {
     /// The index is unusable (damaged or inconsistent): the caller replays instead.
     struct Unusable: Error { var reason: String }
 
+    /// Whether an error met while answering from the index says the index cannot be trusted:
+    /// its own records, or the events they point at (a record naming another stream's event
+    /// reads as damage). The replay that answers instead reads the stream itself, and names
+    /// damage that is really there.
+    static func cannotAnswer(_ error: any Error) -> Bool {
+        if error is Unusable { return true }
+        if case StoreError.damaged = error { return true }
+        return false
+    }
+
     struct Meta: Equatable {
         /// The stream version the index was built to.
         var coveredVersion: UInt64 = 0

@@ -177,6 +177,7 @@ final class HistoryIndexReader: HistoryNavigation {
     /// The node's children, oldest first.
     func children(of node: Int) throws -> [Int] {
         let record = try self.node(node)
+        guard record.childCount < meta.nodeCount else { throw HistoryIndex.Unusable(reason: "node \(node) has more children than the index has nodes") }
         var children = [Int](), child = record.firstChild
         for _ in 0..<record.childCount {
             children.append(Int(child))

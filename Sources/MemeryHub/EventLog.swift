@@ -92,6 +92,7 @@ struct EventLog: Sendable {
                               metadata: ["lacking": "\(lacking)", "common": "\(common?.uuidString.lowercased() ?? "none")"])
                 return PushAnswer(accepted: 0, duplicates: 0, position: row.position, behind: true, lacking: lacking, common: common)
             }
+            if row.accepted > 0 { await notifyWatchers(row.user) }
             // Receipts are for retries within days; old ones go now and then, not on every push.
             if !row.replayed, Int.random(in: 0..<100) == 0 {
                 try await client.query("DELETE FROM push_receipts WHERE user_id = \(row.user) AND created_at < now() - interval '7 days'", logger: logger)
@@ -104,6 +105,17 @@ struct EventLog: Sendable {
                               replayed: row.replayed, clockAhead: ahead > Self.clockTolerance ? ahead : nil)
         }
         throw HubError.unauthorized
+    }
+
+    /// Tells every hub's watchers of `user` that their position moved (schema step 9). The
+    /// push is stored whatever happens here: a failure is logged, and the watchers find the
+    /// push at their next keep-alive.
+    private func notifyWatchers(_ user: Int64) async {
+        do {
+            try await client.query("SELECT hub_notify_position(\(user))", logger: logger)
+        } catch {
+            logger.notice("the watchers were not told of a push", metadata: ["error": "\(String(reflecting: error))"])
+        }
     }
 
     /// The first of `history` (a machine's checkpoints, newest first) the hub holds. A row

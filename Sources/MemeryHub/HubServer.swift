@@ -66,6 +66,9 @@ public enum HubServer {
                             announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
         let bell = PositionBell()
+        // The listener connects once the schema is there: before, a database that is down
+        // would be logged by the pool ahead of the hub's own one-line message.
+        let (migrated, signalMigrated) = AsyncStream<Void>.makeStream()
         let router = buildRouter(client: client, bell: bell, registry: registry, settings: settings, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
@@ -74,7 +77,7 @@ public enum HubServer {
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
             services: [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
-                       PositionListener(client: client, bell: bell, logger: logger)],
+                       PositionListener(client: client, bell: bell, logger: logger, start: migrated)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
@@ -82,6 +85,8 @@ public enum HubServer {
             logger: logger)
         app.beforeServerStarts {
             try await migrate(client, settings.database, logger: logger)
+            signalMigrated.yield()
+            signalMigrated.finish()
         }
         return app
     }

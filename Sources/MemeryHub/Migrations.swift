@@ -611,20 +611,19 @@ enum Migrations {
             """,
         ]),
         (9, [
-            // A push that moves a user's position tells every hub on the database at its
-            // commit (NOTIFY is transactional): watchers wake at once instead of asking every
-            // quarter second (PositionBell). The payload is the user's id, nothing of theirs.
+            // A push that moved a user's position tells every hub on the database
+            // (PositionListener), with the user's id and nothing of theirs. Called by the hub
+            // after the push committed, in a transaction of its own that does not wait for the
+            // disk: PostgreSQL serialises the commits of transactions that NOTIFY (a lock held
+            // through the commit), and pushes of different users must not take turns on it.
+            // A notice lost in a crash costs a watcher one 15 s keep-alive, nothing stored.
             """
-            CREATE FUNCTION hub_notify_position() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE FUNCTION hub_notify_position(p_user bigint) RETURNS void LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_notify('memery_position', NEW.id::text);
-                RETURN NULL;
+                PERFORM set_config('synchronous_commit', 'off', true);
+                PERFORM pg_notify('memery_position', p_user::text);
             END
             $$
-            """,
-            """
-            CREATE TRIGGER users_position_moved AFTER UPDATE OF position ON users
-            FOR EACH ROW WHEN (NEW.position IS DISTINCT FROM OLD.position) EXECUTE FUNCTION hub_notify_position()
             """,
         ]),
     ]

@@ -56,7 +56,13 @@ final class PositionBell: Sendable {
                     try? await Task.sleep(for: timeout)
                     self?.resume(user, id)
                 }
-                state.withLock { $0.users[user]?.waiting[id]?.timer = timer }
+                // Woken already (a ring, a cancellation) before the timer was noted: stop it now.
+                let noted = state.withLock { state -> Bool in
+                    guard state.users[user]?.waiting[id] != nil else { return false }
+                    state.users[user]?.waiting[id]?.timer = timer
+                    return true
+                }
+                if !noted { timer.cancel() }
             }
         } onCancel: {
             resume(user, id)
@@ -65,8 +71,13 @@ final class PositionBell: Sendable {
 
     /// Wakes one waiter, if it still waits (each is resumed exactly once: taken out under the lock).
     private func resume(_ user: Int64, _ id: UUID) {
-        state.withLock { $0.users[user]?.waiting.removeValue(forKey: id) }?.continuation.resume()
+        guard let waiter = state.withLock({ $0.users[user]?.waiting.removeValue(forKey: id) }) else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume()
     }
+
+    /// How many of the user's watchers wait now.
+    func waiters(_ user: Int64) -> Int { state.withLock { $0.users[user]?.waiting.count ?? 0 } }
 
     /// A push moved `user`'s position.
     func ring(_ user: Int64) {

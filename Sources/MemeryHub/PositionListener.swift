@@ -2,19 +2,29 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// Holds one database connection that LISTENs on `memery_position` (schema step 9's trigger
-/// NOTIFYs it, with the user's id, when a push commits) and rings the `PositionBell`. So a
-/// push through any hub on the database wakes the watchers on every hub at once, and no
-/// watcher asks the database while nothing happens. A lost connection is taken again, the
-/// waits growing to 2 s; meanwhile the bell says nobody listens and watchers ask every
-/// quarter second.
+/// Holds one database connection that LISTENs on `memery_position` (a hub NOTIFYs it, with
+/// the user's id, after a push committed: `EventLog.notifyWatchers`) and rings the
+/// `PositionBell`. So a push through any hub on the database wakes the watchers on every hub
+/// at once, and no watcher asks the database while nothing happens. A lost connection is
+/// taken again, the waits growing to 2 s; meanwhile the bell says nobody listens and
+/// watchers ask every quarter second. A connection gone quiet without a word (a NAT's idle
+/// timeout, a host that vanished) ends no stream, so it is asked `SELECT 1` every 15 s.
 struct PositionListener: Service {
     static let channel = "memery_position"
+    static let probeEvery: Duration = .seconds(15)
+    static let probeLimit: Duration = .seconds(5)
     let client: PostgresClient
     let bell: PositionBell
     let logger: Logger
+    /// Yields once the hub's schema is migrated: nothing is asked of the database before.
+    let start: AsyncStream<Void>
+
+    struct Lost: Error, CustomStringConvertible {
+        var description: String
+    }
 
     func run() async throws {
+        for await _ in start { break }  // (ends at once, empty, if the hub stops first)
         var retry: Duration = .milliseconds(125)  // doubled before the first wait
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
@@ -22,8 +32,23 @@ struct PositionListener: Service {
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             bell.listening(true)
-                            for try await notification in notifications {
-                                if let user = Int64(notification.payload) { bell.ring(user) }
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask {
+                                    for try await notification in notifications {
+                                        if let user = Int64(notification.payload) { bell.ring(user) }
+                                    }
+                                    throw Lost(description: "the notifications ended")
+                                }
+                                group.addTask {
+                                    while true {
+                                        try await Task.sleep(for: Self.probeEvery)
+                                        try await Deadline.run(Self.probeLimit, failing: Lost(description: "the connection did not answer SELECT 1")) {
+                                            _ = try await connection.query("SELECT 1", logger: logger)
+                                        }
+                                    }
+                                }
+                                defer { group.cancelAll() }
+                                try await group.next()
                             }
                         }
                     }

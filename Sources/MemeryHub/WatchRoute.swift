@@ -19,6 +19,8 @@ struct WatchRoute: Sendable {
     /// How often a watcher asks while the bell cannot ring.
     static let interval: Duration = .milliseconds(250)
     static let keepAlive: Duration = .seconds(15)
+    /// The least time between two reads of one watcher.
+    static let readGap: Duration = .milliseconds(50)
 
     func add(to router: Router<HubContext>) {
         router.group().add(middleware: SignedInOnly(accounts: accounts)).get(RouterPath(HubPaths.watch)) { request, context -> Response in
@@ -30,8 +32,12 @@ struct WatchRoute: Sendable {
                 defer { bell.unwatch(who.user) }
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 var seen = after
-                var lastWrite = ContinuousClock.now
+                var lastWrite = ContinuousClock.now, lastRead = ContinuousClock.now - Self.readGap
                 while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    // A first sync pushes hundreds of pages: their rings are read together.
+                    let sinceRead = ContinuousClock.now - lastRead
+                    if sinceRead < Self.readGap { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.readGap - sinceRead) } }
+                    lastRead = .now
                     let rings = bell.rings(who.user)  // before the read: a push after it rings again
                     var newest: Int64?
                     for try await value in try await client.query("""

@@ -19,7 +19,12 @@ public enum HubWatch {
                 do {
                     let response = try await HubConnection.client.execute(request, timeout: .hours(24))
                     guard response.status == .ok else { try await Task.sleep(for: reconnect); return }
-                    for try await chunk in response.body where String(buffer: chunk).contains("event: position") { return }
+                    // A message may come split across chunks: what came last is kept to look at with the next.
+                    var seen = ""
+                    for try await chunk in response.body {
+                        seen = String(seen.suffix(32)) + String(buffer: chunk)
+                        if seen.contains("event: position") { return }
+                    }
                 } catch is CancellationError {
                     return
                 } catch {

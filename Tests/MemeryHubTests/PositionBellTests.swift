@@ -27,14 +27,17 @@ import Testing
         bell.watch(2)
         let seen = bell.rings(1)
         async let other: Ended = Self.waiting(bell, 2, since: bell.rings(2)) {}
+        while bell.waiters(2) == 0 { await Task.yield() }
         let ended = await Self.waiting(bell, 1, since: seen) {
             try? await Task.sleep(for: .milliseconds(50))  // (either order is a wake: rung before the wait counts)
             bell.ring(1)
         }
         #expect(ended == .woken)
         #expect(bell.rings(1) == seen + 1 && bell.rings(2) == 0)
+        #expect(bell.waiters(1) == 0 && bell.waiters(2) == 1, "user 2's watcher still waits")
         bell.ring(2)
         #expect(await other == .woken)
+        #expect(bell.waiters(2) == 0)
     }
 
     @Test func aRingBeforeTheWaitIsNotMissed() async throws {

@@ -249,6 +249,31 @@ import Testing
         #expect(try fresh.headLine(of: "m", last: 5) == Self.headLine(of: try fresh.history(of: "m"), named: "m", last: 5))
         #expect(fresh.histories.statistics.built == 1, "replayed once")
         #expect(try Self.index(fresh, "m") { $0 != nil }, "and the index built again")
+        // A record whose checksum holds but which names another creation's events: the stream
+        // is whole, so `history --last` and undo answer by replaying, not "damaged".
+        let other = try workspace.create(name: "other", canvasWidth: 20, height: 20, background: .white).id
+        let elsewhere = try #require(try workspace.store.events(in: other).first?.sequence)
+        for damage in [UInt32(8), 9] {
+            try workspace.store.updateCache(id) { cache in
+                var records = cache
+                var node = try HistoryIndex.node(damage, in: records)
+                node.firstSequence = elsewhere
+                try HistoryIndex.put(node, at: damage, in: &records)
+            }
+        }
+        fresh = try Workspace(directory: dir.url)
+        #expect(try fresh.headLine(of: "m", last: 3) == Self.headLine(of: try fresh.history(of: "m"), named: "m", last: 3))
+        #expect(fresh.histories.statistics.built == 1, "replayed once")
+        // The same under a move whose target (node 7, the edit e6 at event 9) it names.
+        try workspace.store.updateCache(id) { cache in
+            var records = cache
+            var node = try HistoryIndex.node(7, in: records)
+            node.firstSequence = elsewhere
+            try HistoryIndex.put(node, at: 7, in: &records)
+        }
+        fresh = try Workspace(directory: dir.url)
+        #expect(try fresh.perform(.checkout(.event(9)), on: "m").state?.caption(.top)?.text?.text == "e6", "a move answers too")
+        try Self.expectSameAnswers(fresh, "m", 2)
     }
 
     /// A purge removes the index with the stream; the snapshot of another stream stays.
