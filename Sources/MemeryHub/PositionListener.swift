@@ -26,12 +26,16 @@ struct PositionListener: Service {
     func run() async throws {
         for await _ in start { break }  // (ends at once, empty, if the hub stops first)
         var retry: Duration = .milliseconds(125)  // doubled before the first wait
+        var stopped = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let again = stopped
+            stopped = true  // (from the second round on, whatever ended the first)
             do {
                 try await cancelWhenGracefulShutdown {
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             bell.listening(true)
+                            if again { logger.notice("listening for pushes again") }
                             try await withThrowingTaskGroup(of: Void.self) { group in
                                 group.addTask {
                                     for try await notification in notifications {
@@ -54,7 +58,7 @@ struct PositionListener: Service {
                     }
                 }
             } catch {
-                logger.debug("listening for pushes stopped", metadata: ["error": "\(String(reflecting: error))"])
+                logger.notice("listening for pushes stopped", metadata: ["error": "\(String(reflecting: error))"])
             }
             // Lost after it listened: again soon; failing to start: a little later each time.
             retry = bell.isListening ? .milliseconds(250) : min(retry * 2, .seconds(2))

@@ -9,8 +9,9 @@ import ServiceLifecycle
 
 /// `GET /v1/events/watch?after=P`: Server-Sent Events that wake `memery sync --watch`. A
 /// watcher reads the user's newest position when the `PositionBell` rings (a push through
-/// any hub on the database: `PositionListener`), every 15 s (when a comment keeps proxies
-/// open, and a revoked session is let go), and every quarter second while nothing listens.
+/// any hub on the database: `PositionListener`), at least every 5 s (a comment every 15 s
+/// keeps proxies open; a revoked session is let go), and every quarter second while nothing
+/// listens.
 struct WatchRoute: Sendable {
     let accounts: Accounts
     let client: PostgresClient
@@ -19,6 +20,9 @@ struct WatchRoute: Sendable {
     /// How often a watcher asks while the bell cannot ring.
     static let interval: Duration = .milliseconds(250)
     static let keepAlive: Duration = .seconds(15)
+    /// The longest a watcher waits for the bell before it reads anyway: a net under any wake
+    /// that goes missing (a notice lost with a hub's crash between a push and its NOTIFY).
+    static let longestWait: Duration = .seconds(5)
     /// The least time between two reads of one watcher.
     static let readGap: Duration = .milliseconds(50)
 
@@ -54,7 +58,8 @@ struct WatchRoute: Sendable {
                         try await writer.write(ByteBuffer(string: ": still here\n\n"))
                         lastWrite = .now
                     }
-                    let wait = bell.isListening ? max(Self.keepAlive - (ContinuousClock.now - lastWrite), Self.interval) : Self.interval
+                    let wait = bell.isListening ? min(max(Self.keepAlive - (ContinuousClock.now - lastWrite), Self.interval), Self.longestWait)
+                                                : Self.interval
                     await cancelWhenGracefulShutdown { await bell.wait(who.user, since: rings, atMost: wait) }
                 }
                 try await writer.finish(nil)
