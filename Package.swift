@@ -109,6 +109,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             httpTypes, nioCore, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Metrics", package: "swift-metrics"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
+        // The editor on a hub: each signed-in person's working copy, and the pages over it.
+        .target(name: "MemeryHubEditor", dependencies: [
+            "Memery", "MemeryHub", "MemeryHubClient", "MemeryServer", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore,
+        ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [
             "Memery", "MemeryCore", "MemeryHubProtocol",
@@ -122,7 +126,7 @@ let package = Package(
         // Front ends see only the facade: MemberImportVisibility makes reaching past it an
         // error, and InternalImportsByDefault keeps what the tool imports its own.
         .executableTarget(name: "memery", dependencies: [
-            "Memery", "MemeryServer", "MemeryHub", "MemeryHubClient", "MemeryWeb", "MemeryHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Memery", "MemeryServer", "MemeryHub", "MemeryHubEditor", "MemeryHubClient", "MemeryWeb", "MemeryHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
 

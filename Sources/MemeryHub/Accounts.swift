@@ -64,13 +64,25 @@ struct Accounts: Sendable {
         return LoginAnswer(user: found.name, role: found.role, session: session, token: token)
     }
 
-    /// The hash of the bearer token the request carries, as sessions are kept; 401 without one.
+    /// The hash of the session token the request carries, as sessions are kept; 401 without one.
     static func session(_ headers: HTTPFields) throws -> Data {
-        // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
-        guard let value = headers[.authorization], value.count > 7, value.prefix(7).lowercased() == "bearer " else { throw HubError.unauthorized }
-        let token = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        Data(SHA256Digest.of(try token(headers)))
+    }
+
+    /// The bearer token a device sends, or else the session cookie a browser sends
+    /// (`SessionCookie`, its changes held to this hub's origin by `SameOriginChanges`).
+    static func token(_ headers: HTTPFields) throws -> String {
+        let token: String
+        if let value = headers[.authorization] {
+            // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
+            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { throw HubError.unauthorized }
+            token = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        } else {
+            guard let cookie = SessionCookie.token(in: headers) else { throw HubError.unauthorized }
+            token = cookie
+        }
         guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
-        return Data(SHA256Digest.of(token))
+        return token
     }
 
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.

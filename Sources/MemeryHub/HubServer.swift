@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import HTTPTypes
 import Hummingbird
 import MemeryHTTP
 public import Logging
@@ -27,12 +28,15 @@ public struct HubSettings: Sendable {
     public var quotaBytes: Int64?
     /// How long an uploaded picture may stay unused by any event before it is taken away (PictureSweeper).
     public var unusedPictureGrace: Duration
+    /// The address people open, when a proxy serves the hub (`--public-url`): an https one
+    /// makes the browser's session cookie `Secure`, and its origin may make changes.
+    public var publicURL: URL?
     public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
                 searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10),
-                quotaBytes: Int64? = nil, unusedPictureGrace: Duration = .seconds(24 * 3600)) {
+                quotaBytes: Int64? = nil, unusedPictureGrace: Duration = .seconds(24 * 3600), publicURL: URL? = nil) {
         self.database = database; self.host = host; self.port = port; self.bcryptCost = bcryptCost; self.logLevel = logLevel
         self.searchTimeout = searchTimeout; self.trustedProxies = trustedProxies; self.readTimeout = readTimeout
-        self.quotaBytes = quotaBytes; self.unusedPictureGrace = unusedPictureGrace
+        self.quotaBytes = quotaBytes; self.unusedPictureGrace = unusedPictureGrace; self.publicURL = publicURL
         // The push function reads the quota from its connection (schema step 7).
         if let quotaBytes { self.database.configuration.options.additionalStartupParameters.append(("memery.quota_bytes", String(quotaBytes))) }
     }
@@ -42,8 +46,8 @@ public struct HubSettings: Sendable {
 /// PostgreSQL, so any number of hub processes may serve one database.
 public enum HubServer {
     /// Migrates the schema, then serves until SIGINT or SIGTERM. `announce` gets the address
-    /// once the port is bound.
-    public static func run(_ settings: HubSettings, announce: @escaping @Sendable (String) -> Void) async throws {
+    /// once the port is bound. `pages`: the editor, served to the signed-in person.
+    public static func run(_ settings: HubSettings, pages: (any HubPages)? = nil, announce: @escaping @Sendable (String) -> Void) async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = settings.logLevel
@@ -51,7 +55,7 @@ public enum HubServer {
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let app = application(settings, registry: registry, logger: Logger(label: "memery.hub"), announce: announce)
+        let app = application(settings, pages: pages, registry: registry, logger: Logger(label: "memery.hub"), announce: announce)
         do {
             try await app.runService()
         } catch let error as IOError where CannotListen.understood.contains(error.errnoCode) {
@@ -62,14 +66,14 @@ public enum HubServer {
 
     /// The hub as an application: its router, its database client and sweeper as services, and
     /// the migration run before it serves. `run` serves it; tests answer it in process.
-    static func application(_ settings: HubSettings, registry: PrometheusCollectorRegistry, logger: Logger,
+    static func application(_ settings: HubSettings, pages: (any HubPages)? = nil, registry: PrometheusCollectorRegistry, logger: Logger,
                             announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
         let bell = PositionBell()
         // The listener connects once the schema is there: before, a database that is down
         // would be logged by the pool ahead of the hub's own one-line message.
         let (migrated, signalMigrated) = AsyncStream<Void>.makeStream()
-        let router = buildRouter(client: client, bell: bell, registry: registry, settings: settings, logger: logger)
+        let router = buildRouter(client: client, bell: bell, registry: registry, settings: settings, pages: pages, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
@@ -80,6 +84,7 @@ public enum HubServer {
                        PositionListener(client: client, bell: bell, logger: logger, start: migrated)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
+                pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)")
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
             },
             logger: logger)
@@ -91,15 +96,26 @@ public enum HubServer {
         return app
     }
 
+    /// How this process reaches its own port: a hub listening on every address (0.0.0.0,
+    /// ::) is reached on loopback.
+    static func reachableHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::", "[::]": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+    }
+
     /// The router over the hub's PostgreSQL: every route.
     static func buildRouter(client: PostgresClient, bell: PositionBell, registry: PrometheusCollectorRegistry, settings: HubSettings,
-                            logger: Logger) -> Router<HubContext> {
+                            pages: (any HubPages)? = nil, logger: Logger) -> Router<HubContext> {
         let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
                                  logins: PostgresLoginRecords(client: client, logger: logger),
                                  pictures: PostgresPictureRecords(client: client, logger: logger))
         let accounts = records.accounts(settings, logger: logger)
         let database = settings.database
-        let router = baseRouter(accounts: accounts, registry: registry, reachable: { await DatabaseReachability.check(database) }) {
+        let router = baseRouter(accounts: accounts, settings: settings, pages: pages, registry: registry,
+                                reachable: { await DatabaseReachability.check(database) }) {
             // Healthy means the database answers: a hub without it can do nothing.
             // A health check answers at once: 3 s without the database is unhealthy.
             try await Deadline.run(.seconds(3), failing: HubError(.serviceUnavailable, "unavailable", "the hub cannot reach its database")) {
@@ -107,6 +123,7 @@ public enum HubServer {
             }
         }
         AccountRoutes(accounts: accounts).add(to: router)
+        BrowserSessionRoutes(accounts: accounts, cookie: settings.cookie).add(to: router)
         PictureRoutes(accounts: accounts, blobs: Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)).add(to: router)
         SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger)).add(to: router)
         WatchRoute(accounts: accounts, client: client, bell: bell, logger: logger).add(to: router)
@@ -120,19 +137,25 @@ public enum HubServer {
     static func inMemoryRouter(_ records: InMemoryHubRecords, settings: HubSettings, logger: Logger) -> Router<HubContext> {
         let hub = HubRecords(accounts: records, logins: records, pictures: records)
         let accounts = hub.accounts(settings, logger: logger)
-        let router = baseRouter(accounts: accounts, registry: PrometheusCollectorRegistry(), reachable: nil) {}
+        let router = baseRouter(accounts: accounts, settings: settings, pages: nil, registry: PrometheusCollectorRegistry(), reachable: nil) {}
         AccountRoutes(accounts: accounts).add(to: router)
+        BrowserSessionRoutes(accounts: accounts, cookie: settings.cookie).add(to: router)
         PictureRoutes(accounts: accounts, blobs: Blobs(records: records, quotaBytes: settings.quotaBytes)).add(to: router)
         return router
     }
 
-    /// What every hub router has before its routes: metrics, logs, problems as JSON, body
-    /// limits, the request deadline, `/healthz` (healthy when `healthy` returns) and `/metrics`.
-    private static func baseRouter(accounts: Accounts, registry: PrometheusCollectorRegistry, reachable: (@Sendable () async -> Bool)?,
+    /// What every hub router has before its routes: metrics, logs, changes from browsers held
+    /// to this hub's origin, the pages (their own answers, limits and time), then for the API
+    /// problems as JSON, body limits, the request deadline, `/healthz` (healthy when `healthy`
+    /// returns) and `/metrics`.
+    private static func baseRouter(accounts: Accounts, settings: HubSettings, pages: (any HubPages)?, registry: PrometheusCollectorRegistry,
+                                   reachable: (@Sendable () async -> Bool)?,
                                    healthy: @escaping @Sendable () async throws -> Void) -> Router<HubContext> {
         let router = Router(context: HubContext.self)
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogAnswers())
+        router.add(middleware: SameOriginChanges(publicOrigin: settings.publicOrigin))
+        if let pages { mount(pages, on: router, accounts: accounts) }
         router.add(middleware: ProblemAnswers())
         router.add(middleware: BodyLimits(accounts: accounts))
         router.add(middleware: RequestDeadline(reachable: reachable))
@@ -150,6 +173,26 @@ public enum HubServer {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
         }
         return router
+    }
+
+    /// Every path outside the API goes to the pages, with the person the session names.
+    private static func mount(_ pages: any HubPages, on router: Router<HubContext>, accounts: Accounts) {
+        let api = [HubPaths.healthz, HubPaths.metrics, "/v1/", HubPaths.shareLinks + "/"]
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+            for path in ["/", "**"] {
+                router.on(RouterPath(path), method: method) { request, context -> Response in
+                    let path = request.uri.path
+                    if api.contains(where: { path == $0 || ($0.hasSuffix("/") && path.hasPrefix($0)) }) {
+                        throw HubError.notFound("no such API: \(request.method) \(path) (schemas/hub-openapi.yaml lists them)")
+                    }
+                    var person: HubPerson?
+                    if let token = try? Accounts.token(request.headers), let who = try? await accounts.signedIn(request.headers) {
+                        person = HubPerson(user: who.user, name: who.name, role: who.role, session: who.session, token: token)
+                    }
+                    return try await pages.respond(to: request, from: HubVisitor(person: person, channel: context.channel, logger: context.logger))
+                }
+            }
+        }
     }
 
     /// The schema brought up to date, or a one-line reason within 10 seconds: the pool
@@ -196,5 +239,16 @@ enum PostgresProblem {
         if let message = error.serverInfo?[.message] { return message }
         if let underlying = error.underlying { return "\(underlying)" }
         return "\(error.code)"
+    }
+}
+
+extension HubSettings {
+    /// The browser's session cookie: `Secure` when people reach the hub over https.
+    var cookie: SessionCookie { SessionCookie(secure: publicURL?.scheme?.lowercased() == "https") }
+
+    /// The `--public-url`'s origin (scheme, host and any port), as a browser sends it.
+    var publicOrigin: String? {
+        guard let publicURL, let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() else { return nil }
+        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(publicURL.port.map { ":\($0)" } ?? "")"
     }
 }

@@ -13,6 +13,10 @@ public struct HubLogin: Codable, Sendable, Equatable {
     public var session: UUID
     public var token: String
 
+    public init(hub: String, user: String, role: String, session: UUID, token: String) {
+        self.hub = hub; self.user = user; self.role = role; self.session = session; self.token = token
+    }
+
     static func folder(_ workspace: Workspace) -> URL { workspace.directory.appendingPathComponent("hub", isDirectory: true) }
     static func file(_ workspace: Workspace) -> URL { folder(workspace).appendingPathComponent("login.json") }
 

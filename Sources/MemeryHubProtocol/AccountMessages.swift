@@ -77,3 +77,12 @@ public enum AccountRules {
         passwordLength.contains(password.count) ? nil : "a password has 8 to 200 characters"
     }
 }
+
+/// A browser's session (`/v1/browser/session`): its token is in an HttpOnly cookie the page's
+/// script never reads, so the answer names only who and which session.
+public struct BrowserSessionAnswer: Codable, Sendable, Equatable {
+    public var user: String
+    public var role: String
+    public var session: UUID
+    public init(user: String, role: String, session: UUID) { self.user = user; self.role = role; self.session = session }
+}

@@ -131,6 +131,8 @@ public struct PurgeAnswer: Codable, Sendable {
 public enum HubPaths {
     public static let accounts = "/v1/accounts"
     public static let sessions = "/v1/sessions"
+    /// A browser's sign-in: the session's token set as an HttpOnly cookie, never in the answer.
+    public static let browserSession = "/v1/browser/session"
     public static let account = "/v1/account"
     public static let password = "/v1/account/password"
     public static let events = "/v1/events"

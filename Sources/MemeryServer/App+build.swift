@@ -41,6 +41,13 @@ public enum EditorServer {
         let router = Router(context: ServerContext.self)
         router.add(middleware: BodyLimit(limit: settings.maxBodyBytes))
         router.add(middleware: AccessGuard(settings: settings, address: address))
+        addEditor(to: router, workspace: workspace, settings: settings, feed: feed, files: files)
+        return router
+    }
+
+    /// The editor's files and API over one store: what `memery serve` serves behind its
+    /// guard, and a hub serves to each signed-in person over their working copy.
+    static func addEditor(to router: Router<ServerContext>, workspace: Workspace, settings: ServerSettings, feed: ChangeFeed, files: EditorFiles) {
         router.add(middleware: ErrorAnswers())
         files.add(to: router)
         CreationRoutes(workspace: workspace).add(to: router)
@@ -49,13 +56,12 @@ public enum EditorServer {
         CatalogRoutes(workspace: workspace, search: search).add(to: router)
         WebSearchRoutes(search: search).add(to: router)
         EventRoutes(feed: feed).add(to: router)
-        HubRoutes(workspace: workspace).add(to: router)
+        HubRoutes(workspace: workspace, servedByHub: settings.servedByHub).add(to: router)
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
             router.on("api/**", method: method) { request, _ -> Response in
                 throw APIError(.notFound, "no such API: \(request.method) \(request.uri.path) (schemas/openapi.yaml lists them)")
             }
         }
-        return router
     }
 }
 

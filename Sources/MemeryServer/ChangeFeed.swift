@@ -38,6 +38,14 @@ actor ChangeFeed {
         return (start, backlog, stream)
     }
 
+    /// Stops following the store and ends every page's stream (a hub let the store go).
+    func stop() {
+        polling?.cancel()
+        polling = nil
+        for listener in listeners.values { listener.finish() }
+        listeners = [:]
+    }
+
     private func drop(_ id: UUID) {
         listeners[id] = nil
     }

@@ -34,6 +34,8 @@ struct HubStatusAnswer: Encodable, Sendable {
     var hub: String?
     var user: String?
     var manager: Bool?
+    /// True when the hub itself serves this page to its signed-in person (who can sign out).
+    var signedIn: Bool?
 }
 
 /// An entry of the hub's library as the page shows it, its picture through this server (so

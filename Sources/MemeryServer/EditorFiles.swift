@@ -7,7 +7,7 @@ import NIOCore
 /// The editor's own files (HTML, CSS, JavaScript modules), served from the folder that
 /// ships beside the binary. Only names listed in the folder are served: nothing outside it
 /// can be reached.
-struct EditorFiles {
+public struct EditorFiles: Sendable {
     /// Name → (bytes, media type), read once at start.
     let files: [String: (data: Data, type: String)]
 

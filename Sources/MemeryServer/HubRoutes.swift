@@ -10,6 +10,8 @@ import NIOCore
 /// with the store's login, which never reaches the page.
 struct HubRoutes {
     let workspace: Workspace
+    /// The hub serves this editor itself (`ServerSettings.servedByHub`).
+    var servedByHub = false
 
     func add(to router: Router<ServerContext>) {
         let api = router.group("api/hub")
@@ -27,7 +29,8 @@ struct HubRoutes {
     /// Who the store is logged in as, where; `connected: false` when it is not.
     @Sendable func status(_ request: Request, context: ServerContext) async throws -> Response {
         guard let login = try HubLogin.load(workspace) else { return JSONAnswer.response(HubStatusAnswer(connected: false)) }
-        return JSONAnswer.response(HubStatusAnswer(connected: true, hub: login.hub, user: login.user, manager: login.role == "manager"))
+        return JSONAnswer.response(HubStatusAnswer(connected: true, hub: servedByHub ? nil : login.hub, user: login.user,
+                                                   manager: login.role == "manager", signedIn: servedByHub ? true : nil))
     }
 
     @Sendable func recommended(_ request: Request, context: ServerContext) async throws -> Response {
@@ -86,7 +89,7 @@ struct HubRoutes {
             (try workspace.library.picture(of: name, format: format, quality: quality), try workspace.creation(named: name).name)
         }
         let item = try await hub { try await HubLibrary.publish(login, .share, picture: picture, title: title, tags: []) }
-        return JSONAnswer.response(["link": HubLibrary.link(item, on: login.hub), "id": item.id], status: .created)
+        return JSONAnswer.response(["link": HubLibrary.link(item, on: servedByHub ? "" : login.hub), "id": item.id], status: .created)
     }
 
     /// A manager recommends a creation of this store: `{"creation": NAME, "title": ..., "tags": [...]}`.

@@ -17,6 +17,10 @@ public struct ServerSettings: Sendable {
     public var allowsPrivateLinks: Bool
     /// How long a link's download may take, in seconds (20; tests shorten it).
     public var downloadSeconds = 20
+    /// True when a hub serves the editor to its signed-in person (`MemeryHubEditor`): share
+    /// links are on the page's own origin ("/s/…", which the page completes), and the page
+    /// offers signing out.
+    public var servedByHub = false
 
     public init(host: String = "127.0.0.1", port: Int = 0, token: String = ServerSettings.newToken(), maxBodyBytes: Int = 64 << 20,
                 allowsPrivateLinks: Bool? = nil) {

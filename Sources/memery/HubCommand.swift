@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MemeryHub
+import MemeryHubEditor
 
 struct HubCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +67,27 @@ struct HubServeCommand: AsyncParsableCommand {
                                visibility: .hidden))
     var readTimeout = 10.0
 
+    @Option(name: .customLong("cache-dir"),
+            help: ArgumentHelp("Serve the editor to signed-in people, keeping each one's working copy in this folder (a cache: deleting it loses nothing). Without it, the hub serves its API alone.",
+                               valueName: "folder"))
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("cache-gb"), parsing: .unconditional,
+            help: ArgumentHelp("How much the working copies may take on disk, in GB; the least recently used are let go past it.", valueName: "gb"))
+    var cacheGB = 4.0
+
+    @Option(name: .customLong("public-url"),
+            help: ArgumentHelp("The address people open (https://memes.example.org behind a proxy): an https one makes the sign-in cookie Secure.",
+                               valueName: "url"))
+    var publicURL: String?
+
     func validate() throws {
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--public-url \(publicURL) is not an http or https address such as https://memes.example.org")
+            }
+        }
+        guard cacheGB > 0 && cacheGB <= 1_000_000 else { throw ValidationError("--cache-gb must be more than 0, got \(cacheGB)") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard searchTimeout >= 0.001 else { throw ValidationError("--search-timeout must be at least 0.001 seconds") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 16, got \(bcryptCost)") }
@@ -88,8 +109,16 @@ struct HubServeCommand: AsyncParsableCommand {
                                    searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
                                    trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)),
                                    quotaBytes: quotaMB.map { Int64($0) << 20 },
-                                   unusedPictureGrace: .milliseconds(Int64(unusedPictureHours * 3_600_000)))
-        try await HubServer.run(settings) { address in
+                                   unusedPictureGrace: .milliseconds(Int64(unusedPictureHours * 3_600_000)),
+                                   publicURL: publicURL.flatMap(URL.init(string:)))
+        let pages = try cacheDirectory.map { folder -> HubEditorPages in
+            do {
+                return try HubEditorPages(cacheDirectory: URL(fileURLWithPath: folder), cacheBytes: Int64(cacheGB * 1_073_741_824))
+            } catch let error as HubEditorError {
+                throw ValidationError(error.description)
+            }
+        }
+        try await HubServer.run(settings, pages: pages) { address in
             FileHandle.standardOutput.write(Data("Memery hub: \(address)\n".utf8))
         }
     }

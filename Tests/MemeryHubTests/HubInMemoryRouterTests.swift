@@ -15,10 +15,10 @@ import Testing
 @Suite struct HubInMemoryRouterTests {
     let records = InMemoryHubRecords()
 
-    func hub(quotaBytes: Int64? = nil) throws -> some ApplicationProtocol {
+    func hub(quotaBytes: Int64? = nil, publicURL: URL? = nil) throws -> some ApplicationProtocol {
         // The address is never dialled: nothing here reaches a database.
         let settings = HubSettings(database: try DatabaseAddress("postgres://nobody@127.0.0.1:1/none"), bcryptCost: 4, logLevel: .warning,
-                                   quotaBytes: quotaBytes)
+                                   quotaBytes: quotaBytes, publicURL: publicURL)
         var logger = Logger(label: "memery.hub.test")
         logger.logLevel = .warning
         return Application(router: HubServer.inMemoryRouter(records, settings: settings, logger: logger), logger: logger)
@@ -71,6 +71,51 @@ import Testing
             #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: alice).status == .unauthorized)
         }
     }
+
+    /// A browser signs in with a cookie the page's script never reads; with it, every change
+    /// must come from the hub's own origin; signing out ends the session and the cookie.
+    @Test func aBrowserSessionIsAnHttpOnlyCookieWhoseChangesMustComeFromTheHubsOrigin() async throws {
+        let site = "https://memes.example.org"
+        try await hub(publicURL: URL(string: site)).test(.router) { client in
+            _ = try await Self.member("alice", client)
+            let signIn = try await client.execute(uri: HubPaths.browserSession, method: .post,
+                                                  headers: [.contentType: "application/json", .origin: site,
+                                                            .userAgent: "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36"],
+                                                  body: HubRouterTests.json(BrowserLogin(user: "alice", password: Self.password)))
+            #expect(signIn.status == .created, "\(String(buffer: signIn.body))")
+            let setCookie = try #require(signIn.headers[.setCookie])
+            #expect(setCookie.hasPrefix("__Host-memery-session=") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict")
+                    && setCookie.contains("Secure"), "\(setCookie)")
+            #expect(!String(buffer: signIn.body).contains("token"))
+            let token = String(setCookie.dropFirst("__Host-memery-session=".count).prefix { $0 != ";" })
+            let cookie: HTTPFields = [.cookie: "__Host-memery-session=\(token)"]
+
+            // Reading with the cookie alone works; the device is named after the browser.
+            let account = try await client.execute(uri: HubPaths.account, method: .get, headers: cookie)
+            #expect(account.status == .ok)
+            #expect(try HubRouterTests.decode(AccountAnswer.self, account.body).devices.map(\.device).contains("browser: Chrome on Android"))
+            // A change with the cookie: refused from another origin and with none, done from the hub's.
+            var foreign = cookie, bare = cookie, own = cookie
+            foreign[.origin] = "https://evil.example"
+            own[.origin] = site
+            for headers in [foreign, bare] {
+                let refused = try await client.execute(uri: HubPaths.sessions, method: .delete, headers: headers)
+                #expect(try refused.status == .forbidden && Self.problem(refused).error == "cross-origin")
+            }
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: cookie).status == .ok, "the refused sign-out did nothing")
+            // A program's bearer token sends no Origin and needs none.
+            let device = try await Self.bearer(Self.logIn("alice", via: client))
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: device).status == .ok)
+            // Signing out: the session ends, the cookie is cleared.
+            let out = try await client.execute(uri: HubPaths.browserSession, method: .delete, headers: own)
+            #expect(out.status == .noContent && (out.headers[.setCookie] ?? "").contains("Max-Age=0"))
+            #expect(try await client.execute(uri: HubPaths.browserSession, method: .get, headers: cookie).status == .unauthorized)
+            bare[.origin] = nil
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: bare).status == .unauthorized)
+        }
+    }
+
+    struct BrowserLogin: Codable { var user: String; var password: String }
 
     @Test func aNameIsTakenWhateverItsCaseAndAWrongPasswordIsTheSameAnswerAsAnUnknownName() async throws {
         try await hub().test(.router) { client in

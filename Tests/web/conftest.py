@@ -122,9 +122,24 @@ def as_postgres(*command):
 
 
 @contextlib.contextmanager
-def running_hub():
+def hub_process(database, *extra):
+    """Another `memery hub` on `database`, with `extra` arguments: its address."""
+    process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error", *extra],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert "http://" in line, line
+        yield line.split()[-1]
+    finally:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def running_hub(*extra):
     """A `memery hub` on a throwaway PostgreSQL (initdb and pg_ctl as the unprivileged
-    postgres user, on a free loopback port): (its address, its database's address)."""
+    postgres user, on a free loopback port), started with `extra` arguments: (its address,
+    its database's address)."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
         pytest.skip("PostgreSQL's initdb is absent (scripts/bootstrap installs Debian's postgresql)")
@@ -142,7 +157,7 @@ def running_hub():
         subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE hub"],
                        check=True, capture_output=True)
         database = f"postgres://memery@127.0.0.1:{port}/hub?sslmode=disable"
-        process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error"],
+        process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error", *extra],
                                    stdout=subprocess.PIPE, text=True)
         line = process.stdout.readline()
         assert "http://" in line, line

@@ -22,6 +22,8 @@ async function request(method, path, body, contentType, signal) {
   const answer = await fetch(path, options);
   const type = answer.headers.get('Content-Type') || '';
   const data = type.startsWith('application/json') ? await answer.json() : await answer.blob();
+  // On a hub, a session revoked from another device signs this page out.
+  if (answer.status === 401 && path.startsWith('/api/') && data.kind === 'signedOut') { location.replace('/'); }
   if (!answer.ok) {
     const error = new Error(data.error || `${answer.status} ${answer.statusText}`);
     error.status = answer.status;

@@ -115,7 +115,8 @@ export class Hub {
   // The editor's Share: a public link on the hub, copied; without a hub, nothing (the
   // caller falls back to the device's share sheet).
   async share(name, format, quality) {
-    const { link } = await api.share(name, format, Number(quality));
+    // A hub serving this page answers a link on its own origin ("/s/…").
+    const link = new URL((await api.share(name, format, Number(quality))).link, location.href).href;
     const shown = document.getElementById('share-link');
     shown.href = link;
     shown.textContent = link;

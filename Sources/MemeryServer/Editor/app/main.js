@@ -1,5 +1,6 @@
 // The editor page: the gallery or one creation, kept in step with the store. Every change
 // goes through the HTTP API as an edit; the picture shown is always the engine's render.
+import { showAccount } from './account.js';
 import { api } from './api.js';
 import { loading } from './busy.js';
 import { Stage } from './canvas.js';
@@ -36,7 +37,7 @@ class Editor {
     window.addEventListener('hashchange', () => this.route());
     api.changes((change) => this.changed(change));
     this.panels.load();
-    this.hub.load();
+    this.hub.load().then(() => showAccount(this.hub.status));
     this.route();
   }
 

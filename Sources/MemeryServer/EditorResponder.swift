@@ -1,0 +1,47 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+public import Memery
+public import NIOCore
+
+/// The editor (its files and its API) over one store, for a server that decides for itself
+/// who may reach it: a hub serves it to each signed-in person over their working copy, where
+/// `memery serve` puts `AccessGuard` in front. One router per store, built once.
+public struct EditorResponder: Sendable {
+    private let responder: RouterResponder<ServerContext>
+    /// Follows the store for the pages' live updates (`/api/events`).
+    private let feed: ChangeFeed
+
+    public init(workspace: Workspace, settings: ServerSettings, files: EditorFiles) {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: BodyLimit(limit: settings.maxBodyBytes))
+        let feed = ChangeFeed(workspace: workspace)
+        EditorServer.addEditor(to: router, workspace: workspace, settings: settings, feed: feed, files: files)
+        responder = router.buildResponder()
+        self.feed = feed
+    }
+
+    /// Ends the pages' live updates: the store is being let go.
+    public func close() async { await feed.stop() }
+
+    /// The answer, with the headers every editor answer carries (no framing, no sniffing,
+    /// the content policy): `AccessGuard.hardened`.
+    public func respond(to request: Request, channel: any Channel, logger: Logger) async throws -> Response {
+        let context = ServerContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        do {
+            return AccessGuard<ServerContext>.hardened(try await responder.respond(to: request, context: context))
+        } catch let error as any HTTPResponseError {
+            return AccessGuard<ServerContext>.hardened(try error.response(from: request, context: context))
+        }
+    }
+}
+
+extension EditorFiles {
+    /// The editor's files as this build or install ships them.
+    public static func shipped() throws -> EditorFiles { try EditorFiles(folder: try locate()) }
+
+    /// One of the editor's files (`signin.html`), as an answer.
+    public func answer(_ name: String) throws -> Response {
+        AccessGuard<ServerContext>.hardened(try response(for: name))
+    }
+}

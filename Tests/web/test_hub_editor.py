@@ -1,0 +1,172 @@
+"""The editor served by `memery hub --cache-dir` (issue 35), in real browsers: a phone signs
+up in the page, makes a meme from the fake camera, captions it and shares it; the link opens
+in a signed-out browser; a second browser on another hub sees the caption appear; a CLI
+machine logged in as the same person syncs it and exports the same bytes. Then schemathesis
+runs schemas/openapi.yaml against the hub's editor API, as the signed-in person."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+
+import pytest
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import BINARY, ROOT, hub_process, running_hub
+from test_editor import DRIVER, SHOTS, wait
+from test_editor_layout import PHONE
+from test_schema import editor_api_conforms
+
+PASSWORD = "correct horse"
+
+
+def browser(phone=False, camera=False):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
+        options.add_argument(argument)
+    if camera:
+        options.add_argument("--use-fake-device-for-media-stream")
+        options.add_argument("--use-fake-ui-for-media-stream")
+    if phone:
+        options.add_experimental_option("mobileEmulation", PHONE)
+    else:
+        options.add_argument("--window-size=1400,1000")
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def hubs():
+    """Two hubs serving the editor on one PostgreSQL, each with its own cache folder."""
+    folder = tempfile.mkdtemp(prefix="memery-hub-editor-")
+    try:
+        with running_hub("--cache-dir", os.path.join(folder, "one")) as (first, database):
+            with hub_process(database, "--cache-dir", os.path.join(folder, "two")) as second:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                yield first, second, folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def session_cookie(driver):
+    """The browser's session cookie, as WebDriver sees it (page script cannot: HttpOnly)."""
+    cookie = next(c for c in driver.get_cookies() if c["name"] == "memery-session")
+    assert cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
+    return f"{cookie['name']}={cookie['value']}"
+
+
+def fetch(url, cookie=None):
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def texts(hub, cookie, name):
+    status, body = fetch(f"{hub}/api/creations/{name}", cookie)
+    assert status == 200, body
+    return [layer.get("text") for layer in json.loads(body)["layers"] if layer.get("text")]
+
+
+def sign_in_form(driver, form, user):
+    wait(driver, lambda d: d.find_element(By.ID, f"{form}-form").is_displayed(), what="the sign-in page")
+    driver.find_element(By.ID, f"{form}-user").send_keys(user)
+    driver.find_element(By.ID, f"{form}-password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, f"#{form}-form button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the editor after signing in")
+    wait(driver, lambda d: d.find_element(By.ID, "account-name").text == user, what="the signed-in name")
+
+
+def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(hubs):
+    first, second, folder = hubs
+    phone = browser(phone=True, camera=True)
+    desk = browser()
+    stranger = browser()
+    try:
+        # The phone signs up in the page and lands in the editor.
+        phone.get(first + "/")
+        phone.save_screenshot(str(SHOTS / "hub-signin-phone.png"))
+        axe = Axe(phone)
+        axe.inject()
+        serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, json.dumps(serious, indent=1)[:3000]
+        sign_in_form(phone, "signup", "zoe")
+        cookie = session_cookie(phone)
+        assert "memery-session" not in phone.execute_script("return document.cookie"), "page script never sees the session"
+
+        # A meme from the fake camera.
+        phone.find_element(By.ID, "camera").click()
+        wait(phone, lambda d: d.execute_script("const v = document.getElementById('camera-video'); return v.readyState >= 2 && v.videoWidth > 0"),
+             what="the camera's picture")
+        phone.find_element(By.ID, "camera-shoot").click()
+        wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+        status, body = fetch(first + "/api/creations", cookie)
+        name = json.loads(body)["creations"][0]["name"]
+
+        # Another browser, on the other hub, opens it; the caption made on the phone appears there.
+        desk.get(second + "/")
+        sign_in_form(desk, "signin", "zoe")
+        desk.get(f"{second}/#/creation/{name}")
+        wait(desk, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the creation on the second hub")
+        caption = phone.find_element(By.ID, "top-caption")
+        caption.send_keys("made on my phone", Keys.ENTER)
+        wait(phone, lambda d: "made on my phone" in texts(first, cookie, name), what="the caption kept")
+        wait(desk, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "made on my phone", timeout=15,
+             what="the caption on the other hub's page")
+        desk.save_screenshot(str(SHOTS / "hub-second-page.png"))
+
+        # The account, from the name in the bar: the devices signed in, this browser among them.
+        desk.find_element(By.ID, "account-open").click()
+        wait(desk, lambda d: "(this browser)" in d.find_element(By.ID, "account-devices").text, what="the devices list")
+        assert len(desk.find_elements(By.CSS_SELECTOR, "#account-devices li")) == 2, desk.find_element(By.ID, "account-devices").text
+        desk.save_screenshot(str(SHOTS / "hub-account-desktop.png"))
+        desk.find_element(By.ID, "account-close").click()
+
+        # Share: a public link on the hub's own origin, which a signed-out browser opens.
+        phone.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
+        phone.find_element(By.ID, "share").click()
+        link = wait(phone, lambda d: d.find_element(By.ID, "share-link").get_attribute("href") or None, what="the share link")
+        assert link.startswith(first + "/s/"), link
+        stranger.get(link)
+        wait(stranger, lambda d: d.execute_script("const i = document.querySelector('img'); return Boolean(i && i.complete && i.naturalWidth > 0)"),
+             what="the shared picture")
+        phone.save_screenshot(str(SHOTS / "hub-editor-phone.png"))
+
+        # A machine logged in as zoe syncs it and exports the same bytes the page exports.
+        store = os.path.join(folder, "machine")
+        run = lambda *args, stdin=None: subprocess.run([BINARY, *args, "--store", store], capture_output=True, text=True, input=stdin, timeout=120)
+        assert run("login", first, "--user", "zoe", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+        assert run("sync").returncode == 0
+        out = os.path.join(folder, "machine.png")
+        exported = run("export", name, "-o", out)
+        assert exported.returncode == 0, exported.stderr
+        status, page_bytes = fetch(f"{first}/api/creations/{name}/export?format=png", cookie)
+        assert status == 200 and open(out, "rb").read() == page_bytes
+    finally:
+        for driver in (phone, desk, stranger):
+            driver.quit()
+
+
+def test_the_hubs_editor_api_answers_as_schemas_openapi_yaml_says(hubs):
+    first, _, _ = hubs
+    request = urllib.request.Request(first + "/v1/accounts", data=json.dumps({"user": "schema", "password": PASSWORD}).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+    assert urllib.request.urlopen(request).status == 201
+    request = urllib.request.Request(first + "/v1/browser/session", data=json.dumps({"user": "schema", "password": PASSWORD}).encode(),
+                                     method="POST", headers={"Content-Type": "application/json", "Origin": first})
+    with urllib.request.urlopen(request) as answer:
+        cookie = answer.headers["Set-Cookie"].split(";")[0]
+    photo = (ROOT / "examples" / "chelsea.png").read_bytes()
+    made = urllib.request.Request(first + "/api/creations?name=cat&filename=chelsea.png", data=photo, method="POST",
+                                  headers={"Content-Type": "image/png", "Cookie": cookie, "Origin": first})
+    assert urllib.request.urlopen(made).status == 201
+    # The session's token, which the hub takes as a bearer token as it takes the cookie.
+    editor_api_conforms(first, cookie.split("=", 1)[1], max_examples=10)
