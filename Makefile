@@ -1,5 +1,5 @@
 # Each target installs what is missing first (scripts/bootstrap), then builds.
-.PHONY: demo test bench bench-hub bench-peers chaos-hub crashtest fuzz tsan bootstrap build release install uninstall deb package-test clean
+.PHONY: demo test bench bench-hub bench-hub-editor bench-peers chaos-hub crashtest fuzz tsan bootstrap build release install uninstall deb package-test clean
 
 # Where `make install` puts Memery (DESTDIR is prefixed to it, for staging a package).
 PREFIX ?= /usr/local
@@ -52,6 +52,11 @@ bench: bootstrap
 # Simulated machines (8, 64, 256) syncing through two hubs on one PostgreSQL, beside pgbench inserting the same rows.
 bench-hub: bootstrap
 	scripts/bench-hub
+
+# Simulated browsers (8, 64) editing through two hubs serving the editor, beside local memery serve;
+# a cold first open of a 1,000-edit creation; an edit seen on the person's other pages.
+bench-hub-editor: bootstrap
+	scripts/bench-hub-editor
 
 # Faults against machines syncing through two hubs (kills, PostgreSQL stopped and restored
 # from older dumps, hostile pushes), then a check that nothing acknowledged was lost.

@@ -23,6 +23,8 @@ struct Accounts: Sendable {
     /// Who a request is from, as the limits count addresses (`--trusted-proxy`).
     var addresses = ClientAddress()
     let logger: Logger
+    /// The browser's session cookie as this hub sets it (`Secure` over https).
+    var cookie = SessionCookie(secure: false)
 
     func signUp(_ request: SignUpRequest, from address: String) async throws -> String {
         if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\": \(problem)") }
@@ -65,21 +67,21 @@ struct Accounts: Sendable {
     }
 
     /// The hash of the session token the request carries, as sessions are kept; 401 without one.
-    static func session(_ headers: HTTPFields) throws -> Data {
+    func session(_ headers: HTTPFields) throws -> Data {
         Data(SHA256Digest.of(try token(headers)))
     }
 
     /// The bearer token a device sends, or else the session cookie a browser sends
     /// (`SessionCookie`, its changes held to this hub's origin by `SameOriginChanges`).
-    static func token(_ headers: HTTPFields) throws -> String {
+    func token(_ headers: HTTPFields) throws -> String {
         let token: String
         if let value = headers[.authorization] {
             // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
             guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { throw HubError.unauthorized }
             token = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         } else {
-            guard let cookie = SessionCookie.token(in: headers) else { throw HubError.unauthorized }
-            token = cookie
+            guard let fromCookie = cookie.token(in: headers) else { throw HubError.unauthorized }
+            token = fromCookie
         }
         guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
         return token
@@ -87,7 +89,7 @@ struct Accounts: Sendable {
 
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
-        guard let who = try await records.signedIn(tokenHash: try Self.session(headers)) else { throw HubError.unauthorized }
+        guard let who = try await records.signedIn(tokenHash: try session(headers)) else { throw HubError.unauthorized }
         return who
     }
 

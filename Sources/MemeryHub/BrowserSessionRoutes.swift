@@ -22,6 +22,11 @@ struct BrowserSessionRoutes: Sendable {
             let device = "browser: " + Self.browserName(request.headers[.userAgent])
             let login = try await accounts.logIn(LoginRequest(user: body.user, password: body.password, device: device),
                                                  from: accounts.address(request, context))
+            // Signed in again from a browser already signed in: its earlier session ends, so
+            // the devices list shows each browser once.
+            if request.headers[.authorization] == nil, let earlier = try? await accounts.signedIn(request.headers) {
+                try? await accounts.revoke(earlier.session, of: earlier)
+            }
             var response = JSONBody.response(BrowserSessionAnswer(user: login.user, role: login.role, session: login.session), status: .created)
             response.headers[.setCookie] = cookie.setting(login.token)
             return response

@@ -10,6 +10,6 @@ struct HubRecords: Sendable {
     /// The account rules over these records, as `settings` ask.
     func accounts(_ settings: HubSettings, logger: Logger) -> Accounts {
         Accounts(records: accounts, passwords: Passwords(cost: settings.bcryptCost), limits: LoginLimits(records: logins),
-                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger)
+                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger, cookie: settings.cookie)
     }
 }

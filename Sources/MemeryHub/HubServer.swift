@@ -84,7 +84,7 @@ public enum HubServer {
                        PositionListener(client: client, bell: bell, logger: logger, start: migrated)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
-                pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)")
+                pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)", signals: HubSignals(bell: bell))
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
             },
             logger: logger)
@@ -185,9 +185,22 @@ public enum HubServer {
                     if api.contains(where: { path == $0 || ($0.hasSuffix("/") && path.hasPrefix($0)) }) {
                         throw HubError.notFound("no such API: \(request.method) \(path) (schemas/hub-openapi.yaml lists them)")
                     }
+                    // Signed out is no session; a database that does not answer is not that.
                     var person: HubPerson?
-                    if let token = try? Accounts.token(request.headers), let who = try? await accounts.signedIn(request.headers) {
-                        person = HubPerson(user: who.user, name: who.name, role: who.role, session: who.session, token: token)
+                    if let token = try? accounts.token(request.headers) {
+                        do {
+                            let who = try await Deadline.run(.seconds(10), failing: HubError(.serviceUnavailable, "unavailable",
+                                                                                             "the hub's database did not answer: try again later")) {
+                                try await accounts.signedIn(request.headers)
+                            }
+                            person = HubPerson(user: who.user, name: who.name, role: who.role, session: who.session, token: token)
+                        } catch let error as HubError where error.status == .unauthorized {
+                            person = nil
+                        } catch let error as HubError {
+                            throw error
+                        } catch {
+                            throw HubError(.serviceUnavailable, "unavailable", "the hub's database cannot be reached: try again later")
+                        }
                     }
                     return try await pages.respond(to: request, from: HubVisitor(person: person, channel: context.channel, logger: context.logger))
                 }
@@ -249,6 +262,8 @@ extension HubSettings {
     /// The `--public-url`'s origin (scheme, host and any port), as a browser sends it.
     var publicOrigin: String? {
         guard let publicURL, let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() else { return nil }
-        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(publicURL.port.map { ":\($0)" } ?? "")"
+        // A browser leaves a scheme's own port out of the Origin it sends.
+        let port = publicURL.port.flatMap { ($0 == 443 && scheme == "https") || ($0 == 80 && scheme == "http") ? nil : $0 }
+        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port.map { ":\($0)" } ?? "")"
     }
 }

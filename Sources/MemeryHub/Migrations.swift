@@ -626,6 +626,22 @@ enum Migrations {
             $$
             """,
         ]),
+        (10, [
+            // The notice names the user's position too ("USER POSITION"), read after the push
+            // committed: a hub's working copy (MemeryHubEditor) that has pulled that far, its
+            // own push's notice among them, need not pull again. A listener reads either form.
+            """
+            CREATE OR REPLACE FUNCTION hub_notify_position(p_user bigint) RETURNS void LANGUAGE plpgsql AS $$
+            DECLARE
+                v_position bigint;
+            BEGIN
+                SELECT position INTO v_position FROM users WHERE id = p_user;
+                PERFORM set_config('synchronous_commit', 'off', true);
+                PERFORM pg_notify('memery_position', p_user::text || ' ' || coalesce(v_position, 0)::text);
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -15,6 +15,8 @@ final class PositionBell: Sendable {
     private struct Watched {
         var watchers = 0
         var rings: UInt64 = 0
+        /// The newest position a notice named, if any did.
+        var position: Int64?
         var waiting: [UUID: Waiter] = [:]
     }
     private struct State {
@@ -38,6 +40,9 @@ final class PositionBell: Sendable {
 
     /// How often the user was rung since their first watcher came.
     func rings(_ user: Int64) -> UInt64 { state.withLock { $0.users[user]?.rings ?? 0 } }
+
+    /// The newest position a ring named since the user's first watcher came.
+    func position(_ user: Int64) -> Int64? { state.withLock { $0.users[user]?.position } }
 
     /// Returns once `user` has been rung more than `seen` times (at once if so already),
     /// after `timeout`, or when the task is cancelled, whichever comes first.
@@ -79,11 +84,12 @@ final class PositionBell: Sendable {
     /// How many of the user's watchers wait now.
     func waiters(_ user: Int64) -> Int { state.withLock { $0.users[user]?.waiting.count ?? 0 } }
 
-    /// A push moved `user`'s position.
-    func ring(_ user: Int64) {
+    /// A push moved `user`'s position (to `position`, when the notice said).
+    func ring(_ user: Int64, position: Int64? = nil) {
         let woken = state.withLock { state -> [Waiter] in
             guard var watched = state.users[user] else { return [] }
             watched.rings &+= 1
+            if let position { watched.position = max(watched.position ?? position, position) }
             let woken = Array(watched.waiting.values)
             watched.waiting = [:]
             state.users[user] = watched
@@ -101,6 +107,6 @@ final class PositionBell: Sendable {
             state.listening = listening
             return Array(state.users.keys)
         }
-        users.forEach(ring)
+        for user in users { ring(user) }
     }
 }

@@ -39,7 +39,11 @@ struct PositionListener: Service {
                             try await withThrowingTaskGroup(of: Void.self) { group in
                                 group.addTask {
                                     for try await notification in notifications {
-                                        if let user = Int64(notification.payload) { bell.ring(user) }
+                                        // "USER POSITION" (schema step 10), or "USER" from a hub of step 9.
+                                        let fields = notification.payload.split(separator: " ")
+                                        if let user = fields.first.flatMap({ Int64($0) }) {
+                                            bell.ring(user, position: fields.count > 1 ? Int64(fields[1]) : nil)
+                                        }
                                     }
                                     throw Lost(description: "the notifications ended")
                                 }

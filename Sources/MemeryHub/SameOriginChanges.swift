@@ -7,8 +7,9 @@ import Hummingbird
 /// the second lock (RFC 6454 origins; OWASP's CSRF sheet). It also stops another site from
 /// signing a visitor in to an account of its choosing. A program (`memery sync`) sends
 /// neither header and a bearer token, and passes; a request that carries only the cookie
-/// must prove its origin. Allowed: the `--public-url`'s origin, and http or https with the
-/// Host the request named (a proxy passes the Host through).
+/// must prove its origin. Allowed: the `--public-url`'s origin; without one, http or https
+/// with the Host the request named (a proxy that passes the Host through: Caddy and HAProxy
+/// do; nginx needs `proxy_set_header Host $host`, or the hub told `--public-url`).
 struct SameOriginChanges<Context: RequestContext>: RouterMiddleware {
     let publicOrigin: String?
 
@@ -18,16 +19,18 @@ struct SameOriginChanges<Context: RequestContext>: RouterMiddleware {
         let site = request.headers[values: HTTPField.Name("Sec-Fetch-Site")!].first?.lowercased()
         let sameOrigin = origin.map { allowed(request).contains($0) }
         let sameSite = site.map { $0 == "same-origin" || $0 == "none" }
-        let cookieOnly = request.headers[.authorization] == nil && SessionCookie.token(in: request.headers) != nil
+        let cookieOnly = request.headers[.authorization] == nil && SessionCookie.present(in: request.headers)
         if sameOrigin == false || (origin == nil && sameSite == false) || (cookieOnly && sameOrigin != true && sameSite != true) {
             throw HubError(.forbidden, "cross-origin", "a change made from a browser must come from this hub's own page (Origin \(origin ?? "missing")): nothing was done")
         }
         return try await next(request, context)
     }
 
+    /// With `--public-url`, its origin alone: a page served over plain http on the same host,
+    /// or a name rebound to this address, is not the hub's.
     func allowed(_ request: Request) -> [String] {
-        var origins = publicOrigin.map { [$0] } ?? []
-        if let host = request.head.authority?.lowercased() { origins += ["http://\(host)", "https://\(host)"] }
-        return origins
+        if let publicOrigin { return [publicOrigin] }
+        guard let host = request.head.authority?.lowercased() else { return [] }
+        return ["http://\(host)", "https://\(host)"]
     }
 }

@@ -21,16 +21,29 @@ struct SessionCookie: Sendable {
 
     var clearing: String { "\(name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(secure ? "; Secure" : "")" }
 
-    /// The token a request's cookies carry, under either name; nil without one.
-    static func token(in headers: HTTPFields) -> String? {
+    /// The token the request's cookies carry under this cookie's name (the other name is not
+    /// this hub's: over https a plain `memery-session`, which a sibling host or a network
+    /// attacker could have set, is ignored); nil without one, or with two that differ.
+    func token(in headers: HTTPFields) -> String? {
+        let values = Self.values(named: name, in: headers)
+        guard let first = values.first, values.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+
+    /// Whether the request carries a session cookie of either name (a browser's request).
+    static func present(in headers: HTTPFields) -> Bool {
+        !values(named: secureName, in: headers).isEmpty || !values(named: plainName, in: headers).isEmpty
+    }
+
+    private static func values(named wanted: String, in headers: HTTPFields) -> [String] {
+        var found = [String]()
         for line in headers[values: .cookie] {
             for pair in line.split(separator: ";") {
                 let field = pair.trimmingCharacters(in: .whitespaces)
-                guard let equals = field.firstIndex(of: "=") else { continue }
-                let key = field[..<equals]
-                if key == secureName || key == plainName { return String(field[field.index(after: equals)...]) }
+                guard let equals = field.firstIndex(of: "="), field[..<equals] == wanted else { continue }
+                found.append(String(field[field.index(after: equals)...]))
             }
         }
-        return nil
+        return found
     }
 }

@@ -12,12 +12,12 @@ struct SyncRoutes: Sendable {
     func add(to router: Router<HubContext>) {
         // A sync's two requests check their session in the same statement as their work.
         router.post(RouterPath(HubPaths.events)) { request, context -> Response in
-            let session = try Accounts.session(request.headers)
+            let session = try accounts.session(request.headers)
             let push = try await JSONBody.decode(PushRequest.self, from: request, context: context)
             return JSONBody.response(try await events.push(push, session: session))
         }
         router.get(RouterPath(HubPaths.events)) { request, _ -> Response in
-            let session = try Accounts.session(request.headers)
+            let session = try accounts.session(request.headers)
             let after = try QueryNumber.read(request, "after", default: 0, in: 0...Int64.max)
             let limit = try QueryNumber.read(request, "limit", default: 500, in: 1...Int64(EventLog.pageLimit))
             let at = request.uri.queryParameters.get("at").flatMap(UUID.init(uuidString:))

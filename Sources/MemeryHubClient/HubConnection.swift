@@ -51,6 +51,8 @@ public struct HubConnection: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .seconds(10)
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A hub's working copies (MemeryHubEditor) sync many people at once through it.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 

@@ -9,8 +9,8 @@ import NIOCore
 /// The editor on a hub (`memery hub --cache-dir`): the same files and API as `memery serve`,
 /// for the signed-in person over their working copy. Signed out, `/` is the sign-in page and
 /// the API answers 401. A change is acknowledged once its push to PostgreSQL is committed:
-/// if the push fails, the answer says so and the copy is let go (it held an edit the
-/// database lacks).
+/// if the sync after it fails, the answer says the change may not be saved and the copy is
+/// let go (it may hold an edit the database lacks).
 public final class HubEditorPages: HubPages {
     let copies: WorkingCopies
     let files: EditorFiles
@@ -23,39 +23,64 @@ public final class HubEditorPages: HubPages {
         copies = try WorkingCopies(folder: cacheDirectory, budgetBytes: cacheBytes, settings: settings, files: files)
     }
 
-    public func hubStarted(at address: String) {
-        Task { await copies.started(at: address) }
+    public func hubStarted(at address: String, signals: HubSignals) {
+        Task { await copies.started(at: address, signals: signals) }
     }
 
     public func respond(to request: Request, from visitor: HubVisitor) async throws -> Response {
         let path = request.uri.path
-        guard let person = visitor.person else {
-            if path == "/" || path == "/index.html" { return try files.answer("signin.html") }
+        // The editor's own files need no copy: the page shows while the copy is built.
+        if request.method == .get || request.method == .head {
+            if path == "/" || path == "/index.html" { return try files.answer(visitor.person == nil ? "signin.html" : "index.html") }
             if path.hasPrefix("/app/") { return try files.answer(String(path.dropFirst())) }
+        }
+        guard let person = visitor.person else {
             return Self.problem(.unauthorized, "sign in first: open this hub's address in a browser", kind: "signedOut")
         }
         let copy: WorkingCopy
         do {
             copy = try await copies.copy(for: person)
+        } catch let error as HubClientError where error.status == 401 {
+            return Self.problem(.unauthorized, "sign in again: this browser's session has ended", kind: "signedOut")
         } catch {
             return Self.problem(.serviceUnavailable, "your creations could not be opened on this hub (\(error)): try again in a moment", kind: "hub")
         }
-        defer { copy.end() }
         let changes = ![.get, .head].contains(request.method)
-        // A pull under way (a push from elsewhere) lands before a change is decided.
-        if changes { await copy.settled() }
-        let response = try await copy.editor.respond(to: request, channel: visitor.channel, logger: visitor.logger)
-        guard changes, (200..<300).contains(response.status.code) else { return response }
+        var response: Response
+        do {
+            // A pull under way (a push from elsewhere) lands before a change is decided.
+            if changes { await copy.settled() }
+            response = try await copy.editor.respond(to: request, channel: visitor.channel, logger: visitor.logger)
+        } catch {
+            copy.end()
+            throw error
+        }
+        guard changes, (200..<300).contains(response.status.code) else {
+            // An event stream keeps its copy in use until it ends, so it is not let go under a page.
+            if response.headers[.contentType]?.hasPrefix("text/event-stream") == true {
+                let body = response.body
+                response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                    defer { copy.end() }
+                    try await body.write(writer)
+                }
+            } else {
+                copy.end()
+            }
+            return response
+        }
+        defer { copy.end() }
         // The edit is in the copy: it counts once PostgreSQL has it.
         do {
+            copy.editor.storeChanged()  // the person's other pages on this hub
             try await copy.sync()
             return response
         } catch {
             await copies.discard(copy)
-            let status: HTTPResponse.Status = (error as? HubClientError)?.status.map { HTTPResponse.Status(code: $0) } ?? .serviceUnavailable
-            let reason = (error as? HubClientError)?.description ?? "\(error)"
-            return Self.problem(status.code == 413 ? .contentTooLarge : .serviceUnavailable,
-                                "this change was not saved: the hub could not store it (\(reason)); reload and try again", kind: "notSaved")
+            let failure = error as? HubClientError
+            let status: HTTPResponse.Status = failure?.status == 413 ? .contentTooLarge : failure?.status == 401 ? .unauthorized : .serviceUnavailable
+            // The push may have been committed before its answer was lost, or the pull after it failed.
+            return Self.problem(status, "this change may not have been saved: the hub could not confirm it (\(failure?.description ?? "\(error)")); reload to see what it holds",
+                                kind: status == .unauthorized ? "signedOut" : "notSaved")
         }
     }
 

@@ -50,9 +50,26 @@ actor ChangeFeed {
         listeners[id] = nil
     }
 
+    /// A change was just made here (a hub's working copy stored an edit or a pull): the
+    /// pages hear of it now, not at the next poll.
+    nonisolated func poke() { pokes.continuation.yield() }
+
+    private let pokes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    /// The poll's interval, or less when poked.
+    private func pause() async {
+        let (interval, pokes) = (interval, pokes.stream)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: interval) }
+            group.addTask { for await _ in pokes { return } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     private func poll() async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+            await pause()
             guard !listeners.isEmpty, let seen else { continue }
             guard let changes = try? await workspace.reading({ workspace -> [StoreChange] in
                 try workspace.lastSequence() > seen ? workspace.changes(after: seen, limit: 10_000) : []

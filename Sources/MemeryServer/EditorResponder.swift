@@ -21,6 +21,10 @@ public struct EditorResponder: Sendable {
         self.feed = feed
     }
 
+    /// Tells the pages' live updates at once that the store changed (a hub's working copy
+    /// stored an edit or a pull), instead of at the next poll.
+    public func storeChanged() { feed.poke() }
+
     /// Ends the pages' live updates: the store is being let go.
     public func close() async { await feed.stop() }
 

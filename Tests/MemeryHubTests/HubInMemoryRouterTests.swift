@@ -88,12 +88,30 @@ import Testing
                     && setCookie.contains("Secure"), "\(setCookie)")
             #expect(!String(buffer: signIn.body).contains("token"))
             let token = String(setCookie.dropFirst("__Host-memery-session=".count).prefix { $0 != ";" })
-            let cookie: HTTPFields = [.cookie: "__Host-memery-session=\(token)"]
+            var cookie: HTTPFields = [.cookie: "__Host-memery-session=\(token)"]
 
             // Reading with the cookie alone works; the device is named after the browser.
             let account = try await client.execute(uri: HubPaths.account, method: .get, headers: cookie)
             #expect(account.status == .ok)
             #expect(try HubRouterTests.decode(AccountAnswer.self, account.body).devices.map(\.device).contains("browser: Chrome on Android"))
+            // Over https only the __Host- cookie counts: a plain one (which a sibling host could
+            // set) is not this hub's, and two that differ are nobody's.
+            for other: HTTPFields in [[.cookie: "memery-session=\(token)"], [.cookie: "__Host-memery-session=\(token); __Host-memery-session=forged"]] {
+                #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: other).status == .unauthorized)
+            }
+            // Signing in again from this browser ends its earlier session: each browser is listed once.
+            var again = cookie
+            again[.origin] = site
+            again[.contentType] = "application/json"
+            let second = try await client.execute(uri: HubPaths.browserSession, method: .post, headers: again,
+                                                  body: HubRouterTests.json(BrowserLogin(user: "alice", password: Self.password)))
+            #expect(second.status == .created)
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: cookie).status == .unauthorized)
+            let newToken = String((second.headers[.setCookie] ?? "").dropFirst("__Host-memery-session=".count).prefix { $0 != ";" })
+            let renewed: HTTPFields = [.cookie: "__Host-memery-session=\(newToken)"]
+            let devices = try HubRouterTests.decode(AccountAnswer.self, try await client.execute(uri: HubPaths.account, method: .get, headers: renewed).body)
+            #expect(devices.devices.filter { $0.device.hasPrefix("browser: ") }.count == 1, "\(devices.devices)")
+            cookie = renewed
             // A change with the cookie: refused from another origin and with none, done from the hub's.
             var foreign = cookie, bare = cookie, own = cookie
             foreign[.origin] = "https://evil.example"

@@ -91,4 +91,18 @@ import Testing
         bell.listening(false)
         #expect(!bell.isListening && bell.rings(1) == 2)
     }
+
+    /// A notice that names the position keeps the newest one (notices may arrive out of
+    /// order); one that names none, from a hub of schema step 9, changes nothing of it.
+    @Test func theNewestPositionANoticeNamedIsKept() {
+        let bell = PositionBell()
+        bell.watch(3)
+        #expect(bell.position(3) == nil)
+        bell.ring(3, position: 40)
+        bell.ring(3, position: 38)
+        bell.ring(3)
+        #expect(bell.position(3) == 40 && bell.rings(3) == 3)
+        bell.ring(4, position: 9)
+        #expect(bell.position(4) == nil, "nobody watches 4")
+    }
 }

@@ -121,6 +121,7 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         wait(phone, lambda d: "made on my phone" in texts(first, cookie, name), what="the caption kept")
         wait(desk, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "made on my phone", timeout=15,
              what="the caption on the other hub's page")
+        assert "changed elsewhere" in desk.find_element(By.ID, "status").text, desk.find_element(By.ID, "status").text
         desk.save_screenshot(str(SHOTS / "hub-second-page.png"))
 
         # The account, from the name in the bar: the devices signed in, this browser among them.

@@ -60,7 +60,10 @@ export function showAccount(status) {
     } catch (error) { fail(error); }
   });
   document.getElementById('sign-out').addEventListener('click', async () => {
-    await fetch('/v1/browser/session', { method: 'DELETE' });
-    location.replace('/');
+    try {
+      const answer = await fetch('/v1/browser/session', { method: 'DELETE' });
+      if (!answer.ok) throw new Error(`not signed out (${answer.status} ${answer.statusText}): try again`);
+      location.replace('/');
+    } catch (error) { fail(error); }
   });
 }

@@ -140,6 +140,7 @@ class Editor {
   async commit(edit, what) {
     if (!this.name) return false;
     this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
+    this.inFlight = (this.inFlight || 0) + 1;
     try {
       const result = await api.edit(this.name, edit);
       // The event stream will tell of this edit too: it is already shown, so it need not reload.
@@ -150,13 +151,19 @@ class Editor {
       say(result.changed ? what : 'nothing to change');
       await this.reload();
       return true;
-    } catch (error) { fail(error); await this.reload(); return false; }
+    } catch (error) { fail(error); await this.reload(); return false; } finally { this.inFlight -= 1; }
   }
 
-  // A change to the store, from this page or anywhere else.
+  // A change to the store, from this page or anywhere else. One this page did not make (no
+  // edit of its own under way) is said: another device, window or command changed it. An
+  // edit of this page's under way is not lost: the server decides it on the newest state.
   changed(change) {
     if (this.name && change.kind === 'creation' && change.creation === this.name) {
-      if (change.sequence > (this.lastSeen || 0)) { this.lastSeen = change.sequence; this.reload(); }
+      if (change.sequence > (this.lastSeen || 0)) {
+        this.lastSeen = change.sequence;
+        if (!this.inFlight) say('changed elsewhere (another device, window or command): showing the newest');
+        this.reload();
+      }
     } else if (!this.name) {
       this.gallery.refresh();
     }
