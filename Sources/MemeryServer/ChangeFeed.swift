@@ -52,24 +52,46 @@ actor ChangeFeed {
 
     /// A change was just made here (a hub's working copy stored an edit or a pull): the
     /// pages hear of it now, not at the next poll.
-    nonisolated func poke() { pokes.continuation.yield() }
+    nonisolated func poke() { Task { await self.wakeUp() } }
 
-    private let pokes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// The poller while it pauses; a poke that came while it polled (the next pause is skipped).
+    private var sleeping: CheckedContinuation<Void, Never>?
+    private var poked = false
 
-    /// The poll's interval, or less when poked.
-    private func pause() async {
-        let (interval, pokes) = (interval, pokes.stream)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: interval) }
-            group.addTask { for await _ in pokes { return } }
-            await group.next()
-            group.cancelAll()
+    private func wakeUp() {
+        if let sleeping {
+            self.sleeping = nil
+            sleeping.resume()
+        } else {
+            poked = true
         }
     }
+
+    /// The poll's interval, or less when poked. (Not a race of a sleep against an AsyncStream:
+    /// cancelling the task that waits on an AsyncStream ends the stream, and every pause
+    /// after the first would have returned at once.)
+    private func pause() async {
+        if poked {
+            poked = false
+            return
+        }
+        let interval = interval
+        let timer = Task { [weak self] in
+            // Cancelled (a poke came first): nothing to wake.
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
+            await self?.wakeUp()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in sleeping = continuation }
+        timer.cancel()
+    }
+
+    /// How many times the store was looked at (the tests count them).
+    private(set) var polls = 0
 
     private func poll() async {
         while !Task.isCancelled {
             await pause()
+            polls += 1
             guard !listeners.isEmpty, let seen else { continue }
             guard let changes = try? await workspace.reading({ workspace -> [StoreChange] in
                 try workspace.lastSequence() > seen ? workspace.changes(after: seen, limit: 10_000) : []
