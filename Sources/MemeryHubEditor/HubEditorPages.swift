@@ -68,13 +68,15 @@ public final class HubEditorPages: HubPages {
             }
             return response
         }
-        defer { copy.end() }
         // The edit is in the copy: it counts once PostgreSQL has it.
         do {
             copy.editor.storeChanged()  // the person's other pages on this hub
             try await copy.sync()
+            copy.end()
             return response
         } catch {
+            // Out of use before it is let go: letting go waits for the requests using it.
+            copy.end()
             await copies.discard(copy)
             let failure = error as? HubClientError
             let status: HTTPResponse.Status = failure?.status == 413 ? .contentTooLarge : failure?.status == 401 ? .unauthorized : .serviceUnavailable

@@ -155,6 +155,34 @@ struct HubEditorTests {
         #expect(try Self.texts(back, "plan") == ["EDIT 6"])
     }
 
+    /// The hub's quota holds for a page's upload: the push is refused, the page is told at
+    /// once that the change may not be saved, and the copy that held it is let go, so the
+    /// picture is nowhere (not in PostgreSQL, not in the next answer).
+    @Test func anUploadPastTheQuotaIsRefusedAndLeavesNothing() throws {
+        let sandbox = try Sandbox()
+        let hub = try Self.hub(in: sandbox, extra: ["--quota-mb", "1"])
+        let browser = HubBrowser(hub: hub, sandbox: sandbox)
+        #expect(try browser.signUpAndIn("fay").status == 201)
+        // 1000x700 pixels of noise as an uncompressed BMP: 2.1 MB, past the 1 MB quota.
+        let (width, height) = (1000, 700)
+        var bmp = Data("BM".utf8)
+        func le(_ value: Int, _ bytes: Int) { for i in 0..<bytes { bmp.append(UInt8((value >> (8 * i)) & 0xff)) } }
+        let size = 54 + width * height * 3
+        le(size, 4); le(0, 4); le(54, 4); le(40, 4); le(width, 4); le(height, 4); le(1, 2); le(24, 2); le(0, 4); le(width * height * 3, 4)
+        le(2835, 4); le(2835, 4); le(0, 4); le(0, 4)
+        var generator = SystemRandomNumberGenerator()
+        bmp.append(contentsOf: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let file = sandbox.path("noise.bmp")
+        try bmp.write(to: URL(fileURLWithPath: file))
+        let started = Date()
+        let refused = try browser.call("POST", "/api/creations?name=big&filename=noise.bmp", file: file, type: "image/bmp")
+        #expect(refused.status == 413 && refused.text.contains("notSaved") && refused.text.contains("quota"), "\(refused.status) \(refused.text)")
+        #expect(Date().timeIntervalSince(started) < 20, "the refusal is said at once, not after the copy's requests time out")
+        #expect(try Self.events(hub) == 0)
+        let listed = try browser.call("GET", "/api/creations")
+        #expect(listed.status == 200 && !listed.text.contains("big"), "\(listed.text)")
+    }
+
     @Test func overHttpsTheCookieIsSecureAndHostBound() throws {
         let sandbox = try Sandbox()
         let hub = try Self.hub(in: sandbox, extra: ["--public-url", "https://memes.example.org"])
