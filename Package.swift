@@ -166,6 +166,7 @@ let package = Package(
             "MemeryHub", "MemeryHubProtocol", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"), httpTypes, nioCore]),
+        .testTarget(name: "MemeryHubEditorTests", dependencies: ["MemeryHubEditor", .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],

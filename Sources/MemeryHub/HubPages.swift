@@ -12,6 +12,9 @@ public protocol HubPages: Sendable {
     func hubStarted(at address: String, signals: HubSignals)
     /// Answers a request for any path outside the hub's API.
     func respond(to request: Request, from visitor: HubVisitor) async throws -> Response
+    /// Whether the answer depends on who asks: when not (the editor's script and style
+    /// files), the session is not looked up in the database.
+    func needsPerson(_ request: Request) -> Bool
 }
 
 /// Who asked for a page, and on which connection.

@@ -187,7 +187,7 @@ public enum HubServer {
                     }
                     // Signed out is no session; a database that does not answer is not that.
                     var person: HubPerson?
-                    if let token = try? accounts.token(request.headers) {
+                    if pages.needsPerson(request), let token = try? accounts.token(request.headers) {
                         do {
                             let who = try await Deadline.run(.seconds(10), failing: HubError(.serviceUnavailable, "unavailable",
                                                                                              "the hub's database did not answer: try again later")) {

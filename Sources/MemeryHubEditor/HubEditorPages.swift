@@ -14,10 +14,14 @@ import NIOCore
 public final class HubEditorPages: HubPages {
     let copies: WorkingCopies
     let files: EditorFiles
+    let renders: FairRenders
 
     /// `cacheDirectory`: where the working copies live; `cacheBytes`: how much they may take.
-    public init(cacheDirectory: URL, cacheBytes: Int64, maxUploadBytes: Int = 64 << 20) throws {
+    /// `renderSlots`: how many renders run at once, everyone's together (the cores).
+    public init(cacheDirectory: URL, cacheBytes: Int64, maxUploadBytes: Int = 64 << 20,
+                renderSlots: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) throws {
         files = try EditorFiles.shipped()
+        renders = FairRenders(slots: renderSlots)
         var settings = ServerSettings(host: "hub", maxBodyBytes: maxUploadBytes, allowsPrivateLinks: false)
         settings.servedByHub = true
         copies = try WorkingCopies(folder: cacheDirectory, budgetBytes: cacheBytes, settings: settings, files: files)
@@ -27,30 +31,40 @@ public final class HubEditorPages: HubPages {
         Task { await copies.started(at: address, signals: signals) }
     }
 
+    /// The editor's script, style and pictures are the same for everyone, signed in or not.
+    public func needsPerson(_ request: Request) -> Bool {
+        !((request.method == .get || request.method == .head) && request.uri.path.hasPrefix("/app/"))
+    }
+
     public func respond(to request: Request, from visitor: HubVisitor) async throws -> Response {
         let path = request.uri.path
         // The editor's own files need no copy: the page shows while the copy is built.
-        if request.method == .get || request.method == .head {
-            if path == "/" || path == "/index.html" { return try files.answer(visitor.person == nil ? "signin.html" : "index.html") }
-            if path.hasPrefix("/app/") { return try files.answer(String(path.dropFirst())) }
+        if !needsPerson(request) { return try files.answer(String(path.dropFirst())) }
+        if request.method == .get || request.method == .head, path == "/" || path == "/index.html" {
+            return try files.answer(visitor.person == nil ? "signin.html" : "index.html")
         }
         guard let person = visitor.person else {
-            return Self.problem(.unauthorized, "sign in first: open this hub's address in a browser", kind: "signedOut")
+            return EditorResponder.problem(.unauthorized, "sign in first: open this hub's address in a browser", kind: "signedOut")
         }
         let copy: WorkingCopy
         do {
             copy = try await copies.copy(for: person)
         } catch let error as HubClientError where error.status == 401 {
-            return Self.problem(.unauthorized, "sign in again: this browser's session has ended", kind: "signedOut")
+            return EditorResponder.problem(.unauthorized, "sign in again: this browser's session has ended", kind: "signedOut")
         } catch {
-            return Self.problem(.serviceUnavailable, "your creations could not be opened on this hub (\(error)): try again in a moment", kind: "hub")
+            return EditorResponder.problem(.serviceUnavailable, "your creations could not be opened on this hub (\(error)): try again in a moment", kind: "hub")
         }
         let changes = ![.get, .head].contains(request.method)
         var response: Response
         do {
             // A pull under way (a push from elsewhere) lands before a change is decided.
             if changes { await copy.settled() }
-            response = try await copy.editor.respond(to: request, channel: visitor.channel, logger: visitor.logger)
+            let (editor, channel, logger) = (copy.editor, visitor.channel, visitor.logger)
+            if FairRenders.renders(request) {
+                response = try await renders.run(for: person.user) { try await editor.respond(to: request, channel: channel, logger: logger) }
+            } else {
+                response = try await editor.respond(to: request, channel: channel, logger: logger)
+            }
         } catch {
             copy.end()
             throw error
@@ -81,14 +95,8 @@ public final class HubEditorPages: HubPages {
             let failure = error as? HubClientError
             let status: HTTPResponse.Status = failure?.status == 413 ? .contentTooLarge : failure?.status == 401 ? .unauthorized : .serviceUnavailable
             // The push may have been committed before its answer was lost, or the pull after it failed.
-            return Self.problem(status, "this change may not have been saved: the hub could not confirm it (\(failure?.description ?? "\(error)")); reload to see what it holds",
+            return EditorResponder.problem(status, "this change may not have been saved: the hub could not confirm it (\(failure?.description ?? "\(error)")); reload to see what it holds",
                                 kind: status == .unauthorized ? "signedOut" : "notSaved")
         }
-    }
-
-    static func problem(_ status: HTTPResponse.Status, _ message: String, kind: String) -> Response {
-        let body = (try? JSONSerialization.data(withJSONObject: ["error": message, "kind": kind], options: [.sortedKeys])) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -28,6 +28,12 @@ public struct EditorResponder: Sendable {
     /// Ends the pages' live updates: the store is being let go.
     public func close() async { await feed.stop() }
 
+    /// A refusal in the editor API's own words and shape (`{"error", "kind"}`, never cached,
+    /// hardened): for what a hub answers before a store is reached (signed out, not saved).
+    public static func problem(_ status: HTTPResponse.Status, _ message: String, kind: String) -> Response {
+        AccessGuard<ServerContext>.hardened(JSONAnswer.response(APIError.Body(error: message, kind: kind), status: status))
+    }
+
     /// The answer, with the headers every editor answer carries (no framing, no sniffing,
     /// the content policy): `AccessGuard.hardened`.
     public func respond(to request: Request, channel: any Channel, logger: Logger) async throws -> Response {

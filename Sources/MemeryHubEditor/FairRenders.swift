@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+
+/// The renders of every person a hub serves (pictures, previews, exports, the decoding of an
+/// upload), on a bounded pool with a queue per person, served in turn: one person's
+/// 48-megapixel exports wait behind each other, not in front of someone else's 600 px
+/// preview, and however many renders the pages ask for at once, no more than `slots` run
+/// (each may hold hundreds of megabytes). A person runs one render at a time, so a second
+/// person always finds a slot free within one render of anyone else's when `slots` ≥ 2.
+actor FairRenders {
+    let slots: Int
+    private var running = 0
+    private var runningFor: [Int64: Int] = [:]
+    /// Who waits, each in the order they asked; `turns` is the order people are served in.
+    private var waiting: [Int64: [CheckedContinuation<Void, Never>]] = [:]
+    private var turns: [Int64] = []
+
+    init(slots: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+        self.slots = max(1, slots)
+    }
+
+    /// Whether a request to the editor's API renders or decodes a picture.
+    nonisolated static func renders(_ request: Request) -> Bool {
+        let path = request.uri.path
+        switch request.method {
+        case .get, .head:
+            guard path.hasPrefix("/api/creations/") else { return path.hasPrefix("/api/garage/") && path.hasSuffix("/picture") }
+            return path.hasSuffix("/render") || path.hasSuffix("/export") || path.hasSuffix("/preview")
+        case .post:
+            return path == "/api/creations" || path == "/api/garage"
+        default:
+            return false
+        }
+    }
+
+    /// Runs `body` in the person's turn.
+    nonisolated func run<T: Sendable>(for person: Int64, _ body: @Sendable () async throws -> T) async throws -> T {
+        await enter(person)
+        do {
+            let result = try await body()
+            await leave(person)
+            return result
+        } catch {
+            await leave(person)
+            throw error
+        }
+    }
+
+    /// Renders asked for and not yet started.
+    var queued: Int { waiting.values.reduce(0) { $0 + $1.count } }
+
+    private func enter(_ person: Int64) async {
+        if running < slots, runningFor[person, default: 0] == 0, waiting.isEmpty {
+            start(person)
+            return
+        }
+        await withCheckedContinuation { continuation in
+            if waiting[person] == nil { turns.append(person) }
+            waiting[person, default: []].append(continuation)
+            next()
+        }
+    }
+
+    private func leave(_ person: Int64) {
+        running -= 1
+        runningFor[person, default: 1] -= 1
+        if runningFor[person] == 0 { runningFor[person] = nil }
+        next()
+    }
+
+    private func start(_ person: Int64) {
+        running += 1
+        runningFor[person, default: 0] += 1
+    }
+
+    /// Starts the first waiting person in turn who runs nothing, while a slot is free; a
+    /// person served goes to the back of the turns.
+    private func next() {
+        while running < slots, let index = turns.firstIndex(where: { runningFor[$0, default: 0] == 0 }) {
+            let person = turns.remove(at: index)
+            var queue = waiting[person] ?? []
+            let continuation = queue.removeFirst()
+            if queue.isEmpty {
+                waiting[person] = nil
+            } else {
+                waiting[person] = queue
+                turns.append(person)
+            }
+            start(person)
+            continuation.resume()
+        }
+    }
+}
