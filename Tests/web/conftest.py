@@ -122,24 +122,32 @@ def as_postgres(*command):
 
 
 @contextlib.contextmanager
-def hub_process(database, *extra):
-    """Another `memery hub` on `database`, with `extra` arguments: its address."""
+def hub_started(database, *extra):
+    """Another `memery hub` on `database`, with `extra` arguments: (its address, its process),
+    for a test that kills it itself (by its pid; it is killed at the end if still running)."""
     process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error", *extra],
                                stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         assert "http://" in line, line
-        yield line.split()[-1]
+        yield line.split()[-1], process
     finally:
         process.kill()
         process.wait()
+        process.stdout.close()
 
 
 @contextlib.contextmanager
-def running_hub(*extra):
-    """A `memery hub` on a throwaway PostgreSQL (initdb and pg_ctl as the unprivileged
-    postgres user, on a free loopback port), started with `extra` arguments: (its address,
-    its database's address)."""
+def hub_process(database, *extra):
+    """Another `memery hub` on `database`, with `extra` arguments: its address."""
+    with hub_started(database, *extra) as (address, _):
+        yield address
+
+
+@contextlib.contextmanager
+def throwaway_postgres():
+    """A throwaway PostgreSQL (initdb and pg_ctl as the unprivileged postgres user, on a free
+    loopback port) with an empty database `hub`: that database's address."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
         pytest.skip("PostgreSQL's initdb is absent (scripts/bootstrap installs Debian's postgresql)")
@@ -152,22 +160,22 @@ def running_hub(*extra):
     as_postgres(f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "memery", "--no-sync", "-E", "UTF8")
     as_postgres(f"{bin_dir}/pg_ctl", "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
                 f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
-    process = None
     try:
         subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "memery", "-d", "postgres", "-q", "-c", "CREATE DATABASE hub"],
                        check=True, capture_output=True)
-        database = f"postgres://memery@127.0.0.1:{port}/hub?sslmode=disable"
-        process = subprocess.Popen([BINARY, "hub", "--database", database, "--port", "0", "--bcrypt-cost", "4", "--log-level", "error", *extra],
-                                   stdout=subprocess.PIPE, text=True)
-        line = process.stdout.readline()
-        assert "http://" in line, line
-        yield line.split()[-1], database
+        yield f"postgres://memery@127.0.0.1:{port}/hub?sslmode=disable"
     finally:
-        if process:
-            process.kill()
-            process.wait()
         as_postgres(f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def running_hub(*extra):
+    """A `memery hub` on a throwaway PostgreSQL (throwaway_postgres), started with `extra`
+    arguments: (its address, its database's address)."""
+    with throwaway_postgres() as database:
+        with hub_process(database, *extra) as address:
+            yield address, database
 
 
 def reveal(driver, element_id):

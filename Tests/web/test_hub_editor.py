@@ -171,3 +171,64 @@ def test_the_hubs_editor_api_answers_as_schemas_openapi_yaml_says(hubs):
     assert urllib.request.urlopen(made).status == 201
     # The session's token, which the hub takes as a bearer token as it takes the cookie.
     editor_api_conforms(first, cookie.split("=", 1)[1], max_examples=10)
+
+
+def post_json(hub, path, body, headers=None):
+    """(status, headers, JSON body or None) of a POST from the hub's own page (its Origin)."""
+    request = urllib.request.Request(hub + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Origin": hub, **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            status, answer_headers, data = answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        status, answer_headers, data = error.code, error.headers, error.read()
+    try:
+        return status, answer_headers, json.loads(data)
+    except ValueError:
+        return status, answer_headers, None
+
+
+def test_wrong_passwords_in_the_sign_in_page_are_stopped_with_a_message_the_person_sees(hubs):
+    # docs/hub.md: after 10 failures for one account from one address, attempts from there are
+    # refused (429) until the failures age out of the 15-minute window.
+    first, second, _ = hubs
+    status, _, body = post_json(first, "/v1/accounts", {"user": "guessed", "password": PASSWORD})
+    assert status == 201, body
+    answers = []
+    for attempt in range(30):
+        status, headers, body = post_json(first, "/v1/browser/session", {"user": "guessed", "password": f"wrong {attempt}"})
+        answers.append(status)
+        if status == 429:
+            break
+        assert status == 401 and "Set-Cookie" not in headers, (attempt, status, body)
+    assert answers == [401] * 10 + [429], answers
+    message = body["message"]
+    assert "too many failed logins for guessed from this address" in message and "try again in" in message, body
+    assert int(headers["Retry-After"]) > 0, dict(headers)
+    # The hubs count in PostgreSQL: the other hub refuses this address too, the right password included.
+    status, headers, body = post_json(second, "/v1/browser/session", {"user": "guessed", "password": PASSWORD})
+    assert status == 429 and "Set-Cookie" not in headers and "too many failed logins" in body["message"], (status, body)
+
+    # The person at the sign-in page: the page says why, in its status line.
+    driver = browser(phone=True)
+    try:
+        driver.get(first + "/")
+        wait(driver, lambda d: d.find_element(By.ID, "signin-form").is_displayed(), what="the sign-in page")
+        driver.find_element(By.ID, "signin-user").send_keys("guessed")
+        driver.find_element(By.ID, "signin-password").send_keys("one more guess")
+        driver.find_element(By.CSS_SELECTOR, "#signin-form button").click()
+        wait(driver, lambda d: "too many failed logins" in d.find_element(By.ID, "status").text, what="the page's message")
+        status_line = driver.find_element(By.ID, "status")
+        assert status_line.is_displayed() and "error" in status_line.get_attribute("class"), status_line.get_attribute("outerHTML")
+        assert "try again in" in status_line.text and "guessed" in status_line.text, status_line.text
+        assert driver.find_element(By.ID, "signin-form").is_displayed() and not driver.find_elements(By.CSS_SELECTOR, "#gallery-view:not([hidden])")
+        assert not any("memery-session" in c["name"] for c in driver.get_cookies()), driver.get_cookies()
+        driver.save_screenshot(str(SHOTS / "hub-signin-too-many.png"))
+    finally:
+        driver.quit()
+
+    # Another account from the same address is not held back by this one's failures.
+    status, _, body = post_json(first, "/v1/accounts", {"user": "neighbour", "password": PASSWORD})
+    assert status == 201, body
+    status, headers, body = post_json(first, "/v1/browser/session", {"user": "neighbour", "password": PASSWORD})
+    assert status == 201 and "memery-session=" in headers["Set-Cookie"], (status, body)
