@@ -12,6 +12,8 @@ import PostgresNIO
 struct EventLog: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Where pull pages are read when it has replayed far enough (`--replica-database`).
+    var replica: ReplicaReads? = nil
     /// The most events one pull answers (an append is never split, so a page may hold a few more).
     static let pageLimit = 2_000
     static let pushLimit = 10_000
@@ -194,6 +196,25 @@ struct EventLog: Sendable {
     /// `expected` is the event the machine last pulled, at the cursor.
     func pull(after cursor: Int64, at expected: UUID?, limit: Int, session tokenHash: Data) async throws -> PullAnswer {
         let limit = min(max(limit, 1), Self.pageLimit)
+        if let replica {
+            // The primary says who asks and how far the replica must have replayed for them.
+            var asker: (user: Int64, position: Int64)?
+            for try await row in try await client.execute(SessionPosition(tokenHash: tokenHash), logger: logger) { asker = row }
+            guard let asker else { throw HubError.unauthorized }
+            let answer = await replica.answer("pull") { replica -> PullAnswer? in
+                var replayed: Int64 = -1, atCursor: UUID?
+                var events = [HubEvent]()
+                let page = ReplicaPullPage(user: asker.user, cursor: cursor, limit: Int64(limit))
+                for try await row in try await replica.execute(page, logger: logger) {
+                    replayed = row.replayed
+                    atCursor = row.atCursor
+                    if let event = row.event { events.append(event) }
+                }
+                guard replayed >= asker.position else { return nil }
+                return try await Self.finish(events, of: asker.user, after: cursor, at: expected, found: atCursor, limit: limit, on: replica, logger: logger)
+            }
+            if let answer { return answer }
+        }
         var user: Int64?, atCursor: UUID?
         var events = [HubEvent]()
         for try await row in try await client.execute(PullPage(tokenHash: tokenHash, cursor: cursor, limit: Int64(limit)), logger: logger) {
@@ -202,6 +223,15 @@ struct EventLog: Sendable {
             if let event = row.event { events.append(event) }
         }
         guard let user else { throw HubError.unauthorized }
+        return try await Self.finish(events, of: user, after: cursor, at: expected, found: atCursor, limit: limit, on: client, logger: logger)
+    }
+
+    /// A page's answer from its first rows (`found`: the event at the cursor there): a
+    /// restart when the machine's last event is not at its cursor, else the page with the
+    /// rest of an append it ended inside, read from the same database.
+    private static func finish(_ first: [HubEvent], of user: Int64, after cursor: Int64, at expected: UUID?, found atCursor: UUID?, limit: Int,
+                               on client: PostgresClient, logger: Logger) async throws -> PullAnswer {
+        var events = first
         if let expected, cursor > 0, atCursor != expected { return PullAnswer(events: [], cursor: cursor, more: false, restart: true) }
         // A short page is everything there was (an append becomes visible whole): no more to ask.
         guard events.count == limit else { return PullAnswer(events: events, cursor: events.last?.position ?? cursor, more: false) }

@@ -9,6 +9,7 @@ import NIOCore
 import NIOHTTPTypes
 import PostgresNIO
 import Prometheus
+import ServiceLifecycle
 
 /// How `memery hub` was started.
 public struct HubSettings: Sendable {
@@ -31,6 +32,9 @@ public struct HubSettings: Sendable {
     /// The address people open, when a proxy serves the hub (`--public-url`): an https one
     /// makes the browser's session cookie `Secure`, and its origin may make changes.
     public var publicURL: URL?
+    /// A streaming replica of `database` (`--replica-database`): pulls and picture downloads
+    /// are read there when it has replayed far enough (`ReplicaReads`).
+    public var replicaDatabase: DatabaseAddress?
     public init(database: DatabaseAddress, host: String = "127.0.0.1", port: Int = 8470, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
                 searchTimeout: Duration = .seconds(20), trustedProxies: [AddressRange] = [], readTimeout: Duration = .seconds(10),
                 quotaBytes: Int64? = nil, unusedPictureGrace: Duration = .seconds(24 * 3600), publicURL: URL? = nil) {
@@ -69,19 +73,24 @@ public enum HubServer {
     static func application(_ settings: HubSettings, pages: (any HubPages)? = nil, registry: PrometheusCollectorRegistry, logger: Logger,
                             announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
+        let replica = settings.replicaDatabase.map { address in
+            ReplicaReads(client: PostgresClient(configuration: address.configuration, backgroundLogger: logger), address: address, logger: logger)
+        }
         let bell = PositionBell()
         // The listener connects once the schema is there: before, a database that is down
         // would be logged by the pool ahead of the hub's own one-line message.
         let (migrated, signalMigrated) = AsyncStream<Void>.makeStream()
-        let router = buildRouter(client: client, bell: bell, registry: registry, settings: settings, pages: pages, logger: logger)
+        var services: [any Service] = [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
+                                       PositionListener(client: client, bell: bell, logger: logger, start: migrated)]
+        if let replica { services.append(replica.client) }
+        let router = buildRouter(client: client, replica: replica, bell: bell, registry: registry, settings: settings, pages: pages, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
-            services: [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
-                       PositionListener(client: client, bell: bell, logger: logger, start: migrated)],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
                 pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)", signals: HubSignals(bell: bell))
@@ -107,11 +116,11 @@ public enum HubServer {
     }
 
     /// The router over the hub's PostgreSQL: every route.
-    static func buildRouter(client: PostgresClient, bell: PositionBell, registry: PrometheusCollectorRegistry, settings: HubSettings,
-                            pages: (any HubPages)? = nil, logger: Logger) -> Router<HubContext> {
+    static func buildRouter(client: PostgresClient, replica: ReplicaReads? = nil, bell: PositionBell, registry: PrometheusCollectorRegistry,
+                            settings: HubSettings, pages: (any HubPages)? = nil, logger: Logger) -> Router<HubContext> {
         let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
                                  logins: PostgresLoginRecords(client: client, logger: logger),
-                                 pictures: PostgresPictureRecords(client: client, logger: logger))
+                                 pictures: PostgresPictureRecords(client: client, logger: logger, replica: replica))
         let accounts = records.accounts(settings, logger: logger)
         let database = settings.database
         let router = baseRouter(accounts: accounts, settings: settings, pages: pages, registry: registry,
@@ -125,7 +134,7 @@ public enum HubServer {
         AccountRoutes(accounts: accounts).add(to: router)
         BrowserSessionRoutes(accounts: accounts, cookie: settings.cookie).add(to: router)
         PictureRoutes(accounts: accounts, blobs: Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)).add(to: router)
-        SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger)).add(to: router)
+        SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger, replica: replica)).add(to: router)
         WatchRoute(accounts: accounts, client: client, bell: bell, logger: logger).add(to: router)
         LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: settings.searchTimeout)).add(to: router)
         return router

@@ -18,6 +18,9 @@ protocol PictureRecords: Sendable {
 struct PostgresPictureRecords: PictureRecords {
     let client: PostgresClient
     let logger: Logger
+    /// Where a picture's bytes are read first (`--replica-database`); one it lacks yet (just
+    /// uploaded) is read from the primary.
+    var replica: ReplicaReads? = nil
 
     func keep(_ key: Data, _ bytes: Data, for user: Int64, quota: Int64?) async throws -> Bool {
         let logger = logger
@@ -55,6 +58,14 @@ struct PostgresPictureRecords: PictureRecords {
     }
 
     func bytes(_ key: Data, for user: Int64) async throws -> Data? {
+        let logger = logger
+        if let replica, let bytes = await replica.answer("picture", { try await Self.bytes(key, for: user, on: $0, logger: logger) }) {
+            return bytes
+        }
+        return try await Self.bytes(key, for: user, on: client, logger: logger)
+    }
+
+    private static func bytes(_ key: Data, for user: Int64, on client: PostgresClient, logger: Logger) async throws -> Data? {
         try await client.query("""
             SELECT b.bytes FROM blobs b JOIN blob_grants g ON g.hash = b.hash WHERE g.user_id = \(user) AND b.hash = \(key)
             """, logger: logger).decode(Data.self).first(where: { _ in true })

@@ -76,6 +76,11 @@ struct HubServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("How much the working copies may take on disk, in GB; the least recently used are let go past it.", valueName: "gb"))
     var cacheGB = 4.0
 
+    @Option(name: .customLong("replica-database"),
+            help: ArgumentHelp("A PostgreSQL streaming replica of --database: pulls and picture downloads are read there when it has replayed far enough (the primary answers otherwise).",
+                               valueName: "postgres-url"))
+    var replicaDatabase: String?
+
     @Option(name: .customLong("public-url"),
             help: ArgumentHelp("The address people open (https://memes.example.org behind a proxy): an https one makes the sign-in cookie Secure.",
                                valueName: "url"))
@@ -101,16 +106,23 @@ struct HubServeCommand: AsyncParsableCommand {
         }
         if let quotaMB, !(1...10_000_000).contains(quotaMB) { throw ValidationError("--quota-mb must be from 1 to 10000000, got \(quotaMB)") }
         _ = try databaseOptions.address()
+        _ = try replicaAddress()
+    }
+
+    func replicaAddress() throws -> DatabaseAddress? {
+        guard let replicaDatabase else { return nil }
+        do { return try DatabaseAddress(replicaDatabase) } catch let error as HubStartError { throw ValidationError("--replica-database: \(error.description)") }
     }
 
     func run() async throws {
-        let settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
+        var settings = HubSettings(database: try databaseOptions.address(), host: host, port: port, bcryptCost: UInt8(bcryptCost),
                                    logLevel: Logger.Level(rawValue: logLevel) ?? .info,
                                    searchTimeout: .milliseconds(Int64(searchTimeout * 1000)),
                                    trustedProxies: trustedProxies.compactMap(AddressRange.init), readTimeout: .milliseconds(Int64(readTimeout * 1000)),
                                    quotaBytes: quotaMB.map { Int64($0) << 20 },
                                    unusedPictureGrace: .milliseconds(Int64(unusedPictureHours * 3_600_000)),
                                    publicURL: publicURL.flatMap(URL.init(string:)))
+        settings.replicaDatabase = try replicaAddress()
         let pages = try cacheDirectory.map { folder -> HubEditorPages in
             do {
                 return try HubEditorPages(cacheDirectory: URL(fileURLWithPath: folder), cacheBytes: Int64(cacheGB * 1_073_741_824))

@@ -31,16 +31,50 @@ public final class PostgresCluster: @unchecked Sendable {
     public init() throws {
         guard let bin = Self.binaries else { throw ClusterError(Self.unavailable ?? "") }
         self.bin = bin
-        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("memery-pg-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        if getuid() == 0 { try Self.command("/bin/chown", ["postgres:postgres", folder.path]) }
-        port = try Self.freePort()
+        (folder, port) = try Self.newPlace()
         try run("initdb", ["-D", folder.appendingPathComponent("data").path, "-A", "trust", "-U", "memery", "--no-sync", "-E", "UTF8"])
+        try startServer()
+        Self.stopAtExit(self)
+    }
+
+    /// A hot standby streaming from `primary` (pg_basebackup -R), on a port of its own.
+    private init(replicaOf primary: PostgresCluster) throws {
+        bin = primary.bin
+        (folder, port) = try Self.newPlace()
+        try run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "memery", "-D", folder.appendingPathComponent("data").path,
+                                  "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"])
+        try startServer()
+        Self.stopAtExit(self)
+    }
+
+    /// A streaming replica of this cluster: reads only, replaying what the primary writes.
+    public func replica() throws -> PostgresCluster { try PostgresCluster(replicaOf: self) }
+
+    /// A replica stops replaying (it keeps answering, further and further behind) until `resumeReplay`.
+    public func pauseReplay() throws { try sql("SELECT pg_wal_replay_pause()", database: "postgres") }
+    public func resumeReplay() throws { try sql("SELECT pg_wal_replay_resume()", database: "postgres") }
+
+    /// The server stopped (its folder kept, to start again).
+    public func stopServer() throws {
+        try run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    }
+
+    public func startServer() throws {
         try run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
                            "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
-        // A cluster kept in a static lives until the process ends: stop it then.
-        Self.running.withLock { $0.append(self) }
-        if Self.running.withLock({ $0.count }) == 1 { atexit { PostgresCluster.running.withLock { $0 }.forEach { $0.stop() } } }
+    }
+
+    private static func newPlace() throws -> (URL, Int) {
+        let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("memery-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if getuid() == 0 { try Self.command("/bin/chown", ["postgres:postgres", folder.path]) }
+        return (folder, try Self.freePort())
+    }
+
+    /// A cluster kept in a static lives until the process ends: stop it then.
+    private static func stopAtExit(_ cluster: PostgresCluster) {
+        running.withLock { $0.append(cluster) }
+        if running.withLock({ $0.count }) == 1 { atexit { PostgresCluster.running.withLock { $0 }.forEach { $0.stop() } } }
     }
 
     public static let running = Mutex<[PostgresCluster]>([])

@@ -1,0 +1,93 @@
+import Foundation
+import MemeryTestSupport
+import Testing
+
+/// A hub reading pulls and pictures from a PostgreSQL streaming replica (`--replica-database`,
+/// issue 35 §2): a primary and a hot standby on loopback (pg_basebackup -R). Every
+/// acknowledged edit reaches every machine whether the replica is caught up, lagging (its
+/// replay paused) or stopped, and a lagging replica never looks like a restored hub (no
+/// machine is told to send everything again). `/metrics` counts who answered each read.
+@Suite(.serialized, .enabled(if: PostgresCluster.shared != nil, "no PostgreSQL cluster could be started (PostgreSQLIsThereForTheHubTests says why)"))
+struct HubReplicaTests {
+    typealias Hub = HubSyncTests
+
+    /// How many reads the replica (or, for it, the primary) answered, from the hub's `/metrics`.
+    static func reads(_ hub: HubProcess, answeredBy who: String) throws -> Int {
+        let text = try PostgresCluster.command("/usr/bin/curl", ["-s", hub.address + "/metrics"])
+        let line = text.split(separator: "\n").first { $0.hasPrefix("memery_hub_replica_reads_total") && $0.contains("answered_by=\"\(who)\"") }
+        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? -1) } ?? 0
+    }
+
+    /// Waits (up to 60 s) until the replica has replayed the user's newest position.
+    static func caughtUp(_ replica: PostgresCluster, _ primary: PostgresCluster, database: String, user: String) throws {
+        let query = "SELECT coalesce((SELECT position FROM users WHERE name_key = '\(user)'), -1)"
+        let wanted = try primary.sql(query, database: database)
+        let end = Date().addingTimeInterval(60)
+        while try replica.sql(query, database: database) != wanted {
+            guard Date() < end else { throw ClusterError("the replica did not replay position \(wanted) of \(user) within 60 s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    static func caption(_ machine: Sandbox, _ name: String, _ text: String) throws {
+        let outcome = try machine.run(["text", name, "--top", text])
+        #expect(outcome.status == 0, "\(outcome)")
+    }
+
+    static func expectConverged(_ a: Sandbox, _ b: Sandbox, _ report: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try Hub.history(a, "cat") == Hub.history(b, "cat"), sourceLocation: sourceLocation)
+        #expect(try Hub.exported(a, "cat") == Hub.exported(b, "cat"), sourceLocation: sourceLocation)
+        // A lagging replica taken for a restored hub would have made the machine send everything again.
+        #expect(report["resent"] as? Bool == false, "\(report)", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyAcknowledgedEditReachesEveryMachineWithTheReplicaCaughtUpLaggingOrStopped() throws {
+        let primary = try PostgresCluster()
+        defer { primary.stop() }
+        let database = try primary.newDatabase()
+        let replica = try primary.replica()
+        defer { replica.stop() }
+        let name = PostgresCluster.name(database)
+        let hub = try HubProcess(database: database, extra: ["--replica-database", "postgres://memery@127.0.0.1:\(replica.port)/\(name)?sslmode=disable"])
+        let a = try Hub.machine(hub, "rita", signUp: true)
+        let b = try Hub.machine(hub, "rita", signUp: false)
+
+        // Caught up: the page of events and the picture come from the replica.
+        #expect(try a.run(["new", "cat", "--image", Paths.example]).status == 0)
+        _ = try Hub.sync(a)
+        try Self.caughtUp(replica, primary, database: database, user: "rita")
+        let first = try Hub.sync(b)
+        #expect(first["picturesDown"] as? Int == 1, "\(first)")
+        try Self.expectConverged(a, b, first)
+        let fromReplica = try Self.reads(hub, answeredBy: "replica")
+        #expect(fromReplica >= 2, "the pull and the picture read on the replica")
+
+        // Lagging: replay paused, the replica answers but is behind; the primary answers the pulls.
+        try replica.pauseReplay()
+        for round in 1...3 {
+            try Self.caption(a, "cat", "while the replica lags \(round)")
+            _ = try Hub.sync(a)
+            try Self.expectConverged(a, b, try Hub.sync(b))
+        }
+        #expect(try Self.reads(hub, answeredBy: "primary") >= 3)
+
+        // Stopped: the replica refuses connections; the primary answers, and nothing waits long for it.
+        try replica.stopServer()
+        for round in 1...3 {
+            try Self.caption(a, "cat", "while the replica is stopped \(round)")
+            _ = try Hub.sync(a)
+            try Self.expectConverged(a, b, try Hub.sync(b))
+        }
+
+        // Back (replay runs again after a start) and caught up: reads go to the replica again.
+        try replica.startServer()
+        try Self.caughtUp(replica, primary, database: database, user: "rita")
+        Thread.sleep(forTimeInterval: 6)  // past the rest a failed replica gets
+        try Self.caption(a, "cat", "the replica is back")
+        _ = try Hub.sync(a)
+        try Self.caughtUp(replica, primary, database: database, user: "rita")
+        let again = try Self.reads(hub, answeredBy: "replica")
+        try Self.expectConverged(a, b, try Hub.sync(b))
+        #expect(try Self.reads(hub, answeredBy: "replica") > again, "reads on the replica again once it is back")
+    }
+}
