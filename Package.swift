@@ -91,7 +91,7 @@ let package = Package(
         ], resources: [.copy("Editor")],
         swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // What both servers share of HTTP: saying why one cannot listen, answering by entity tag.
-        .target(name: "MemeryHTTP", dependencies: [httpTypes]),
+        .target(name: "MemeryHTTP", dependencies: [httpTypes, nioCore]),
         // What the hub and its clients say to each other: the JSON bodies of the sync protocol.
         .target(name: "MemeryHubProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // `memery hub`: accounts, sync, recommendations, search and shares on PostgreSQL. Stateless.
@@ -111,7 +111,7 @@ let package = Package(
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // The editor on a hub: each signed-in person's working copy, and the pages over it.
         .target(name: "MemeryHubEditor", dependencies: [
-            "Memery", "MemeryHub", "MemeryHubClient", "MemeryServer", "MemeryLocks", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore,
+            "Memery", "MemeryHub", "MemeryHubClient", "MemeryServer", "MemeryLocks", "MemeryHTTP", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore,
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [
@@ -166,7 +166,7 @@ let package = Package(
             "MemeryHub", "MemeryHubProtocol", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"), httpTypes, nioCore]),
-        .testTarget(name: "MemeryHubEditorTests", dependencies: ["MemeryHubEditor", .product(name: "Hummingbird", package: "hummingbird")]),
+        .testTarget(name: "MemeryHubEditorTests", dependencies: ["MemeryHubEditor", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
     ],

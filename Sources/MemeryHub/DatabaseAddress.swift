@@ -11,9 +11,10 @@ public struct DatabaseAddress: Sendable {
     /// The address without its password, for messages and logs.
     public let shown: String
 
-    public init(_ text: String) throws {
+    /// `option`: the option that named it, for messages.
+    public init(_ text: String, option: String = "--database") throws {
         guard let parts = URLComponents(string: text), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
-            throw HubStartError("--database is not a postgres:// address: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (with characters such as # ? / @ in the password percent-encoded)")
+            throw HubStartError("\(option) is not a postgres:// address: give postgres://USER:PASSWORD@HOST:PORT/DATABASE (with characters such as # ? / @ in the password percent-encoded)")
         }
         let user = parts.percentEncodedUser?.removingPercentEncoding ?? NSUserName()
         let password = parts.percentEncodedPassword?.removingPercentEncoding
@@ -25,14 +26,14 @@ public struct DatabaseAddress: Sendable {
         case "disable": tls = .disable
         case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
         case "require", "verify-full", "verify-ca": tls = .require(.makeClientConfiguration())
-        case let other: throw HubStartError("--database: sslmode=\(other) is not one of disable, prefer, require")
+        case let other: throw HubStartError("\(option): sslmode=\(other) is not one of disable, prefer, require")
         }
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
             let port = parts.port ?? 5432
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
             endpoint = .socket(path: "\(socketDirectory)/.s.PGSQL.\(port)")
         } else {
-            guard let host = parts.host, !host.isEmpty else { throw HubStartError("--database names no host: give postgres://USER:PASSWORD@HOST:PORT/DATABASE") }
+            guard let host = parts.host, !host.isEmpty else { throw HubStartError("\(option) names no host: give postgres://USER:PASSWORD@HOST:PORT/DATABASE") }
             configuration = .init(host: host, port: parts.port ?? 5432, username: user, password: password, database: database, tls: tls)
             endpoint = .tcp(host: host, port: parts.port ?? 5432)
         }
@@ -43,6 +44,15 @@ public struct DatabaseAddress: Sendable {
         var withoutPassword = parts
         if withoutPassword.password != nil { withoutPassword.password = "***" }
         shown = withoutPassword.string ?? "postgres://…"
+    }
+
+    /// The same address for a replica's reads: a statement stops after 10 s, and a wait for a
+    /// lock (replay holds some) after 2 s. The hub stops waiting sooner (`ReplicaReads`), but
+    /// postgres-nio cannot cancel a statement once sent: this is what ends one left behind.
+    func forReplica() -> DatabaseAddress {
+        var replica = self
+        replica.configuration.options.additionalStartupParameters = [("statement_timeout", "10s"), ("lock_timeout", "2s")]
+        return replica
     }
 }
 

@@ -51,7 +51,7 @@ struct EventLog: Sendable {
                 // The push is stored: a pull that fails now must not turn its answer into an
                 // error. Without `pulled` the machine pulls on its own.
                 do {
-                    answer.pulled = try await pull(after: ask.after, at: ask.at, limit: ask.limit, session: tokenHash)
+                    answer.pulled = try await pull(after: ask.after, at: ask.at, limit: ask.limit, session: tokenHash, mayUseReplica: false)
                 } catch {
                     logger.notice("the pull a push asked for failed; answered without it", metadata: ["error": "\(String(reflecting: error))"])
                 }
@@ -193,27 +193,29 @@ struct EventLog: Sendable {
     }
 
     /// A page of the events of the holder of the session `tokenHash` names, after `cursor`;
-    /// `expected` is the event the machine last pulled, at the cursor.
-    func pull(after cursor: Int64, at expected: UUID?, limit: Int, session tokenHash: Data) async throws -> PullAnswer {
+    /// `expected` is the event the machine last pulled, at the cursor. `mayUseReplica`: false
+    /// for the page a push's answer carries (no replica has that push yet).
+    func pull(after cursor: Int64, at expected: UUID?, limit: Int, session tokenHash: Data, mayUseReplica: Bool = true) async throws -> PullAnswer {
         let limit = min(max(limit, 1), Self.pageLimit)
-        if let replica {
-            // The primary says who asks and how far the replica must have replayed for them.
-            var asker: (user: Int64, position: Int64)?
+        if mayUseReplica, let replica, replica.isAvailable {
+            // The primary says who asks, and how far (to which event) a replica must have
+            // replayed for them: the same event there, so a replica of another history (a
+            // restored primary's former standby) is never read as this one.
+            var asker: SessionPosition.Row?
             for try await row in try await client.execute(SessionPosition(tokenHash: tokenHash), logger: logger) { asker = row }
             guard let asker else { throw HubError.unauthorized }
-            let answer = await replica.answer("pull") { replica -> PullAnswer? in
-                var replayed: Int64 = -1, atCursor: UUID?
-                var events = [HubEvent]()
-                let page = ReplicaPullPage(user: asker.user, cursor: cursor, limit: Int64(limit))
-                for try await row in try await replica.execute(page, logger: logger) {
-                    replayed = row.replayed
-                    atCursor = row.atCursor
-                    if let event = row.event { events.append(event) }
-                }
-                guard replayed >= asker.position else { return nil }
-                return try await Self.finish(events, of: asker.user, after: cursor, at: expected, found: atCursor, limit: limit, on: replica, logger: logger)
+            let logger = logger
+            if asker.position > cursor, let answer = await replica.answer("pull", patience: .seconds(3), { replica in
+                try await Self.userPage(asker.user, after: cursor, at: expected, limit: limit, reaching: (asker.position, asker.newest),
+                                        on: replica, logger: logger)
+            }) {
+                return answer
             }
-            if let answer { return answer }
+            // The session is checked: the primary answers by the user.
+            guard let answer = try await Self.userPage(asker.user, after: cursor, at: expected, limit: limit, reaching: nil, on: client, logger: logger) else {
+                throw HubError.unauthorized
+            }
+            return answer
         }
         var user: Int64?, atCursor: UUID?
         var events = [HubEvent]()
@@ -223,14 +225,33 @@ struct EventLog: Sendable {
             if let event = row.event { events.append(event) }
         }
         guard let user else { throw HubError.unauthorized }
-        return try await Self.finish(events, of: user, after: cursor, at: expected, found: atCursor, limit: limit, on: client, logger: logger)
+        return try await Self.finish(events, of: user, after: cursor, at: expected, found: atCursor, limit: limit, newest: nil, on: client, logger: logger)
+    }
+
+    /// A page by the user's id on `client`; nil when `reaching` is given and `client` has not
+    /// replayed that far, to that same event (a replica behind, or of another history).
+    private static func userPage(_ user: Int64, after cursor: Int64, at expected: UUID?, limit: Int, reaching: (position: Int64, event: UUID?)?,
+                                 on client: PostgresClient, logger: Logger) async throws -> PullAnswer? {
+        var newest: Int64?, atCursor: UUID?, atReach: UUID?
+        var events = [HubEvent]()
+        let page = UserPullPage(user: user, cursor: cursor, limit: Int64(limit), reach: reaching?.position ?? 0)
+        for try await row in try await client.execute(page, logger: logger) {
+            newest = row.newest
+            atCursor = row.atCursor
+            atReach = row.atReach
+            if let event = row.event { events.append(event) }
+        }
+        guard let newest else { return nil }
+        if let reaching, atReach != reaching.event { return nil }
+        return try await finish(events, of: user, after: cursor, at: expected, found: atCursor, limit: limit, newest: newest, on: client, logger: logger)
     }
 
     /// A page's answer from its first rows (`found`: the event at the cursor there): a
     /// restart when the machine's last event is not at its cursor, else the page with the
-    /// rest of an append it ended inside, read from the same database.
+    /// rest of an append it ended inside, read from the same database. `newest`: the user's
+    /// newest position read with the page (else it is read after).
     private static func finish(_ first: [HubEvent], of user: Int64, after cursor: Int64, at expected: UUID?, found atCursor: UUID?, limit: Int,
-                               on client: PostgresClient, logger: Logger) async throws -> PullAnswer {
+                               newest known: Int64?, on client: PostgresClient, logger: Logger) async throws -> PullAnswer {
         var events = first
         if let expected, cursor > 0, atCursor != expected { return PullAnswer(events: [], cursor: cursor, more: false, restart: true) }
         // A short page is everything there was (an append becomes visible whole): no more to ask.
@@ -246,8 +267,10 @@ struct EventLog: Sendable {
             }
         }
         let end = events.last?.position ?? cursor
-        var newest: Int64 = 0
-        for try await value in try await client.execute(NewestPosition(user: user), logger: logger) { newest = value }
+        var newest: Int64 = known ?? 0
+        if known == nil {
+            for try await value in try await client.execute(NewestPosition(user: user), logger: logger) { newest = value }
+        }
         return PullAnswer(events: events, cursor: end, more: newest > end)
     }
 }

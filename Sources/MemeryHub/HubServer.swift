@@ -73,7 +73,7 @@ public enum HubServer {
     static func application(_ settings: HubSettings, pages: (any HubPages)? = nil, registry: PrometheusCollectorRegistry, logger: Logger,
                             announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         let client = PostgresClient(configuration: settings.database.configuration, backgroundLogger: logger)
-        let replica = settings.replicaDatabase.map { address in
+        let replica = settings.replicaDatabase.map { $0.forReplica() }.map { address in
             ReplicaReads(client: PostgresClient(configuration: address.configuration, backgroundLogger: logger), address: address, logger: logger)
         }
         let bell = PositionBell()
@@ -88,7 +88,8 @@ public enum HubServer {
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout)])),
+            // ClientGoneWatch: the editor's pages stop a render, or skip one waiting its turn, for a page closed.
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeout(headTimeout: headTimeout), ClientGoneWatch()])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "memery-hub"),
             services: services,
             onServerRunning: { channel in

@@ -59,7 +59,7 @@ struct PostgresPictureRecords: PictureRecords {
 
     func bytes(_ key: Data, for user: Int64) async throws -> Data? {
         let logger = logger
-        if let replica, let bytes = await replica.answer("picture", { try await Self.bytes(key, for: user, on: $0, logger: logger) }) {
+        if let replica, let bytes = await replica.answer("picture", patience: .seconds(8), { try await Self.bytes(key, for: user, on: $0, logger: logger) }) {
             return bytes
         }
         return try await Self.bytes(key, for: user, on: client, logger: logger)

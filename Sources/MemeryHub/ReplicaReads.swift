@@ -6,58 +6,134 @@ import Synchronization
 
 /// Reads a PostgreSQL streaming replica may answer (`--replica-database`): a pull's page and
 /// a picture's bytes, the bulk of what a hub sends. Everything else stays on the primary:
-/// writes, sessions, a push and its checkpoint checks, and the position a pull must reach.
-/// A read says itself when the replica lags too far for it (it answers nil), and the
-/// primary answers instead: a lagging replica answers like a slower primary, never like a
-/// hub restored from a backup (which would make machines send everything again). A replica
-/// that fails or takes longer than `patience` is left alone for `rest`, and until it can be
-/// reached again; meanwhile the primary answers everything.
+/// writes, sessions, a push and its checkpoint checks, and what a pull must reach. A read
+/// says itself when the replica is not far enough for it (it answers nil), and the primary
+/// answers instead: a lagging replica answers like a slower primary, never like a hub
+/// restored from a backup (which would make machines send everything again).
+///
+/// A replica that fails or takes longer than a read's patience rests for `rest`: the primary
+/// answers everything meanwhile, and afterwards one request at a time tries it until one
+/// succeeds. A read past its patience is answered by the primary at once; the replica's own
+/// `statement_timeout` (`DatabaseAddress.forReplica`) ends the query left behind, which
+/// postgres-nio cannot cancel once sent.
 final class ReplicaReads: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
     let logger: Logger
-    let patience: Duration
     let rest: Duration
-    private let restingUntil = Mutex<ContinuousClock.Instant?>(nil)
+    private let state = Mutex(State.ready)
     private let byReplica = Counter(label: "memery_hub_replica_reads_total", dimensions: [("answered_by", "replica")])
     private let byPrimary = Counter(label: "memery_hub_replica_reads_total", dimensions: [("answered_by", "primary")])
 
-    init(client: PostgresClient, address: DatabaseAddress, logger: Logger, patience: Duration = .seconds(2), rest: Duration = .seconds(5)) {
+    private enum State {
+        case ready
+        case resting(until: ContinuousClock.Instant)
+        /// One request is trying the replica after a rest; the others go to the primary.
+        case trying
+    }
+
+    init(client: PostgresClient, address: DatabaseAddress, logger: Logger, rest: Duration = .seconds(5)) {
         self.client = client
         self.address = address
         self.logger = logger
-        self.patience = patience
         self.rest = rest
     }
 
-    /// `read`'s answer from the replica; nil when the primary must answer (the replica lags
-    /// for this read, is resting, failed or was too slow).
-    func answer<T: Sendable>(_ what: String, _ read: @escaping @Sendable (PostgresClient) async throws -> T?) async -> T? {
-        if let until = restingUntil.withLock({ $0 }) {
-            // A replica stopped refuses at once: ask its port before waiting on its pool.
-            guard ContinuousClock.now >= until, await DatabaseReachability.check(address) else {
-                if ContinuousClock.now >= until { restingUntil.withLock { $0 = .now + rest } }
-                byPrimary.increment()
-                return nil
+    /// Whether the replica is to be asked now: false while it rests or another request tries
+    /// it. Past a rest, the first caller gets to try it.
+    private func takeTurn() -> Bool {
+        state.withLock { state in
+            switch state {
+            case .ready:
+                return true
+            case .trying:
+                return false
+            case .resting(let until):
+                guard ContinuousClock.now >= until else { return false }
+                state = .trying
+                return true
             }
-            restingUntil.withLock { $0 = nil }
+        }
+    }
+
+    /// Whether a read now would go to the replica (a pull need not ask the primary how far
+    /// the replica must be while it rests).
+    var isAvailable: Bool {
+        state.withLock { state in
+            if case .resting(let until) = state { return ContinuousClock.now >= until }
+            return true
+        }
+    }
+
+    /// `read`'s answer from the replica within `patience`; nil when the primary must answer
+    /// (the replica is not far enough for this read, rests, failed or was too slow).
+    func answer<T: Sendable>(_ what: String, patience: Duration,
+                             _ read: @escaping @Sendable (PostgresClient) async throws -> T?) async -> T? {
+        guard takeTurn() else {
+            byPrimary.increment()
+            return nil
         }
         do {
-            let patience = patience
-            let answer = try await Deadline.run(patience, failing: ReplicaTooSlow(patience: patience)) { try await read(self.client) }
+            // A replica stopped refuses at once: ask its port before waiting on its pool.
+            if case .trying = state.withLock({ $0 }), !(await DatabaseReachability.check(address)) {
+                throw ReplicaUnreachable()
+            }
+            let client = client
+            let answer = try await Self.within(patience) { try await read(client) }
+            state.withLock { $0 = .ready }
             (answer == nil ? byPrimary : byReplica).increment()
             return answer
+        } catch is CancellationError {
+            // The request was given up, not the replica.
+            state.withLock { if case .trying = $0 { $0 = .ready } }
+            return nil
         } catch {
-            logger.warning("the replica did not answer: the primary answers for now", metadata: [
+            logger.warning("the replica did not answer: the primary answers for \(rest)", metadata: [
                 "read": "\(what)", "replica": "\(address.shown)", "error": "\(String(reflecting: error))"])
-            restingUntil.withLock { $0 = .now + rest }
+            state.withLock { $0 = .resting(until: .now + rest) }
             byPrimary.increment()
             return nil
         }
     }
+
+    /// `work`'s answer, or `ReplicaTooSlow` once `limit` has passed: then without waiting for
+    /// the work (a statement under way cannot be cancelled; it ends on its own).
+    static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let race = Race()
+        return try await withCheckedThrowingContinuation { continuation in
+            let running = Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await work()) } catch { result = .failure(error) }
+                if race.claim() {
+                    race.timer.withLock { $0?.cancel() }
+                    continuation.resume(with: result)
+                }
+            }
+            race.timer.withLock { timer in
+                timer = Task {
+                    try? await Task.sleep(for: limit)
+                    if race.claim() {
+                        running.cancel()
+                        continuation.resume(throwing: ReplicaTooSlow(patience: limit))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A read against its clock: whichever ends first claims the answer.
+private final class Race: Sendable {
+    private let claimed = Atomic(false)
+    let timer = Mutex<Task<Void, Never>?>(nil)
+    func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
 }
 
 struct ReplicaTooSlow: Error, CustomStringConvertible {
     let patience: Duration
     var description: String { "the replica did not answer within \(patience)" }
+}
+
+struct ReplicaUnreachable: Error, CustomStringConvertible {
+    var description: String { "nothing answers at the replica's address" }
 }

@@ -90,7 +90,7 @@ struct PullPage: PostgresPreparedStatement {
                    FROM sessions WHERE token_hash = $1),
              touched AS (UPDATE sessions SET last_seen = now()
                          WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
-        SELECT s.user_id, s.at_id, e.* FROM s LEFT JOIN LATERAL (
+        SELECT s.user_id, s.at_id, NULL::uuid, e.* FROM s LEFT JOIN LATERAL (
             SELECT \(eventColumns) FROM events WHERE user_id = s.user_id AND position > $2 AND type <> '$purged'
             ORDER BY position LIMIT $3) AS e ON true
         """
@@ -107,19 +107,22 @@ struct PullPage: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try pageRow(row) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (user, atCursor, _, event) = try pageRow(row)
+        return (user, atCursor, event)
+    }
 }
 
-/// A row of a page: a number, the event at the cursor, and an event (none past the last,
-/// from the LEFT JOIN).
-private func pageRow(_ row: PostgresRow) throws -> (Int64, UUID?, HubEvent?) {
-    let (number, atCursor, position, id, batch, stream, parent, type, version, time, payload, blobs, checksum)
-        = try row.decode((Int64, UUID?, Int64?, UUID?, UUID?, UUID?, UUID?, String?, Int64?, Int64?, String?, [String]?, String?).self)
+/// A row of a page: a number, the events at the cursor and at a second position, and an
+/// event (none past the last, from the LEFT JOIN).
+private func pageRow(_ row: PostgresRow) throws -> (Int64, UUID?, UUID?, HubEvent?) {
+    let (number, atCursor, atOther, position, id, batch, stream, parent, type, version, time, payload, blobs, checksum)
+        = try row.decode((Int64, UUID?, UUID?, Int64?, UUID?, UUID?, UUID?, UUID?, String?, Int64?, Int64?, String?, [String]?, String?).self)
     guard let position, let id, let batch, let stream, let type, let version, let time, let payload, let blobs, let checksum else {
-        return (number, atCursor, nil)
+        return (number, atCursor, atOther, nil)
     }
-    return (number, atCursor, HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: type, schemaVersion: Int(version),
-                                       time: time, payload: payload, blobs: blobs, checksum: checksum, position: position))
+    return (number, atCursor, atOther, HubEvent(id: id, batch: batch, stream: stream, parent: parent, type: type, schemaVersion: Int(version),
+                                                time: time, payload: payload, blobs: blobs, checksum: checksum, position: position))
 }
 
 /// The rest of an append a page ended inside (an append is never split between pages).
@@ -161,16 +164,17 @@ struct NewestPosition: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
 
-/// Who a session is and their newest position, on the primary (its last-seen time touched,
-/// as `PullPage` does): what a pull from a replica must reach.
+/// Who a session is, their newest position and the event there, on the primary (its
+/// last-seen time touched, as `PullPage` does): what a pull from a replica must reach.
 struct SessionPosition: PostgresPreparedStatement {
     static let sql = """
         WITH s AS (SELECT id, user_id, last_seen FROM sessions WHERE token_hash = $1),
              touched AS (UPDATE sessions SET last_seen = now()
                          WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
-        SELECT s.user_id, u.position FROM s JOIN users u ON u.id = s.user_id
+        SELECT s.user_id, u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = u.position)
+        FROM s JOIN users u ON u.id = s.user_id
         """
-    typealias Row = (user: Int64, position: Int64)
+    typealias Row = (user: Int64, position: Int64, newest: UUID?)
     var tokenHash: Data
 
     func makeBindings() throws -> PostgresBindings {
@@ -179,29 +183,33 @@ struct SessionPosition: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, Int64).self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, Int64, UUID?).self) }
 }
 
-/// A page of a user's events on a replica, with the position the replica has replayed for
-/// them (the page is only used when that reaches the primary's) and the event at the cursor.
-struct ReplicaPullPage: PostgresPreparedStatement {
+/// A page of a user's events by their id (the session checked before), with the user's
+/// newest position in the same snapshot and the events at the cursor and at `reach`; no row
+/// when the database has not reached `reach` (a replica behind the primary).
+struct UserPullPage: PostgresPreparedStatement {
     static let sql = """
-        SELECT u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = $2) AS at_id, e.*
+        SELECT u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = $2) AS at_id,
+               (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = $4) AS reach_id, e.*
         FROM users u LEFT JOIN LATERAL (
             SELECT \(eventColumns) FROM events WHERE user_id = u.id AND position > $2 AND type <> '$purged'
             ORDER BY position LIMIT $3) AS e ON true
-        WHERE u.id = $1
+        WHERE u.id = $1 AND u.position >= $4
         """
-    typealias Row = (replayed: Int64, atCursor: UUID?, event: HubEvent?)
+    typealias Row = (newest: Int64, atCursor: UUID?, atReach: UUID?, event: HubEvent?)
     var user: Int64
     var cursor: Int64
     var limit: Int64
+    var reach: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
+        var bindings = PostgresBindings(capacity: 4)
         bindings.append(user)
         bindings.append(cursor)
         bindings.append(limit)
+        bindings.append(reach)
         return bindings
     }
 

@@ -5,8 +5,9 @@ import Hummingbird
 /// upload), on a bounded pool with a queue per person, served in turn: one person's
 /// 48-megapixel exports wait behind each other, not in front of someone else's 600 px
 /// preview, and however many renders the pages ask for at once, no more than `slots` run
-/// (each may hold hundreds of megabytes). A person runs one render at a time, so a second
-/// person always finds a slot free within one render of anyone else's when `slots` ≥ 2.
+/// (each may hold hundreds of megabytes). A person runs one render at a time even with
+/// slots idle: a second person then always finds a slot free at once when `slots` ≥ 2,
+/// where letting the first take every idle slot would make them wait for a whole export.
 actor FairRenders {
     let slots: Int
     private var running = 0
@@ -19,15 +20,24 @@ actor FairRenders {
         self.slots = max(1, slots)
     }
 
-    /// Whether a request to the editor's API renders or decodes a picture.
+    /// Whether a request to the editor's API renders, decodes or fetches a picture: the
+    /// renders, previews and exports of a creation, garage pictures, uploads (a picture in
+    /// the body), a share (rendered at full size) and a picture taken from the hub's library.
+    /// Read by the path's parts, as the router reads them (empty parts dropped: `//` and a
+    /// trailing `/` reach the same routes).
     nonisolated static func renders(_ request: Request) -> Bool {
-        let path = request.uri.path
+        let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.first == "api" else { return false }
+        let route = parts.dropFirst()
         switch request.method {
         case .get, .head:
-            guard path.hasPrefix("/api/creations/") else { return path.hasPrefix("/api/garage/") && path.hasSuffix("/picture") }
-            return path.hasSuffix("/render") || path.hasSuffix("/export") || path.hasSuffix("/preview")
+            if route.count == 3, route.first == "creations" { return ["render", "export", "preview"].contains(route.last) }
+            return route.count == 3 && (route.first == "garage" || route.first == "stickers") && route.last == "picture"
         case .post:
-            return path == "/api/creations" || path == "/api/garage"
+            let picture = request.headers[.contentType]?.lowercased().hasPrefix("image/") == true
+            if route.count == 1, ["creations", "garage"].contains(route.first) { return picture }
+            if route.count == 3, route.first == "creations", route.last == "share" { return true }
+            return route.count == 2 && route.first == "hub" && ["use", "recommendations"].contains(route.last)
         default:
             return false
         }

@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import MemeryHub
 import HTTPTypes
+import MemeryHTTP
 import MemeryHubClient
 import MemeryServer
 import NIOCore
@@ -15,6 +16,7 @@ public final class HubEditorPages: HubPages {
     let copies: WorkingCopies
     let files: EditorFiles
     let renders: FairRenders
+    let maxUploadBytes: Int
 
     /// `cacheDirectory`: where the working copies live; `cacheBytes`: how much they may take.
     /// `renderSlots`: how many renders run at once, everyone's together (the cores).
@@ -22,6 +24,7 @@ public final class HubEditorPages: HubPages {
                 renderSlots: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) throws {
         files = try EditorFiles.shipped()
         renders = FairRenders(slots: renderSlots)
+        self.maxUploadBytes = maxUploadBytes
         var settings = ServerSettings(host: "hub", maxBodyBytes: maxUploadBytes, allowsPrivateLinks: false)
         settings.servedByHub = true
         copies = try WorkingCopies(folder: cacheDirectory, budgetBytes: cacheBytes, settings: settings, files: files)
@@ -61,7 +64,23 @@ public final class HubEditorPages: HubPages {
             if changes { await copy.settled() }
             let (editor, channel, logger) = (copy.editor, visitor.channel, visitor.logger)
             if FairRenders.renders(request) {
-                response = try await renders.run(for: person.user) { try await editor.respond(to: request, channel: channel, logger: logger) }
+                // The upload arrives before its turn: a slow connection must not hold a slot.
+                var request = request
+                if ![.get, .head].contains(request.method) {
+                    do {
+                        _ = try await request.collectBody(upTo: maxUploadBytes)
+                    } catch let error as HTTPError where error.status == .contentTooLarge {
+                        copy.end()
+                        return EditorResponder.problem(.contentTooLarge, "the picture is larger than this hub takes (\(maxUploadBytes >> 20) MB): send a smaller one",
+                                                       kind: "tooLarge")
+                    }
+                }
+                let gone = ClientGone(on: channel), arrived = request
+                response = try await renders.run(for: person.user) {
+                    // A page closed while its render waited: nobody would see it.
+                    guard !gone.isGone else { return EditorResponder.problem(.requestTimeout, "the page that asked has gone", kind: "gone") }
+                    return try await editor.respond(to: arrived, channel: channel, logger: logger)
+                }
             } else {
                 response = try await editor.respond(to: request, channel: channel, logger: logger)
             }

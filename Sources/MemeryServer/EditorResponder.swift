@@ -31,7 +31,9 @@ public struct EditorResponder: Sendable {
     /// A refusal in the editor API's own words and shape (`{"error", "kind"}`, never cached,
     /// hardened): for what a hub answers before a store is reached (signed out, not saved).
     public static func problem(_ status: HTTPResponse.Status, _ message: String, kind: String) -> Response {
-        AccessGuard<ServerContext>.hardened(JSONAnswer.response(APIError.Body(error: message, kind: kind), status: status))
+        // A body too large is left unread: the connection closes, as APIError's answer does.
+        AccessGuard<ServerContext>.hardened(JSONAnswer.response(APIError.Body(error: message, kind: kind), status: status,
+                                                                headers: status == .contentTooLarge ? [.connection: "close"] : [:]))
     }
 
     /// The answer, with the headers every editor answer carries (no framing, no sniffing,

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import Memery
+import MemeryHTTP
 import NIOCore
 
 /// What each request carries through the middleware to its route.

@@ -111,7 +111,7 @@ struct HubServeCommand: AsyncParsableCommand {
 
     func replicaAddress() throws -> DatabaseAddress? {
         guard let replicaDatabase else { return nil }
-        do { return try DatabaseAddress(replicaDatabase) } catch let error as HubStartError { throw ValidationError("--replica-database: \(error.description)") }
+        do { return try DatabaseAddress(replicaDatabase, option: "--replica-database") } catch let error as HubStartError { throw ValidationError(error.description) }
     }
 
     func run() async throws {

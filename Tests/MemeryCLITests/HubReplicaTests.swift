@@ -29,6 +29,15 @@ struct HubReplicaTests {
         }
     }
 
+    /// Asks `done` every 0.2 s until it is true, for up to 90 s.
+    static func waitFor(_ what: String, _ done: () throws -> Bool) throws {
+        let end = Date().addingTimeInterval(90)
+        while try !done() {
+            guard Date() < end else { throw ClusterError("waited 90 s for \(what)") }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
     static func caption(_ machine: Sandbox, _ name: String, _ text: String) throws {
         let outcome = try machine.run(["text", name, "--top", text])
         #expect(outcome.status == 0, "\(outcome)")
@@ -64,12 +73,18 @@ struct HubReplicaTests {
 
         // Lagging: replay paused, the replica answers but is behind; the primary answers the pulls.
         try replica.pauseReplay()
+        // "pause requested" until there is WAL to hold back: then nothing more is replayed.
+        try Self.waitFor("the replica's replay to pause") { 
+            try replica.sql("SELECT pg_get_wal_replay_pause_state()", database: "postgres").trimmingCharacters(in: .whitespacesAndNewlines) != "not paused"
+        }
+        let primaryBefore = try Self.reads(hub, answeredBy: "primary")
         for round in 1...3 {
             try Self.caption(a, "cat", "while the replica lags \(round)")
-            _ = try Hub.sync(a)
+            #expect(try Hub.sync(a)["resent"] as? Bool == false)
             try Self.expectConverged(a, b, try Hub.sync(b))
         }
-        #expect(try Self.reads(hub, answeredBy: "primary") >= 3)
+        // Each of b's three pulls asked the replica and was answered by the primary.
+        #expect(try Self.reads(hub, answeredBy: "primary") >= primaryBefore + 3)
 
         // Stopped: the replica refuses connections; the primary answers, and nothing waits long for it.
         try replica.stopServer()
@@ -79,15 +94,21 @@ struct HubReplicaTests {
             try Self.expectConverged(a, b, try Hub.sync(b))
         }
 
-        // Back (replay runs again after a start) and caught up: reads go to the replica again.
+        // Back (replay runs again after a start) and caught up: reads go to the replica again,
+        // once its rest is over and its pool has reconnected (polled: no fixed wait).
         try replica.startServer()
-        try Self.caughtUp(replica, primary, database: database, user: "rita")
-        Thread.sleep(forTimeInterval: 6)  // past the rest a failed replica gets
         try Self.caption(a, "cat", "the replica is back")
         _ = try Hub.sync(a)
         try Self.caughtUp(replica, primary, database: database, user: "rita")
-        let again = try Self.reads(hub, answeredBy: "replica")
-        try Self.expectConverged(a, b, try Hub.sync(b))
-        #expect(try Self.reads(hub, answeredBy: "replica") > again, "reads on the replica again once it is back")
+        let before = try Self.reads(hub, answeredBy: "replica")
+        var round = 0
+        try Self.waitFor("a pull answered by the replica again") {
+            round += 1
+            try Self.caption(a, "cat", "again \(round)")
+            _ = try Hub.sync(a)
+            try Self.caughtUp(replica, primary, database: database, user: "rita")
+            try Self.expectConverged(a, b, try Hub.sync(b))
+            return try Self.reads(hub, answeredBy: "replica") > before
+        }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import Testing
 @testable import MemeryHubEditor
 
@@ -84,6 +86,30 @@ func waitQueued(_ renders: FairRenders, _ count: Int) async throws {
         try await stage.waitFor("D1")
         for name in ["A2", "D1"] { await stage.release(name) }
         for task in running + [c, a, d] { try await task.value }
+    }
+
+    /// The routes that render, however the path is written (the router drops empty parts).
+    @Test func rendersAreKnownByTheirRouteNotTheirSpelling() {
+        func request(_ method: HTTPRequest.Method, _ path: String, type: String? = nil) -> Request {
+            var head = HTTPRequest(method: method, scheme: "http", authority: "hub", path: path)
+            if let type { head.headerFields[.contentType] = type }
+            return Request(head: head, body: .init(buffer: ByteBuffer()))
+        }
+        for path in ["/api/creations/cat/render", "/api/creations/cat/export/", "//api/creations/cat//preview", "/api/garage/abc/picture",
+                     "/api/stickers/star/picture"] {
+            #expect(FairRenders.renders(request(.get, path)), "\(path)")
+        }
+        for path in ["/api/creations", "/api/creations/", "//api//garage"] {
+            #expect(FairRenders.renders(request(.post, path, type: "image/jpeg")), "\(path)")
+            #expect(!FairRenders.renders(request(.post, path, type: "application/json")), "\(path): a canvas or a link is not an upload")
+        }
+        for path in ["/api/creations/cat/share", "/api/hub/use", "/api/hub/recommendations/"] {
+            #expect(FairRenders.renders(request(.post, path, type: "application/json")), "\(path)")
+        }
+        for (method, path) in [(HTTPRequest.Method.get, "/api/events"), (.get, "/api/creations/cat"), (.get, "/api/creations/cat/history"),
+                               (.post, "/api/creations/cat/edits"), (.get, "/app/main.js"), (.get, "/api/creations/render")] {
+            #expect(!FairRenders.renders(request(method, path)), "\(method) \(path)")
+        }
     }
 
     @Test func aRenderThatFailsGivesItsSlotBack() async throws {
