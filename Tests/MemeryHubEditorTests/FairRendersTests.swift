@@ -21,27 +21,20 @@ actor Stage {
         held.removeValue(forKey: name)?.resume()
     }
 
-    /// Waits (up to 20 s, however slow the machine) until `names` have all started.
+    /// Waits until `names` have all started. No clock: on a loaded machine (CI runs suites
+    /// side by side, and blocking ones hold Swift's few cooperative threads for minutes) a
+    /// deadline fails a correct queue; a queue that never starts them hangs the test, which
+    /// its time limit ends.
     func waitFor(_ names: String...) async throws {
-        let end = ContinuousClock.now + .seconds(20)
-        while !Set(names).isSubset(of: started) {
-            guard ContinuousClock.now < end else { throw StageTimeout(waiting: names, started: started) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        while !Set(names).isSubset(of: started) { try await Task.sleep(for: .milliseconds(5)) }
     }
 }
-
-struct StageTimeout: Error { let waiting: [String]; let started: [String] }
 
 func waitQueued(_ renders: FairRenders, _ count: Int) async throws {
-    let end = ContinuousClock.now + .seconds(20)
-    while await renders.queued != count {
-        guard ContinuousClock.now < end else { throw StageTimeout(waiting: ["\(count) queued"], started: []) }
-        try await Task.sleep(for: .milliseconds(5))
-    }
+    while await renders.queued != count { try await Task.sleep(for: .milliseconds(5)) }
 }
 
-@Suite struct FairRendersTests {
+@Suite(.timeLimit(.minutes(10))) struct FairRendersTests {
     @Test func onePersonsRendersWaitBehindEachOtherNotInFrontOfAnothers() async throws {
         let renders = FairRenders(slots: 2), stage = Stage()
         let first = Task { try await renders.run(for: 1) { await stage.render("A1") } }
