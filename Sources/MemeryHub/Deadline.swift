@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Work that must finish in time: PostgreSQL's pool waits for a connection for as long as
 /// it takes, and a database that is down must become a message, not a hang.
@@ -21,6 +22,43 @@ enum Deadline {
             return value
         }
     }
+}
+
+extension Deadline {
+    /// `work`'s result, or `failure` thrown once `limit` has passed, then without waiting for
+    /// the work: `run` awaits its child, and a postgres-nio statement once sent (or one handed
+    /// a connection the server just ended) cannot be cancelled. The work left behind is
+    /// cancelled and ends on its own.
+    static func abandoning<T: Sendable>(after limit: Duration, failing failure: @autoclosure @escaping @Sendable () -> any Error,
+                                        _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let race = Race()
+        return try await withCheckedThrowingContinuation { continuation in
+            let running = Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await work()) } catch { result = .failure(error) }
+                if race.claim() {
+                    race.timer.withLock { $0?.cancel() }
+                    continuation.resume(with: result)
+                }
+            }
+            race.timer.withLock { timer in
+                timer = Task {
+                    try? await Task.sleep(for: limit)
+                    if race.claim() {
+                        running.cancel()
+                        continuation.resume(throwing: failure())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Work against its clock: whichever ends first claims the answer.
+private final class Race: Sendable {
+    private let claimed = Atomic(false)
+    let timer = Mutex<Task<Void, Never>?>(nil)
+    func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
 }
 
 /// Each request's answer within `limit` of its body's arrival, else 503: a hub whose

@@ -79,7 +79,7 @@ final class ReplicaReads: Sendable {
                 throw ReplicaUnreachable()
             }
             let client = client
-            let answer = try await Self.within(patience) { try await read(client) }
+            let answer = try await Deadline.abandoning(after: patience, failing: ReplicaTooSlow(patience: patience)) { try await read(client) }
             state.withLock { $0 = .ready }
             (answer == nil ? byPrimary : byReplica).increment()
             return answer
@@ -95,38 +95,6 @@ final class ReplicaReads: Sendable {
             return nil
         }
     }
-
-    /// `work`'s answer, or `ReplicaTooSlow` once `limit` has passed: then without waiting for
-    /// the work (a statement under way cannot be cancelled; it ends on its own).
-    static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let race = Race()
-        return try await withCheckedThrowingContinuation { continuation in
-            let running = Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await work()) } catch { result = .failure(error) }
-                if race.claim() {
-                    race.timer.withLock { $0?.cancel() }
-                    continuation.resume(with: result)
-                }
-            }
-            race.timer.withLock { timer in
-                timer = Task {
-                    try? await Task.sleep(for: limit)
-                    if race.claim() {
-                        running.cancel()
-                        continuation.resume(throwing: ReplicaTooSlow(patience: limit))
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A read against its clock: whichever ends first claims the answer.
-private final class Race: Sendable {
-    private let claimed = Atomic(false)
-    let timer = Mutex<Task<Void, Never>?>(nil)
-    func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
 }
 
 struct ReplicaTooSlow: Error, CustomStringConvertible {

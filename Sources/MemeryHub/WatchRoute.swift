@@ -43,13 +43,24 @@ struct WatchRoute: Sendable {
                     if sinceRead < Self.readGap { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.readGap - sinceRead) } }
                     lastRead = .now
                     let rings = bell.rings(who.user)  // before the read: a push after it rings again
-                    var newest: Int64?
-                    for try await value in try await client.query("""
-                        SELECT u.position FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.id = \(who.session)
-                        """, logger: logger).decode(Int64.self) {
-                        newest = value
+                    // Within 5 s, else asked again: a query handed the connection the listener
+                    // had just lost (cut by the server) was seen never to answer.
+                    let session = who.session
+                    let read: Int64?
+                    do {
+                        read = try await Deadline.abandoning(after: .seconds(5), failing: WatchReadLate()) { () -> Int64? in
+                            var newest: Int64?
+                            for try await value in try await client.query("""
+                                SELECT u.position FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.id = \(session)
+                                """, logger: logger).decode(Int64.self) {
+                                newest = value
+                            }
+                            return newest
+                        }
+                    } catch is WatchReadLate {
+                        continue
                     }
-                    guard let newest else { break }  // logged out, revoked, or the account deleted
+                    guard let newest = read else { break }  // logged out, revoked, or the account deleted
                     if newest > seen {
                         seen = newest
                         try await writer.write(ByteBuffer(string: "event: position\ndata: \(newest)\n\n"))
@@ -67,3 +78,5 @@ struct WatchRoute: Sendable {
         }
     }
 }
+
+struct WatchReadLate: Error {}
