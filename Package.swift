@@ -115,7 +115,7 @@ let package = Package(
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [
-            "Memery", "MemeryCore", "MemeryHubProtocol",
+            "Memery", "MemeryCore", "MemeryHubProtocol", "MemeryLocks",
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), nioCore, nioHTTP1,
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // Pictures from the web: a link downloaded within limits, its host checked before connecting.

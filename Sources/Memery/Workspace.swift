@@ -226,6 +226,12 @@ public final class Workspace: Sendable {
     /// default, keeps nothing, so a one-shot command's peak memory is what it was.
     public func keepDecodedImages(upTo bytes: Int) { compositor.cache.setBudget(bytes) }
 
+    /// Makes this store a cache of somewhere else that holds the truth (a hub's working copy
+    /// of a person's creations, PostgreSQL behind it): commits are not flushed to the disk, so
+    /// an edit costs no wait for it. A machine that stops may lose or damage such a store:
+    /// only for one that is deleted and built again when its process starts.
+    public func keepAsCache() throws { try store.keepAsCache() }
+
     /// Keeps `count` helpers of each kind (decoding pictures, running isolated filters)
     /// running between jobs, for a long-lived process: an upload or a frei0r preview then
     /// costs no helper's start. Each is let go after a number of jobs and after any that did

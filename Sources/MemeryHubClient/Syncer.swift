@@ -24,12 +24,22 @@ public final class Syncer {
     /// it was asked after: the pull starts with it instead of asking the hub again.
     var pulledWithPush: (after: Int64, page: PullAnswer)?
 
-    public init(workspace: Workspace, login: HubLogin) throws {
+    /// Where the state lives between syncs when not in the store's file (`KeptSyncState`).
+    let kept: KeptSyncState?
+
+    /// `keptIn`: the state is kept there between syncs instead of in the store's file.
+    public init(workspace: Workspace, login: HubLogin, keptIn kept: KeptSyncState? = nil) throws {
         self.workspace = workspace
         self.login = login
+        self.kept = kept
         connection = try login.connection()
-        state = SyncState.load(workspace, for: login)
+        state = kept?.state(for: login) ?? SyncState.load(workspace, for: login)
         setAside = SetAsideEvents.load(workspace)
+    }
+
+    /// Where this sync got, saved after every page.
+    func saveState() throws {
+        if let kept { kept.keep(state) } else { try state.save(workspace) }
     }
 
     /// Pushes, pulls, and pushes again what settling the pull made (a name's suffix).
@@ -104,12 +114,12 @@ public final class Syncer {
                 }
                 report.resent = true
                 state.resend(after: lacking.common)
-                try state.save(workspace)
+                try saveState()
                 continue
             }
             state.pushed(through: page.through, last: page.events.last?.id)
             if !page.more { state.resending = nil }
-            try state.save(workspace)
+            try saveState()
             FailPoints.afterPushPage()
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return }
@@ -197,7 +207,7 @@ public final class Syncer {
             // Whole appends that touch the named creations.
             let wanted = Set(answer.events.filter { streams.contains($0.stream) }.map(\.batch))
             _ = try await storeChecked(answer.events.filter { wanted.contains($0.batch) })
-            try state.save(workspace)
+            try saveState()
             cursor = answer.cursor
             if let last = answer.events.last { cursorEvent = last.id }
             if !answer.more { break }
@@ -250,14 +260,14 @@ public final class Syncer {
                 // both hold pushed again; events either side has already are stored once.
                 state.restartPull()
                 report.resent = true
-                try state.save(workspace)
+                try saveState()
                 try await push()
                 continue
             }
             if try await storeChecked(page.events) { madeEvents = true }
             state.cursor = page.cursor
             if let last = page.events.last { state.cursorEvent = last.id }
-            try state.save(workspace)
+            try saveState()
             if !page.events.isEmpty { progress?(report) }
             if !page.more { return madeEvents }
         }

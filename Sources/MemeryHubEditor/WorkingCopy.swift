@@ -21,6 +21,8 @@ final class WorkingCopy: Sendable {
     private let signals: HubSignals
     private let login: Locked<HubLogin>
     private let turns = SyncTurns()
+    /// Where the copy's syncs got: in memory, since the copy is deleted at every start.
+    private let syncState = KeptSyncState()
     private let state = Locked(State())
     /// Told when the person's session is gone (signed out, revoked, the account deleted).
     private let signedOut: @Sendable (WorkingCopy) async -> Void
@@ -50,6 +52,8 @@ final class WorkingCopy: Sendable {
         do {
             workspace = try Workspace(directory: folder)
             workspace.keepDecodedImages(upTo: 64 << 20)
+            // A cache of PostgreSQL, deleted at every start: its commits need not wait for the disk.
+            try workspace.keepAsCache()
             // The editor's hub features (recommendations, search, share) read the store's login.
             try login.save(workspace)
         } catch {
@@ -110,9 +114,9 @@ final class WorkingCopy: Sendable {
     func sync() async throws -> SyncReport {
         let login = self.login.withLock { $0 }
         let workspace = workspace
-        let (state, editor) = (state, editor)
+        let (state, editor, syncState) = (state, editor, syncState)
         return try await turns.run {
-            let report = try await Syncer(workspace: workspace, login: login).run()
+            let report = try await Syncer(workspace: workspace, login: login, keptIn: syncState).run()
             // Inside the turn: whoever waits for the turns to settle sees where it got.
             state.withLock { $0.position = max($0.position, report.position) }
             if report.eventsDown > 0 { editor.storeChanged() }

@@ -36,6 +36,10 @@ public final class EventStore: Sendable {
     /// How its records are checked: CRC32C from format 3, SHA-256 before.
     let recordChecksum: EventRecord.Checksum
 
+    /// Makes this store a cache: its commits are no longer flushed to the disk (see
+    /// `LMDBEnvironment.flushCommits`). A hub's working copies, which PostgreSQL backs.
+    public func keepAsCache() throws { try env.flushCommits(false) }
+
     /// Opens the store in `directory`, creating it when absent.
     public init(directory: URL, mapSize: Int = EventStore.defaultMapSize) throws {
         self.directory = directory

@@ -82,6 +82,14 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
+    /// Stops (or resumes) flushing commits to the disk. Only for a store that is a cache of
+    /// somewhere else and is deleted when its process starts again: a process killed still
+    /// leaves its commits in the kernel's page cache, but a machine that stops may lose them
+    /// or leave the files damaged.
+    public func flushCommits(_ flush: Bool) throws {
+        try LMDBError.check(mdb_env_set_flags(handle, UInt32(MDB_NOSYNC), flush ? 0 : 1), "mdb_env_set_flags")
+    }
+
     /// Clears reader slots left by dead processes; returns how many there were.
     public func clearStaleReaders() throws -> Int {
         var dead: Int32 = 0
