@@ -25,6 +25,8 @@ struct Accounts: Sendable {
     let logger: Logger
     /// The browser's session cookie as this hub sets it (`Secure` over https).
     var cookie = SessionCookie(secure: false)
+    /// Sessions looked up lately (none kept without one: the router tests in memory).
+    var sessions: SessionCache?
 
     func signUp(_ request: SignUpRequest, from address: String) async throws -> String {
         if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\": \(problem)") }
@@ -89,7 +91,11 @@ struct Accounts: Sendable {
 
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
-        guard let who = try await records.signedIn(tokenHash: try session(headers)) else { throw HubError.unauthorized }
+        let tokenHash = try session(headers)
+        if let who = sessions?.signedIn(tokenHash) { return who }
+        let generation = sessions?.generation
+        guard let who = try await records.signedIn(tokenHash: tokenHash) else { throw HubError.unauthorized }
+        sessions?.keep(who, for: tokenHash, lookedUpAt: generation)
         return who
     }
 
@@ -104,12 +110,14 @@ struct Accounts: Sendable {
 
     /// Ends one session of the user's (their own current one, or another device's).
     func revoke(_ session: UUID, of who: SignedIn) async throws {
+        defer { sessions?.forget(user: who.user) }  // at once here; other hubs hear of it
         guard try await records.removeSession(session, of: who.user) else {
             throw HubError.notFound("no session \(session.uuidString.lowercased()) of yours: `memery account` lists them")
         }
     }
 
     func revokeAll(of who: SignedIn) async throws {
+        defer { sessions?.forget(user: who.user) }
         try await records.removeSessions(of: who.user)
     }
 
@@ -119,12 +127,14 @@ struct Accounts: Sendable {
         guard !change.new.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
         try await requirePassword(change.old, of: who, from: address)
         let hash = try await passwords.hash(change.new, from: address)
+        defer { sessions?.forget(user: who.user) }
         try await records.setPassword(hash, of: who.user, keeping: who.session)
     }
 
     /// The account and everything of it: events, sessions, grants; pictures nobody else uses.
     func delete(_ deletion: AccountDeletion, of who: SignedIn, from address: String) async throws {
         try await requirePassword(deletion.password, of: who, from: address)
+        defer { sessions?.forget(user: who.user) }
         try await records.removeUser(who.user, name: who.name)
         logger.info("deleted an account", metadata: ["user": "\(who.name)"])
     }
@@ -147,6 +157,7 @@ struct Accounts: Sendable {
 
     /// Makes a user a manager: only the hub's own command does this, never the API.
     func grantManager(_ name: String) async throws {
+        defer { sessions?.forgetAll() }
         guard try await records.makeManager(key: name.lowercased()) else {
             throw HubStartError("no user \(name) on this hub: they sign up first (`memery account signup HUB --user \(name)`)")
         }

@@ -8,8 +8,8 @@ struct HubRecords: Sendable {
     var pictures: any PictureRecords
 
     /// The account rules over these records, as `settings` ask.
-    func accounts(_ settings: HubSettings, logger: Logger) -> Accounts {
+    func accounts(_ settings: HubSettings, logger: Logger, sessions: SessionCache? = nil) -> Accounts {
         Accounts(records: accounts, passwords: Passwords(cost: settings.bcryptCost), limits: LoginLimits(records: logins),
-                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger, cookie: settings.cookie)
+                 addresses: ClientAddress(trusted: settings.trustedProxies), logger: logger, cookie: settings.cookie, sessions: sessions)
     }
 }

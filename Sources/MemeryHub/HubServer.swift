@@ -77,13 +77,14 @@ public enum HubServer {
             ReplicaReads(client: PostgresClient(configuration: address.configuration, backgroundLogger: logger), address: address, logger: logger)
         }
         let bell = PositionBell()
+        let sessions = SessionCache()
         // The listener connects once the schema is there: before, a database that is down
         // would be logged by the pool ahead of the hub's own one-line message.
         let (migrated, signalMigrated) = AsyncStream<Void>.makeStream()
         var services: [any Service] = [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
-                                       PositionListener(client: client, bell: bell, logger: logger, start: migrated)]
+                                       PositionListener(client: client, bell: bell, sessions: sessions, logger: logger, start: migrated)]
         if let replica { services.append(replica.client) }
-        let router = buildRouter(client: client, replica: replica, bell: bell, registry: registry, settings: settings, pages: pages, logger: logger)
+        let router = buildRouter(client: client, replica: replica, bell: bell, sessions: sessions, registry: registry, settings: settings, pages: pages, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
@@ -117,12 +118,13 @@ public enum HubServer {
     }
 
     /// The router over the hub's PostgreSQL: every route.
-    static func buildRouter(client: PostgresClient, replica: ReplicaReads? = nil, bell: PositionBell, registry: PrometheusCollectorRegistry,
+    static func buildRouter(client: PostgresClient, replica: ReplicaReads? = nil, bell: PositionBell, sessions: SessionCache? = nil,
+                            registry: PrometheusCollectorRegistry,
                             settings: HubSettings, pages: (any HubPages)? = nil, logger: Logger) -> Router<HubContext> {
         let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
                                  logins: PostgresLoginRecords(client: client, logger: logger),
                                  pictures: PostgresPictureRecords(client: client, logger: logger, replica: replica))
-        let accounts = records.accounts(settings, logger: logger)
+        let accounts = records.accounts(settings, logger: logger, sessions: sessions)
         let database = settings.database
         let router = baseRouter(accounts: accounts, settings: settings, pages: pages, registry: registry,
                                 reachable: { await DatabaseReachability.check(database) }) {

@@ -642,6 +642,33 @@ enum Migrations {
             $$
             """,
         ]),
+        (11, [
+            // A session removed (a logout, a revoke, a password change, an account deleted,
+            // or by hand) or an account's name or role changed tells every hub, with the
+            // user's id: hubs keep the sessions they looked up lately (SessionCache) and
+            // forget that user's. These are rare writes, so the NOTIFY inside them costs
+            // nothing that pushes wait on.
+            """
+            CREATE FUNCTION hub_notify_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_TABLE_NAME = 'users' THEN
+                    PERFORM pg_notify('memery_sessions', NEW.id::text);
+                ELSE
+                    PERFORM pg_notify('memery_sessions', OLD.user_id::text);
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER sessions_changed AFTER DELETE OR UPDATE OF token_hash, user_id ON sessions
+            FOR EACH ROW EXECUTE FUNCTION hub_notify_sessions()
+            """,
+            """
+            CREATE TRIGGER users_renamed AFTER UPDATE OF name, name_key, role ON users
+            FOR EACH ROW EXECUTE FUNCTION hub_notify_sessions()
+            """,
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

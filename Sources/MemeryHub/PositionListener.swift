@@ -9,12 +9,16 @@ import ServiceLifecycle
 /// taken again, the waits growing to 2 s; meanwhile the bell says nobody listens and
 /// watchers ask every quarter second. A connection gone quiet without a word (a NAT's idle
 /// timeout, a host that vanished) ends no stream, so it is asked `SELECT 1` every 15 s.
+/// The same connection LISTENs on `memery_sessions` for the `SessionCache`, which trusts
+/// nothing it keeps while this connection is lost.
 struct PositionListener: Service {
     static let channel = "memery_position"
     static let probeEvery: Duration = .seconds(15)
     static let probeLimit: Duration = .seconds(5)
     let client: PostgresClient
     let bell: PositionBell
+    /// Told of sessions removed and accounts changed (`memery_sessions`, schema step 11).
+    let sessions: SessionCache
     let logger: Logger
     /// Yields once the hub's schema is migrated: nothing is asked of the database before.
     let start: AsyncStream<Void>
@@ -34,29 +38,36 @@ struct PositionListener: Service {
                 try await cancelWhenGracefulShutdown {
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
-                            bell.listening(true)
-                            if again { logger.notice("listening for pushes again") }
-                            try await withThrowingTaskGroup(of: Void.self) { group in
-                                group.addTask {
-                                    for try await notification in notifications {
-                                        // "USER POSITION" (schema step 10), or "USER" from a hub of step 9.
-                                        let fields = notification.payload.split(separator: " ")
-                                        if let user = fields.first.flatMap({ Int64($0) }) {
-                                            bell.ring(user, position: fields.count > 1 ? Int64(fields[1]) : nil)
+                            try await connection.listen(on: SessionCache.channel) { sessionNotices in
+                                sessions.listening(true)
+                                bell.listening(true)
+                                if again { logger.notice("listening for pushes again") }
+                                try await withThrowingTaskGroup(of: Void.self) { group in
+                                    group.addTask {
+                                        for try await notification in notifications {
+                                            // "USER POSITION" (schema step 10), or "USER" from a hub of step 9.
+                                            let fields = notification.payload.split(separator: " ")
+                                            if let user = fields.first.flatMap({ Int64($0) }) {
+                                                bell.ring(user, position: fields.count > 1 ? Int64(fields[1]) : nil)
+                                            }
+                                        }
+                                        throw Lost(description: "the notifications ended")
+                                    }
+                                    group.addTask {
+                                        for try await notice in sessionNotices { sessions.heard(notice.payload) }
+                                        throw Lost(description: "the sessions' notifications ended")
+                                    }
+                                    group.addTask {
+                                        while true {
+                                            try await Task.sleep(for: Self.probeEvery)
+                                            try await Deadline.run(Self.probeLimit, failing: Lost(description: "the connection did not answer SELECT 1")) {
+                                                _ = try await connection.query("SELECT 1", logger: logger)
+                                            }
                                         }
                                     }
-                                    throw Lost(description: "the notifications ended")
+                                    defer { group.cancelAll() }
+                                    try await group.next()
                                 }
-                                group.addTask {
-                                    while true {
-                                        try await Task.sleep(for: Self.probeEvery)
-                                        try await Deadline.run(Self.probeLimit, failing: Lost(description: "the connection did not answer SELECT 1")) {
-                                            _ = try await connection.query("SELECT 1", logger: logger)
-                                        }
-                                    }
-                                }
-                                defer { group.cancelAll() }
-                                try await group.next()
                             }
                         }
                     }
@@ -66,6 +77,7 @@ struct PositionListener: Service {
             }
             // Lost after it listened: again soon; failing to start: a little later each time.
             retry = bell.isListening ? .milliseconds(250) : min(retry * 2, .seconds(2))
+            sessions.listening(false)
             bell.listening(false)
             do {
                 let pause = retry

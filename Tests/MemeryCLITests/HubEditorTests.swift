@@ -123,6 +123,41 @@ struct HubEditorTests {
         #expect(try browser.call("GET", "/").text.contains("signin-form"))
     }
 
+    /// Hubs keep the sessions they looked up lately (`SessionCache`): one revoked through
+    /// another hub, or deleted from the database by hand, is refused within moments, well
+    /// before the 10 s a kept session lives without a notice.
+    @Test func aSessionEndedThroughAnotherHubOrByHandIsRefusedAtOnce() throws {
+        let sandbox = try Sandbox()
+        let first = try Self.hub(in: sandbox)
+        let second = try Self.hub(database: first.database, in: sandbox, cache: "cache-2")
+        // Both hubs listen for changes (only then do they keep sessions).
+        let database = String(first.database.split(separator: "/").last?.split(separator: "?").first ?? "")
+        #expect(try Self.eventually {
+            try Hub.cluster.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND query ILIKE 'LISTEN%'",
+                                database: first.database).trimmingCharacters(in: .whitespacesAndNewlines) == "2"
+        }, "both hubs listen")
+        let browser = HubBrowser(hub: first, sandbox: sandbox)
+        #expect(try browser.signUpAndIn("dot").status == 201)
+        let elsewhere = browser.on(second)
+        let machine = try Hub.machine(first, "dot", signUp: false)
+        let account = try machine.run(["account", "--json"]).stdout
+        let devices = (try? JSONSerialization.jsonObject(with: Data(account.utf8)) as? [String: Any])?["devices"] as? [[String: Any]] ?? []
+        let session = try #require(devices.first { ($0["device"] as? String ?? "").hasPrefix("browser: ") }?["id"] as? String, "\(account)")
+
+        // The second hub looks the session up and keeps it; the first revokes it.
+        for _ in 0..<3 { #expect(try elsewhere.call("GET", "/api/creations").status == 200) }
+        #expect(try machine.run(["account", "revoke", String(session.prefix(8))]).status == 0)
+        let refused = Self.eventually(5) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }
+        #expect(refused, "the second hub heard of the revoke")
+
+        // Signed in again; the session deleted by hand, as an operator might.
+        #expect(try elsewhere.signIn("dot").status == 201)
+        for _ in 0..<3 { #expect(try browser.call("GET", "/api/creations").status == 200) }
+        _ = try Hub.cluster.sql("DELETE FROM sessions WHERE device LIKE 'browser: %'", database: first.database)
+        #expect(Self.eventually(5) { (try? browser.call("GET", "/api/creations").status) == 401 }, "the first hub heard of the delete")
+        #expect(Self.eventually(5) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }, "and so did the second")
+    }
+
     @Test func aHubKilledAndItsCacheDeletedLosesNothingAcknowledgedAndASecondHubServesTheSamePerson() throws {
         let sandbox = try Sandbox()
         let first = try Self.hub(in: sandbox, cache: "cache-one")
@@ -205,6 +240,15 @@ struct HubBrowser {
         jar = sandbox.path("jar-\(UUID().uuidString.prefix(8))")
         self.origin = origin ?? hub.address
     }
+
+    private init(hub: HubProcess, jar: String, origin: String) {
+        self.hub = hub
+        self.jar = jar
+        self.origin = origin
+    }
+
+    /// The same browser (its cookie jar: cookies do not tell ports apart) on another hub.
+    func on(_ other: HubProcess) -> HubBrowser { HubBrowser(hub: other, jar: jar, origin: other.address) }
 
     struct Answer {
         var status: Int
