@@ -209,7 +209,7 @@ def test_wrong_passwords_in_the_sign_in_page_are_stopped_with_a_message_the_pers
     status, headers, body = post_json(second, "/v1/browser/session", {"user": "guessed", "password": PASSWORD})
     assert status == 429 and "Set-Cookie" not in headers and "too many failed logins" in body["message"], (status, body)
 
-    # The person at the sign-in page: the page says why, in its status line.
+    # The person at the sign-in page: the form says why, beside its button, as an alert.
     driver = browser(phone=True)
     try:
         driver.get(first + "/")
@@ -217,10 +217,15 @@ def test_wrong_passwords_in_the_sign_in_page_are_stopped_with_a_message_the_pers
         driver.find_element(By.ID, "signin-user").send_keys("guessed")
         driver.find_element(By.ID, "signin-password").send_keys("one more guess")
         driver.find_element(By.CSS_SELECTOR, "#signin-form button").click()
-        wait(driver, lambda d: "too many failed logins" in d.find_element(By.ID, "status").text, what="the page's message")
-        status_line = driver.find_element(By.ID, "status")
-        assert status_line.is_displayed() and "error" in status_line.get_attribute("class"), status_line.get_attribute("outerHTML")
-        assert "try again in" in status_line.text and "guessed" in status_line.text, status_line.text
+        wait(driver, lambda d: "too many failed logins" in d.find_element(By.ID, "signin-problem").text, what="the form's message")
+        problem = driver.find_element(By.ID, "signin-problem")
+        assert problem.is_displayed() and problem.get_attribute("role") == "alert", problem.get_attribute("outerHTML")
+        assert "try again in" in problem.text and "guessed" in problem.text, problem.text
+        # Inside the form, just above its button: where the person is looking.
+        button = driver.find_element(By.CSS_SELECTOR, "#signin-form button")
+        assert problem.find_element(By.XPATH, "..").get_attribute("id") == "signin-form"
+        assert 0 <= button.rect["y"] - (problem.rect["y"] + problem.rect["height"]) < 40, (problem.rect, button.rect)
+        assert not driver.find_element(By.ID, "signup-problem").is_displayed(), "the other form says nothing"
         assert driver.find_element(By.ID, "signin-form").is_displayed() and not driver.find_elements(By.CSS_SELECTOR, "#gallery-view:not([hidden])")
         assert not any("memery-session" in c["name"] for c in driver.get_cookies()), driver.get_cookies()
         driver.save_screenshot(str(SHOTS / "hub-signin-too-many.png"))

@@ -1,6 +1,5 @@
 // The hub's sign-in page: signing in sets the session cookie (HttpOnly: this script never
 // sees the token), then the editor opens. A new account is made, then signed in to.
-import { say, fail } from './status.js';
 
 async function post(path, body) {
   const answer = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -15,12 +14,25 @@ async function signIn(user, password) {
   location.replace('/' + location.hash);
 }
 
+// What went wrong is said in the form itself, beside the button the person pressed (an
+// alert: read out at once), not in the bar at the top of a phone's screen.
 function handle(form, work) {
+  const problem = form.querySelector('.form-problem');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = form.querySelector('button');
     button.disabled = true;
-    try { await work(); } catch (error) { fail(error); } finally { button.disabled = false; }
+    problem.hidden = true;
+    problem.textContent = '';
+    try {
+      await work();
+    } catch (error) {
+      problem.textContent = error.message || String(error);
+      problem.hidden = false;
+      console.warn(error);
+    } finally {
+      button.disabled = false;
+    }
   });
 }
 
