@@ -91,7 +91,11 @@ struct Accounts: Sendable {
 
     /// The user and session of a request's bearer token; `HubError.unauthorized` without one.
     func signedIn(_ headers: HTTPFields) async throws -> SignedIn {
-        let tokenHash = try session(headers)
+        try await signedIn(tokenHash: try session(headers))
+    }
+
+    /// The user and session of a token's hash (`session`); `HubError.unauthorized` without one.
+    func signedIn(tokenHash: Data) async throws -> SignedIn {
         if let who = sessions?.signedIn(tokenHash) { return who }
         let generation = sessions?.generation
         guard let who = try await records.signedIn(tokenHash: tokenHash) else { throw HubError.unauthorized }

@@ -16,8 +16,11 @@ struct Blobs: Sendable {
     /// Returns false when this user had uploaded them already (whether anyone else has is
     /// nobody's business).
     func put(_ hash: String, _ bytes: ByteBuffer, by who: SignedIn) async throws -> Bool {
+        try await put(hash, Data(bytes.readableBytesView), by: who)
+    }
+
+    func put(_ hash: String, _ data: Data, by who: SignedIn) async throws -> Bool {
         guard isPictureHash(hash) else { throw HubError.badRequest("\(hash.prefix(80)) is not a SHA-256 in lower-case hex") }
-        let data = Data(bytes.readableBytesView)
         guard hex(SHA256Digest.of(data)) == hash else {
             throw HubError.badRequest("the picture's bytes do not match \(hash.prefix(12))…: it changed on the way; upload it again")
         }

@@ -30,6 +30,19 @@ struct HubError: HTTPResponseError {
                         "this would take the account past the hub's quota of \(mb(quota)) (\(mb(used)) kept, \(mb(adding)) more): purge creations you no longer need, or ask the hub's operator for more; nothing was stored")
     }
 
+    /// The refusal a failure is answered with, when it is one: ours, one made inside a
+    /// transaction (rolled back), or the database's statement or lock timeout. Nil for
+    /// anything else (a 500, logged).
+    static func answering(_ error: any Error) -> HubError? {
+        switch error {
+        case let error as HubError: error
+        case let error as PostgresTransactionError where error.closureError is HubError: error.closureError as? HubError
+        case let error where ProblemAnswers<HubContext>.isDatabaseTimeout(error):
+            HubError(.serviceUnavailable, "unavailable", "the hub's database took too long (a statement over 25 s, or a lock held over 20 s): try again later")
+        default: nil
+        }
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONBody.response(problem, status: status)
         for field in headers { response.headers.append(field) }
@@ -44,16 +57,12 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HubError {
-            if error.status == .internalServerError {
-                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error.problem.message)"])
+        } catch let error where HubError.answering(error) != nil {
+            let refusal = HubError.answering(error)!
+            if refusal.status == .internalServerError {
+                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(refusal.problem.message)"])
             }
-            throw error
-        } catch let error as PostgresTransactionError where error.closureError is HubError {
-            // Refused inside a transaction (rolled back): the refusal is the answer.
-            throw error.closureError!
-        } catch let error where Self.isDatabaseTimeout(error) {
-            throw HubError(.serviceUnavailable, "unavailable", "the hub's database took too long (a statement over 25 s, or a lock held over 20 s): try again later")
+            throw refusal
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .contentTooLarge: throw HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")

@@ -7,9 +7,9 @@ public import NIOCore
 /// pages and the editor's API, for the signed-in person (`MemeryHubEditor`). This module
 /// never opens a store; the pages are handed to it, so the hub's API keeps no engine in it.
 public protocol HubPages: Sendable {
-    /// The hub's own address, once its port is bound (where the pages' working copies sync),
-    /// and its news of pushes.
-    func hubStarted(at address: String, signals: HubSignals)
+    /// The hub's own address, once its port is bound, its news of pushes, and its sync calls
+    /// in process (where the pages' working copies sync).
+    func hubStarted(at address: String, signals: HubSignals, sync: HubLocalSync)
     /// Answers a request for any path outside the hub's API.
     func respond(to request: Request, from visitor: HubVisitor) async throws -> Response
     /// Whether the answer depends on who asks: when not (the editor's script and style

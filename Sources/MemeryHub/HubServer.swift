@@ -84,7 +84,8 @@ public enum HubServer {
         var services: [any Service] = [client, PictureSweeper(client: client, grace: settings.unusedPictureGrace, logger: logger),
                                        PositionListener(client: client, bell: bell, sessions: sessions, logger: logger, start: migrated)]
         if let replica { services.append(replica.client) }
-        let router = buildRouter(client: client, replica: replica, bell: bell, sessions: sessions, registry: registry, settings: settings, pages: pages, logger: logger)
+        let (router, localSync) = buildRouter(client: client, replica: replica, bell: bell, sessions: sessions, registry: registry, settings: settings,
+                                              pages: pages, logger: logger)
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(
@@ -95,7 +96,7 @@ public enum HubServer {
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port
-                pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)", signals: HubSignals(bell: bell))
+                pages?.hubStarted(at: "http://\(Self.reachableHost(settings.host)):\(port)", signals: HubSignals(bell: bell), sync: localSync)
                 announce("http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)")
             },
             logger: logger)
@@ -117,10 +118,11 @@ public enum HubServer {
         }
     }
 
-    /// The router over the hub's PostgreSQL: every route.
+    /// The router over the hub's PostgreSQL: every route; and the sync's routes' work, for
+    /// the pages' working copies to call in process.
     static func buildRouter(client: PostgresClient, replica: ReplicaReads? = nil, bell: PositionBell, sessions: SessionCache? = nil,
                             registry: PrometheusCollectorRegistry,
-                            settings: HubSettings, pages: (any HubPages)? = nil, logger: Logger) -> Router<HubContext> {
+                            settings: HubSettings, pages: (any HubPages)? = nil, logger: Logger) -> (Router<HubContext>, HubLocalSync) {
         let records = HubRecords(accounts: PostgresAccountRecords(client: client, logger: logger),
                                  logins: PostgresLoginRecords(client: client, logger: logger),
                                  pictures: PostgresPictureRecords(client: client, logger: logger, replica: replica))
@@ -136,11 +138,13 @@ public enum HubServer {
         }
         AccountRoutes(accounts: accounts).add(to: router)
         BrowserSessionRoutes(accounts: accounts, cookie: settings.cookie).add(to: router)
-        PictureRoutes(accounts: accounts, blobs: Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)).add(to: router)
-        SyncRoutes(accounts: accounts, events: EventLog(client: client, logger: logger, replica: replica)).add(to: router)
+        let blobs = Blobs(records: records.pictures, quotaBytes: settings.quotaBytes)
+        let events = EventLog(client: client, logger: logger, replica: replica)
+        PictureRoutes(accounts: accounts, blobs: blobs).add(to: router)
+        SyncRoutes(accounts: accounts, events: events).add(to: router)
         WatchRoute(accounts: accounts, client: client, bell: bell, logger: logger).add(to: router)
         LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: settings.searchTimeout)).add(to: router)
-        return router
+        return (router, HubLocalSync(accounts: accounts, events: events, blobs: blobs))
     }
 
     /// The router over records kept in memory: accounts, sessions, login limits and pictures,

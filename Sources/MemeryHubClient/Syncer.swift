@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
 public import Memery
-import NIOHTTP1
-import MemeryHubProtocol
+public import MemeryHubProtocol
 
 /// One sync of a store with its hub account: push what the hub lacks (pictures first, by
 /// hash, once), then pull the rest page by page. Each page is stored whole or not at all,
@@ -11,7 +10,8 @@ import MemeryHubProtocol
 public final class Syncer {
     let workspace: Workspace
     let login: HubLogin
-    let connection: HubConnection
+    /// HTTP to the hub for a machine; in process for a hub's own working copy.
+    let transport: any SyncTransport
     var state: SyncState
     var setAside: SetAsideEvents
     public private(set) var report = SyncReport()
@@ -28,11 +28,12 @@ public final class Syncer {
     let kept: KeptSyncState?
 
     /// `keptIn`: the state is kept there between syncs instead of in the store's file.
-    public init(workspace: Workspace, login: HubLogin, keptIn kept: KeptSyncState? = nil) throws {
+    /// `through`: how to reach the hub, when not over HTTP as `login` says.
+    public init(workspace: Workspace, login: HubLogin, keptIn kept: KeptSyncState? = nil, through transport: (any SyncTransport)? = nil) throws {
         self.workspace = workspace
         self.login = login
         self.kept = kept
-        connection = try login.connection()
+        self.transport = try transport ?? HTTPSyncTransport(connection: login.connection())
         state = kept?.state(for: login) ?? SyncState.load(workspace, for: login)
         setAside = SetAsideEvents.load(workspace)
     }
@@ -54,6 +55,7 @@ public final class Syncer {
             error.description += " (this sync had already sent \(report.eventsUp) and stored \(report.eventsDown) events, which are kept: sync again to go on)"
             throw error
         }
+        countTraffic()
         report.position = state.cursor
         report.setAside = setAside.lines(in: workspace)
         return report
@@ -101,8 +103,7 @@ public final class Syncer {
                 // Purges made to free room travel behind what did not fit: send them ahead, once.
                 purgedAhead = true
                 let creations = try workspace.sync.purgesNotPushed(after: state.pushedThrough, skip: state.cameFromHub)
-                guard !creations.isEmpty, (try? await connection.json(.POST, HubPaths.purges, PurgeRequest(creations: creations),
-                                                                       as: PurgeAnswer.self)) != nil else { throw error }
+                guard !creations.isEmpty, (try? await hub { try await transport.purge(creations) }) != nil else { throw error }
                 continue
             }
             if let lacking {
@@ -151,30 +152,25 @@ public final class Syncer {
                                   checkpoint: checkpoint ? state.pushedEvent : nil, resending: state.resending ?? false,
                                   history: checkpoint ? state.checkpoints.map { $0.prefix(PushRequest.historyLimit).map(\.event) } : nil,
                                   pull: pull)
-        let body = try JSONEncoder().encode(request)
-        let data: Data
+        let answer: PushAnswer
         do {
-            data = try await connection.send(.POST, HubPaths.events, body: body)
+            answer = try await hub { try await transport.push(request) }
         } catch let error as HubClientError where error.problem?.error == "missing-pictures" {
             // A picture uploaded long before this push was taken away as unused meanwhile
             // (the hub's grace period): upload it again, once.
             try await uploadPictures(error.problem?.missing ?? [])
-            data = try await connection.send(.POST, HubPaths.events, body: body)
-        }
-        guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
-            throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
+            answer = try await hub { try await transport.push(request) }
         }
         if let lacking = answer.lacking { return (lacking, answer.common) }
         if let pull, let pulled = answer.pulled {
             // Checked when the pull takes it: a damaged page must fail the pull, not this
             // push, which the hub has stored and which is counted and saved below.
             pulledWithPush = (pull.after, pulled)
-            report.bytesDown += data.count
         }
         if state.resending == true && !answer.replayed { report.eventsResent += page.events.count }
         if let ahead = answer.clockAhead { report.clockAheadMinutes = max(report.clockAheadMinutes ?? 0, Int(ahead / 60_000)) }
         report.eventsUp += answer.replayed ? 0 : answer.accepted
-        report.bytesUp += body.count
+        countTraffic()
         // A creation counts as sent when the hub took some of its events (a resend of what it has counts none).
         if answer.accepted > 0 && !answer.replayed { creationsUp.formUnion(page.creations) }
         report.creationsUp = creationsUp.count
@@ -217,6 +213,7 @@ public final class Syncer {
             throw HubClientError("no creation named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) here or on the hub: `memery list` shows this store's",
                                  isBadInput: true)
         }
+        countTraffic()
         report.position = state.cursor
         report.setAside = setAside.lines(in: workspace)
         return report
@@ -231,14 +228,14 @@ public final class Syncer {
 
     func uploadPictures(_ hashes: [String]) async throws {
         guard !hashes.isEmpty else { return }
-        let missing = try await connection.json(.POST, HubPaths.blobs + "/missing", BlobList(hashes: hashes), as: BlobList.self).hashes
+        let missing = try await hub { try await transport.missingPictures(hashes) }
         for hash in missing {
             guard let bytes = try workspace.sync.picture(hash) else {
                 throw HubClientError("picture \(hash.prefix(12))… is used by an event but missing from this store: run `memery verify`")
             }
-            _ = try await connection.send(.PUT, HubPaths.blobs + "/" + hash, body: bytes, type: "application/octet-stream")
+            try await hub { try await transport.upload(picture: hash, bytes) }
             report.picturesUp += 1
-            report.bytesUp += bytes.count
+            countTraffic()
         }
     }
 
@@ -275,13 +272,24 @@ public final class Syncer {
 
     /// One page after `cursor`, every event checked against its checksum.
     func pullPage(after cursor: Int64, at event: UUID?) async throws -> PullAnswer {
-        let at = event.map { "&at=" + $0.uuidString.lowercased() } ?? ""
-        let data = try await connection.send(.GET, HubPaths.events + "?after=\(cursor)&limit=\(pageSize)" + at)
-        guard let page = try? JSONDecoder().decode(PullAnswer.self, from: data) else {
-            throw HubClientError("the hub's answer to a pull is not what this memery understands: is the hub a newer version?")
-        }
-        report.bytesDown += data.count
+        let page = try await hub { [pageSize] in try await transport.pull(after: cursor, at: event, limit: pageSize) }
+        countTraffic()
         return try Self.checked(page)
+    }
+
+    /// A call to the hub; a refusal made in process (`HubRefusal`) is thrown as one over HTTP is.
+    func hub<Answer>(_ call: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await call()
+        } catch let refusal as HubRefusal {
+            throw HubClientError(refusal.problem.message, problem: refusal.problem, status: refusal.status)
+        }
+    }
+
+    /// The report's bytes: what the transport moved so far.
+    func countTraffic() {
+        report.bytesUp = transport.traffic.up
+        report.bytesDown = transport.traffic.down
     }
 
     /// A pulled page whose every event matches its checksum.
@@ -298,13 +306,13 @@ public final class Syncer {
         guard !events.isEmpty else { return false }
         var pictures = [String: Data]()
         for hash in Set(events.flatMap(\.blobs)).sorted() where try !workspace.sync.hasPicture(hash) {
-            let bytes = try await connection.send(.GET, HubPaths.blobs + "/" + hash)
+            let bytes = try await hub { try await transport.picture(hash) }
             guard hex(SHA256.hash(data: bytes)) == hash else {
                 throw HubClientError("picture \(hash.prefix(12))… from the hub does not match its hash: nothing from this page was applied")
             }
             pictures[hash] = bytes
             report.picturesDown += 1
-            report.bytesDown += bytes.count
+            countTraffic()
         }
         let before = try workspace.lastSequence()
         let (known, fetched) = (state, pictures)

@@ -30,8 +30,8 @@ public final class HubEditorPages: HubPages {
         copies = try WorkingCopies(folder: cacheDirectory, budgetBytes: cacheBytes, settings: settings, files: files)
     }
 
-    public func hubStarted(at address: String, signals: HubSignals) {
-        Task { await copies.started(at: address, signals: signals) }
+    public func hubStarted(at address: String, signals: HubSignals, sync: HubLocalSync) {
+        Task { await copies.started(at: address, signals: signals, sync: sync) }
     }
 
     /// The editor's script, style and pictures are the same for everyone, signed in or not.

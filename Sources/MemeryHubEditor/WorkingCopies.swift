@@ -12,7 +12,7 @@ actor WorkingCopies {
     let maxCopies: Int
     let settings: ServerSettings
     let files: EditorFiles
-    private var hub: (address: String, signals: HubSignals)?
+    private var hub: (address: String, signals: HubSignals, sync: HubLocalSync)?
     private var copies: [Int64: WorkingCopy] = [:]
     /// Copies being built: a second request waits for the same build.
     private var building: [Int64: Task<WorkingCopy, any Error>] = [:]
@@ -36,7 +36,7 @@ actor WorkingCopies {
                                                 attributes: [.posixPermissions: 0o700])
     }
 
-    func started(at address: String, signals: HubSignals) { hub = (address, signals) }
+    func started(at address: String, signals: HubSignals, sync: HubLocalSync) { hub = (address, signals, sync) }
 
     /// The person's copy, built on first use; marked in use (`begin`) until the caller's `end`.
     func copy(for person: HubPerson) async throws -> WorkingCopy {
@@ -60,7 +60,7 @@ actor WorkingCopies {
             let place = folder.appendingPathComponent("copies").appendingPathComponent("\(person.user)-\(UUID().uuidString.prefix(8))")
             let (settings, files) = (settings, files)
             build = Task {
-                try await WorkingCopy(person: person, hub: hub.address, signals: hub.signals, folder: place, settings: settings, files: files,
+                try await WorkingCopy(person: person, hub: hub.address, signals: hub.signals, sync: hub.sync, folder: place, settings: settings, files: files,
                                       signedOut: { [weak self] copy in await self?.discard(copy) })
             }
             building[person.user] = build

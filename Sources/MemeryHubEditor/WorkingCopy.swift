@@ -8,7 +8,8 @@ import MemeryServer
 /// One person's creations on a hub that serves them the editor: a store of its own under
 /// `--cache-dir`, built from PostgreSQL by a pull and kept current by another whenever the
 /// hub hears of a push past what it holds (`HubSignals`: LISTEN/NOTIFY, no request of its
-/// own while nothing happens). It syncs through the hub's own API on loopback as the
+/// own while nothing happens). It syncs through the hub's own sync calls, in process
+/// (`HubLocalSync`: what the API's routes run, without the HTTP and the JSON), as the
 /// person's browser session, so an edit from a page passes every rule a device's push does
 /// (admission, quotas, checkpoints) and converges as sync does: no second way into the
 /// database. It is a cache: an edit is acknowledged only once its push is committed, and a
@@ -19,6 +20,8 @@ final class WorkingCopy: Sendable {
     let workspace: Workspace
     let editor: EditorResponder
     private let signals: HubSignals
+    /// The hub's sync calls, made in process as the person's session.
+    private let hubSync: HubLocalSync
     private let login: Locked<HubLogin>
     private let turns = SyncTurns()
     /// Where the copy's syncs got: in memory, since the copy is deleted at every start.
@@ -41,11 +44,12 @@ final class WorkingCopy: Sendable {
 
     /// Opens a new store in `folder` and fills it from the hub: everything the person has.
     /// On failure nothing is left in the folder.
-    init(person: HubPerson, hub: String, signals: HubSignals, folder: URL, settings: ServerSettings, files: EditorFiles,
+    init(person: HubPerson, hub: String, signals: HubSignals, sync hubSync: HubLocalSync, folder: URL, settings: ServerSettings, files: EditorFiles,
          signedOut: @escaping @Sendable (WorkingCopy) async -> Void) async throws {
         user = person.user
         self.folder = folder
         self.signals = signals
+        self.hubSync = hubSync
         self.signedOut = signedOut
         let login = HubLogin(hub: hub, user: person.name, role: person.role, session: person.session, token: person.token)
         self.login = Locked(login)
@@ -115,8 +119,9 @@ final class WorkingCopy: Sendable {
         let login = self.login.withLock { $0 }
         let workspace = workspace
         let (state, editor, syncState) = (state, editor, syncState)
+        let transport = hubSync.session(token: login.token)
         return try await turns.run {
-            let report = try await Syncer(workspace: workspace, login: login, keptIn: syncState).run()
+            let report = try await Syncer(workspace: workspace, login: login, keptIn: syncState, through: transport).run()
             // Inside the turn: whoever waits for the turns to settle sees where it got.
             state.withLock { $0.position = max($0.position, report.position) }
             if report.eventsDown > 0 { editor.storeChanged() }
