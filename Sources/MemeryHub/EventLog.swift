@@ -13,7 +13,16 @@ struct EventLog: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// Where pull pages are read when it has replayed far enough (`--replica-database`).
-    var replica: ReplicaReads? = nil
+    var replica: ReplicaReads?
+    /// The notices of pushes, sent after their answers.
+    let notices: PositionNotices
+
+    init(client: PostgresClient, logger: Logger, replica: ReplicaReads? = nil) {
+        self.client = client
+        self.logger = logger
+        self.replica = replica
+        notices = PositionNotices { user in await Self.notifyWatchers(user, client: client, logger: logger) }
+    }
     /// The most events one pull answers (an append is never split, so a page may hold a few more).
     static let pageLimit = 2_000
     static let pushLimit = 10_000
@@ -94,7 +103,7 @@ struct EventLog: Sendable {
                               metadata: ["lacking": "\(lacking)", "common": "\(common?.uuidString.lowercased() ?? "none")"])
                 return PushAnswer(accepted: 0, duplicates: 0, position: row.position, behind: true, lacking: lacking, common: common)
             }
-            if row.accepted > 0 { await notifyWatchers(row.user) }
+            if row.accepted > 0 { notices.pushed(row.user) }
             // Receipts are for retries within days; old ones go now and then, not on every push.
             if !row.replayed, Int.random(in: 0..<100) == 0 {
                 try await client.query("DELETE FROM push_receipts WHERE user_id = \(row.user) AND created_at < now() - interval '7 days'", logger: logger)
@@ -112,7 +121,7 @@ struct EventLog: Sendable {
     /// Tells every hub's watchers of `user` that their position moved (schema step 9). The
     /// push is stored whatever happens here: a failure is logged, and the watchers find the
     /// push at their next keep-alive.
-    private func notifyWatchers(_ user: Int64) async {
+    private static func notifyWatchers(_ user: Int64, client: PostgresClient, logger: Logger) async {
         do {
             try await client.query("SELECT hub_notify_position(\(user))", logger: logger)
         } catch {

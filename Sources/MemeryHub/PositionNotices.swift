@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Tells every hub that a user's position moved (the NOTIFY of schema step 10) after a push
+/// committed, without the push's answer waiting for it: the notice is a statement of its own
+/// (it must not be in the push's transaction, docs/hub.md says why), and a page's edit was
+/// waiting one more round trip to PostgreSQL for it. Pushes of one user that commit while
+/// their notice is being sent are told by one more, sent after it: the notice reads the
+/// position when it runs, so it names the newest, and at least one notice starts after each
+/// push committed. At most one task per user sends, so a burst of pushes costs at most two
+/// notices, not one each.
+final class PositionNotices: Sendable {
+    /// For each user being told: whether another push committed since their notice began.
+    private let sending = Mutex<[Int64: Bool]>([:])
+    private let send: @Sendable (Int64) async -> Void
+
+    init(send: @escaping @Sendable (Int64) async -> Void) { self.send = send }
+
+    /// A push of `user`'s committed.
+    func pushed(_ user: Int64) {
+        let start = sending.withLock { sending -> Bool in
+            if sending[user] != nil {
+                sending[user] = true
+                return false
+            }
+            sending[user] = false
+            return true
+        }
+        if start { Task { await tell(user) } }
+    }
+
+    private func tell(_ user: Int64) async {
+        while true {
+            await send(user)
+            let again = sending.withLock { sending -> Bool in
+                if sending[user] == true {
+                    sending[user] = false
+                    return true
+                }
+                sending[user] = nil
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// Users whose notice is being sent (for the tests).
+    var underWay: Int { sending.withLock { $0.count } }
+}
