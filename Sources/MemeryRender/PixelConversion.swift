@@ -85,11 +85,16 @@ enum PixelConversion {
         return pixbuf
     }
 
+    /// Whether every pixel's alpha is 255. Each row is ANDed whole, a loop the compiler
+    /// turns into vector instructions, and only then looked at: an early exit per pixel kept
+    /// it scalar (a preview's check was 7 % of its render, perf, 2026-11-28).
     static func isOpaque(_ raster: Raster) -> Bool {
         raster.withMutablePixels { source, stride in
             for y in 0..<raster.height {
                 let row = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<raster.width where row[x] >> 24 != 255 { return false }
+                var all: UInt32 = .max
+                for x in 0..<raster.width { all &= row[x] }
+                if all >> 24 != 255 { return false }
             }
             return true
         }

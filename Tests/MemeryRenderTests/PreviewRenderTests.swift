@@ -129,6 +129,33 @@ import Testing
         #expect(host.parameters(["radius": .number(8)], for: "org.memery.gaussian-blur", atScale: 1) == ["radius": .number(8)])
     }
 
+    /// Whether a picture is opaque decides JPEG or PNG for a preview: one pixel short of
+    /// opaque anywhere, the first, the last or one in between, on any width, says no.
+    @Test func oneTranslucentPixelAnywhereMakesAPictureNotOpaque() throws {
+        for (width, height) in [(1, 1), (7, 3), (600, 400), (33, 2)] {
+            let raster = try Raster(width: width, height: height)
+            let pixels = [(0, 0), (width - 1, height - 1), (width / 2, height / 2)]
+            func setAll(_ alpha: UInt32) {
+                raster.withMutablePixels { source, stride in
+                    for y in 0..<height {
+                        let row = UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)
+                        for x in 0..<width { row[x] = alpha << 24 | 0x00336699 & (alpha == 255 ? 0xffffff : 0) }
+                    }
+                }
+            }
+            #expect(!raster.isOpaque, "a new raster is transparent (\(width)x\(height))")
+            setAll(255)
+            #expect(raster.isOpaque, "\(width)x\(height)")
+            for (x, y) in pixels {
+                setAll(255)
+                raster.withMutablePixels { source, stride in
+                    UnsafeMutableRawPointer(source + y * stride).assumingMemoryBound(to: UInt32.self)[x] = 254 << 24
+                }
+                #expect(!raster.isOpaque, "alpha 254 at \(x),\(y) of \(width)x\(height)")
+            }
+        }
+    }
+
     @Test func aScaledOpaquePictureStaysOpaqueToItsEdges() throws {
         let (cat, _) = try decode(Paths.example("chelsea.png"))
         for width in [450, 301, 97, 13] {
