@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "MemeryHubTests", dependencies: [
             "MemeryHub", "MemeryHubProtocol", "MemeryTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "Prometheus", package: "swift-prometheus"), httpTypes, nioCore]),
+            .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "PostgresNIO", package: "postgres-nio"), httpTypes, nioCore]),
         .testTarget(name: "MemeryHubEditorTests", dependencies: ["MemeryHubEditor", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore]),
         .testTarget(name: "MemeryCLITests", dependencies: ["Memery", "MemeryCore", "MemeryRender", "MemeryTestSupport", "MemeryHubProtocol",
                                                          .product(name: "Crypto", package: "swift-crypto")]),

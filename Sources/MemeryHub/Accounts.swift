@@ -97,9 +97,9 @@ struct Accounts: Sendable {
     /// The user and session of a token's hash (`session`); `HubError.unauthorized` without one.
     func signedIn(tokenHash: Data) async throws -> SignedIn {
         if let who = sessions?.signedIn(tokenHash) { return who }
-        let generation = sessions?.generation
+        let lookup = sessions?.beginLookup()
         guard let who = try await records.signedIn(tokenHash: tokenHash) else { throw HubError.unauthorized }
-        sessions?.keep(who, for: tokenHash, lookedUpAt: generation)
+        sessions?.keep(who, for: tokenHash, from: lookup)
         return who
     }
 

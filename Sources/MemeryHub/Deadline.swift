@@ -82,33 +82,43 @@ struct RequestDeadline<Context: RequestContext>: RouterMiddleware {
             _ = try await arrived.collectBody(upTo: context.maxUploadSize)
         }
         let request = arrived
-        let late = HubError(.serviceUnavailable, "unavailable", "the hub's database did not answer within \(limit.components.seconds) s: try again later")
-        let down = HubError(.serviceUnavailable, "unavailable", "the hub's database cannot be reached: try again later")
-        let reachable = reachable, probeAfter = probeAfter, limit = limit
         return try await withoutActuallyEscaping(next) { next in
             // Unsafe, earned: `next` is called once, by the first child, and the group is
             // awaited before `withoutActuallyEscaping` returns.
             nonisolated(unsafe) let next = next
-            return try await withThrowingTaskGroup(of: Response?.self) { group in
-                group.addTask { try await next(request, context) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    throw late
-                }
-                if let reachable {
-                    group.addTask {
-                        try await Task.sleep(for: probeAfter)
-                        guard await reachable() else { throw down }
-                        try await Task.sleep(for: limit)
-                        return nil
-                    }
-                }
-                defer { group.cancelAll() }
-                while let first = try await group.next() {
-                    if let response = first { return response }
-                }
+            return try await Deadline.databaseWork(limit, reachable: reachable, probeAfter: probeAfter) { try await next(request, context) }
+        }
+    }
+}
+
+extension Deadline {
+    /// `work`'s result within `limit`, else a 503 (`HubError`); with `reachable`, the 503 as
+    /// soon as the database's port cannot be reached, asked after `probeAfter`. What a
+    /// request to the hub's API runs under (`RequestDeadline`), and a working copy's sync
+    /// calls in process (`HubLocalSync`).
+    static func databaseWork<T: Sendable>(_ limit: Duration, reachable: (@Sendable () async -> Bool)?, probeAfter: Duration = .seconds(2),
+                                          _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let late = HubError(.serviceUnavailable, "unavailable", "the hub's database did not answer within \(limit.components.seconds) s: try again later")
+        let down = HubError(.serviceUnavailable, "unavailable", "the hub's database cannot be reached: try again later")
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
                 throw late
             }
+            if let reachable {
+                group.addTask {
+                    try await Task.sleep(for: probeAfter)
+                    guard await reachable() else { throw down }
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+            }
+            defer { group.cancelAll() }
+            while let first = try await group.next() {
+                if let value = first { return value }
+            }
+            throw late
         }
     }
 }

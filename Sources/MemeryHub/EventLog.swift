@@ -21,7 +21,13 @@ struct EventLog: Sendable {
         self.client = client
         self.logger = logger
         self.replica = replica
-        notices = PositionNotices { user in await Self.notifyWatchers(user, client: client, logger: logger) }
+        // A notice that hangs (a statement handed a connection just lost) would hold back the
+        // user's next ones: given up after 5 s; the watchers' keep-alive reads find the push.
+        notices = PositionNotices { user in
+            try? await Deadline.abandoning(after: .seconds(5), failing: CancellationError()) {
+                await Self.notifyWatchers(user, client: client, logger: logger)
+            }
+        }
     }
     /// The most events one pull answers (an append is never split, so a page may hold a few more).
     static let pageLimit = 2_000

@@ -1,17 +1,24 @@
 public import Foundation
 public import MemeryHubProtocol
 import HTTPTypes
+import Logging
 
 /// The sync calls of the hub's API made inside its own process: what the working copies the
 /// hub keeps for the editor's pages (MemeryHubEditor) sync through, instead of a loopback
 /// connection to the hub itself. Each call runs what its route runs (`SyncRoutes`,
-/// `PictureRoutes`), as the session of the token given, with the route's limits, and is
-/// refused as the route would be (`HubRefusal`: its status and problem). Only the HTTP and
-/// the JSON are skipped; a push is one statement either way.
+/// `PictureRoutes`), as the session of the token given, with the route's limits and its
+/// deadline (`Deadline.databaseWork`: 30 s, and at once when the database's port cannot be
+/// reached), and is refused as the route would be (`HubRefusal`: its status and problem); a
+/// failure the route would answer 500 is logged as the route logs it. Only the HTTP and the
+/// JSON are skipped; a push is one statement either way.
 public struct HubLocalSync: Sendable {
     let accounts: Accounts
     let events: EventLog
     let blobs: Blobs
+    /// Whether the database's port answers (`DatabaseReachability`), as `RequestDeadline` asks.
+    let reachable: (@Sendable () async -> Bool)?
+    var limit: Duration = .seconds(30)
+    let logger: Logger
 
     /// The calls as the session `token` names (a person's browser session).
     public func session(token: String) -> Session { Session(hub: self, tokenHash: Data(SHA256Digest.of(token))) }
@@ -61,13 +68,19 @@ public struct HubLocalSync: Sendable {
 
         private func who() async throws -> SignedIn { try await hub.accounts.signedIn(tokenHash: tokenHash) }
 
-        /// What the route's `ProblemAnswers` would answer, as a `HubRefusal`; anything else as it is.
-        private func refusing<Answer>(_ call: () async throws -> Answer) async throws -> Answer {
+        /// `call` within the route's deadline; what the route's `ProblemAnswers` would answer,
+        /// as a `HubRefusal` (a 500 logged, with no internals in it).
+        private func refusing<Answer: Sendable>(_ call: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
             do {
-                return try await call()
-            } catch {
-                guard let refusal = HubError.answering(error) else { throw error }
+                return try await Deadline.databaseWork(hub.limit, reachable: hub.reachable, call)
+            } catch let error where HubError.answering(error) != nil {
+                let refusal = HubError.answering(error)!
                 throw HubRefusal(status: Int(refusal.status.code), problem: refusal.problem)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                hub.logger.error("a working copy's sync failed", metadata: ["error": "\(String(reflecting: error))"])
+                throw HubRefusal(status: 500, problem: HubProblem(error: "internal", message: "the hub failed to sync this copy (it is logged): try again"))
             }
         }
     }

@@ -144,7 +144,8 @@ public enum HubServer {
         SyncRoutes(accounts: accounts, events: events).add(to: router)
         WatchRoute(accounts: accounts, client: client, bell: bell, logger: logger).add(to: router)
         LibraryRoutes(accounts: accounts, library: Library(client: client, logger: logger, searchTimeout: settings.searchTimeout)).add(to: router)
-        return (router, HubLocalSync(accounts: accounts, events: events, blobs: blobs))
+        return (router, HubLocalSync(accounts: accounts, events: events, blobs: blobs, reachable: { await DatabaseReachability.check(database) },
+                                     logger: logger))
     }
 
     /// The router over records kept in memory: accounts, sessions, login limits and pictures,

@@ -646,12 +646,14 @@ enum Migrations {
             // A session removed (a logout, a revoke, a password change, an account deleted,
             // or by hand) or an account's name or role changed tells every hub, with the
             // user's id: hubs keep the sessions they looked up lately (SessionCache) and
-            // forget that user's. These are rare writes, so the NOTIFY inside them costs
-            // nothing that pushes wait on.
+            // forget that user's; a table emptied (TRUNCATE) says "all". These are rare
+            // writes, so the NOTIFY inside them costs nothing that pushes wait on.
             """
             CREATE FUNCTION hub_notify_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF TG_TABLE_NAME = 'users' THEN
+                IF TG_OP = 'TRUNCATE' THEN
+                    PERFORM pg_notify('memery_sessions', 'all');
+                ELSIF TG_TABLE_NAME = 'users' THEN
                     PERFORM pg_notify('memery_sessions', NEW.id::text);
                 ELSE
                     PERFORM pg_notify('memery_sessions', OLD.user_id::text);
@@ -668,6 +670,8 @@ enum Migrations {
             CREATE TRIGGER users_renamed AFTER UPDATE OF name, name_key, role ON users
             FOR EACH ROW EXECUTE FUNCTION hub_notify_sessions()
             """,
+            "CREATE TRIGGER sessions_emptied AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION hub_notify_sessions()",
+            "CREATE TRIGGER users_emptied AFTER TRUNCATE ON users FOR EACH STATEMENT EXECUTE FUNCTION hub_notify_sessions()",
         ]),
     ]
 

@@ -12,7 +12,8 @@ import Synchronization
 /// position bell's rings are).
 ///
 /// Another hub may thus accept a revoked session for as long as the notice takes to reach
-/// it (milliseconds), and at most `lifetime` if it never comes.
+/// it (milliseconds), and at most `lifetime` after the lookup began if it never comes (a
+/// listening connection that died without a word is noticed only by its next probe).
 final class SessionCache: Sendable {
     static let lifetime: Duration = .seconds(10)
     static let capacity = 10_000
@@ -24,10 +25,29 @@ final class SessionCache: Sendable {
     }
     private struct State {
         var entries: [Data: Entry] = [:]
+        /// Each user's tokens among `entries`: a notice forgets them without a scan.
+        var tokens: [Int64: Set<Data>] = [:]
         var generation: UInt64 = 0
         var listening = false
+
+        mutating func remove(_ tokenHash: Data) {
+            guard let entry = entries.removeValue(forKey: tokenHash) else { return }
+            tokens[entry.who.user]?.remove(tokenHash)
+            if tokens[entry.who.user]?.isEmpty == true { tokens[entry.who.user] = nil }
+        }
+
+        mutating func removeAll() {
+            entries.removeAll()
+            tokens.removeAll()
+        }
     }
     private let state = Mutex(State())
+
+    /// When a lookup in the database began, and what had changed by then.
+    struct Lookup {
+        let generation: UInt64
+        let started: ContinuousClock.Instant
+    }
 
     init() {}
 
@@ -36,28 +56,33 @@ final class SessionCache: Sendable {
         state.withLock { state in
             guard state.listening, let entry = state.entries[tokenHash] else { return nil }
             guard entry.until > .now else {
-                state.entries[tokenHash] = nil
+                state.remove(tokenHash)
                 return nil
             }
             return entry.who
         }
     }
 
-    /// Read before a lookup in the database, and given back to `keep`; nil while the hub
+    /// Taken before a lookup in the database and given back to `keep`; nil while the hub
     /// does not listen (nothing is kept then).
-    var generation: UInt64? { state.withLock { $0.listening ? $0.generation : nil } }
+    func beginLookup() -> Lookup? {
+        state.withLock { $0.listening ? Lookup(generation: $0.generation, started: .now) : nil }
+    }
 
-    /// Keeps a lookup's answer, unless something changed since it began (`generation`).
-    func keep(_ who: SignedIn, for tokenHash: Data, lookedUpAt generation: UInt64?) {
+    /// Keeps a lookup's answer, unless something changed since it began; it lives
+    /// `lifetime` from then, so no answer is trusted longer than that after it was read.
+    func keep(_ who: SignedIn, for tokenHash: Data, from lookup: Lookup?) {
         state.withLock { state in
-            guard let generation, state.listening, state.generation == generation else { return }
+            guard let lookup, state.listening, state.generation == lookup.generation else { return }
             if state.entries.count >= Self.capacity {
                 let now = ContinuousClock.now
-                state.entries = state.entries.filter { $0.value.until > now }
+                for (token, entry) in state.entries where entry.until <= now { state.remove(token) }
                 // Still full of live entries: start again rather than scan for the oldest.
-                if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+                if state.entries.count >= Self.capacity { state.removeAll() }
             }
-            state.entries[tokenHash] = Entry(who: who, until: .now + Self.lifetime)
+            state.remove(tokenHash)
+            state.entries[tokenHash] = Entry(who: who, until: lookup.started + Self.lifetime)
+            state.tokens[who.user, default: []].insert(tokenHash)
         }
     }
 
@@ -65,15 +90,15 @@ final class SessionCache: Sendable {
     func forget(user: Int64) {
         state.withLock { state in
             state.generation &+= 1
-            state.entries = state.entries.filter { $0.value.who.user != user }
+            for token in state.tokens[user] ?? [] { state.remove(token) }
         }
     }
 
-    /// Everything goes: a notice naming no user, or one that cannot be read.
+    /// Everything goes: a notice naming no user (a table emptied), or one that cannot be read.
     func forgetAll() {
         state.withLock { state in
             state.generation &+= 1
-            state.entries.removeAll()
+            state.removeAll()
         }
     }
 
@@ -83,7 +108,7 @@ final class SessionCache: Sendable {
     func listening(_ on: Bool) {
         state.withLock { state in
             state.generation &+= 1
-            state.entries.removeAll()
+            state.removeAll()
             state.listening = on
         }
     }

@@ -12,10 +12,11 @@ struct HTTPSyncTransport: SyncTransport {
     func push(_ request: PushRequest) async throws -> PushAnswer {
         let body = try JSONEncoder().encode(request)
         let data = try await connection.send(.POST, HubPaths.events, body: body)
-        traffic.sent(body.count)
         guard let answer = try? JSONDecoder().decode(PushAnswer.self, from: data) else {
             throw HubClientError("the hub's answer to a push is not what this memery understands: is the hub a newer version?")
         }
+        // A push the hub could not take (it lacks what it builds on) is sent again: counted then.
+        if answer.lacking == nil { traffic.sent(body.count) }
         // Counted down when it brings a pull page, as the pull would have been.
         if answer.pulled != nil { traffic.received(data.count) }
         return answer
