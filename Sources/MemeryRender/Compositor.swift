@@ -166,7 +166,7 @@ public struct Compositor: Sendable {
             let alone = try Raster(width: size.width, height: size.height)
             alone.draw { cr in
                 cairo_scale(cr, scaleX, scaleY)
-                draw(layer, on: cr, images: sources, legible: legible)
+                draw(layer, on: cr, images: sources, legible: legible, keepingText: keeping ? cache : nil)
             }
             layerImages[layer.id] = try filtered(alone, .layer(layer.id), scale: scaleX)
         }
@@ -190,7 +190,7 @@ public struct Compositor: Sendable {
                     cairo_paint(cr)
                     cairo_restore(cr)
                 } else {
-                    draw(layer, on: cr, images: sources, legible: legible)
+                    draw(layer, on: cr, images: sources, legible: legible, keepingText: keeping ? cache : nil)
                 }
             }
         }
@@ -205,13 +205,14 @@ public struct Compositor: Sendable {
         return "filters:" + String(decoding: try SortedJSONEncoder().encode(steps), as: UTF8.self)
     }
 
-    /// `legible`: the smallest text size worth setting on this canvas.
-    func draw(_ layer: Layer, on cr: OpaquePointer, images: ImageSources, legible: Double) {
+    /// `legible`: the smallest text size worth setting on this canvas. `keepingText`: where
+    /// a text layer's pixels are kept for the next render (`TextLayerPixels`), if anywhere.
+    func draw(_ layer: Layer, on cr: OpaquePointer, images: ImageSources, legible: Double, keepingText: DecodedImageCache? = nil) {
         let isolated = { if case .drawing = layer.content { return true } else { return false } }()
         placed(cr, layer.transform, size: layer.size, opacity: layer.opacity, isolated: isolated) {
             switch layer.content {
             case .text(let text):
-                MemeText.draw(text, on: cr, legible: legible / layer.transform.scale)
+                TextLayerPixels.draw(text, on: cr, legible: legible / layer.transform.scale, keepingIn: keepingText)
             case .image(let content):
                 images.paint(content.image.blob, on: cr)
             case .shape(let shape):

@@ -4,7 +4,9 @@ import MemeryLocks
 
 /// Decoded pictures a long-lived process keeps (`memery serve`), so that an edit's new
 /// preview does not decode its 12-megapixel photo again: the pictures as decoded, a base
-/// with its filters applied, and copies scaled down for previews. Bounded by bytes; the
+/// with its filters applied, and copies scaled down for previews; and text layers as set
+/// (`TextLayerPixels`), so that it does not set and stroke the captions an edit left
+/// alone. Bounded by bytes; the
 /// least recently used go first. A one-shot command keeps nothing (a budget of 0), so its
 /// peak memory is what it was.
 ///
@@ -17,15 +19,30 @@ public final class DecodedImageCache: Sendable {
         public var blob: String
         /// "" for the picture as decoded; otherwise what was done to it ("filters:…", "scaled:W").
         public var form: String
+        /// A text layer as set on a picture's pixels, for no blob.
+        var text: TextLayerPixels.Placement?
 
         public init(blob: String, form: String = "") {
             self.blob = blob
             self.form = form
         }
+
+        init(text: TextLayerPixels.Placement) {
+            blob = ""
+            form = ""
+            self.text = text
+        }
+    }
+
+    /// Pixels and where their top-left corner goes on a bigger picture.
+    struct Placed {
+        var raster: Raster
+        var x = 0, y = 0
     }
 
     private struct Entry {
         var raster: Raster
+        var x: Int, y: Int
         var lastUse: UInt64
         var bytes: Int { raster.stride * raster.height }
     }
@@ -38,6 +55,8 @@ public final class DecodedImageCache: Sendable {
         var bytes = 0
         var hits = 0
         var misses = 0
+        var textHits = 0
+        var textMisses = 0
 
         /// Drops the least recently used until `incoming` more bytes fit.
         mutating func trim(toFit incoming: Int) {
@@ -57,10 +76,16 @@ public final class DecodedImageCache: Sendable {
         /// How often a picture was found, and how often it had to be made.
         public var hits: Int
         public var misses: Int
+        /// The same for text layers' pixels.
+        public var textHits = 0
+        public var textMisses = 0
     }
 
     public var statistics: Statistics {
-        state.withLock { Statistics(entries: $0.entries.count, bytes: $0.bytes, budget: $0.budget, hits: $0.hits, misses: $0.misses) }
+        state.withLock {
+            Statistics(entries: $0.entries.count, bytes: $0.bytes, budget: $0.budget, hits: $0.hits, misses: $0.misses,
+                       textHits: $0.textHits, textMisses: $0.textMisses)
+        }
     }
 
     public init(budget: Int = 0) {
@@ -78,29 +103,42 @@ public final class DecodedImageCache: Sendable {
     /// The picture kept under `key`, or the one `make` makes, kept when it fits the budget.
     /// Two callers missing at once both make it; the second one's is kept.
     public func raster(for key: Key, make: () throws -> Raster) throws -> Raster {
-        let found: Raster? = state.withLock { state in
+        try placed(for: key, make: { Placed(raster: try make()) })!.raster
+    }
+
+    /// `raster(for:make:)` for pixels placed on a bigger picture; nil (never kept) when
+    /// `make` has nothing to place.
+    func placed(for key: Key, make: () throws -> Placed?) throws -> Placed? {
+        let found: Placed? = state.withLock { state in
             guard state.budget > 0, var entry = state.entries[key] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
             state.entries[key] = entry
-            state.hits += 1
-            return entry.raster
+            if key.text == nil { state.hits += 1 } else { state.textHits += 1 }
+            return Placed(raster: entry.raster, x: entry.x, y: entry.y)
         }
-        if let found { return try found.sharingPixels() }
-        let made = try make()
-        let size = made.stride * made.height
+        if var found {
+            found.raster = try found.raster.sharingPixels()
+            return found
+        }
+        guard var made = try make() else { return nil }
+        let size = made.raster.stride * made.raster.height
         let kept: Bool = state.withLock { state in
-            state.misses += 1
-            guard state.budget > 0, size <= state.budget else { return false }
+            if key.text == nil { state.misses += 1 } else { state.textMisses += 1 }
+            // Text pixels are cheap to make again next to a picture decoded: never worth
+            // more than a sixteenth of what is kept, so an export's captions do not push out
+            // the photo its previews need.
+            guard state.budget > 0, size <= (key.text == nil ? state.budget : state.budget / 16) else { return false }
             if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
             state.trim(toFit: size)
             state.clock += 1
-            state.entries[key] = Entry(raster: made, lastUse: state.clock)
+            state.entries[key] = Entry(raster: made.raster, x: made.x, y: made.y, lastUse: state.clock)
             state.bytes += size
             return true
         }
         // The kept one is never handed out itself, not even to the thread that made it.
-        return kept ? try made.sharingPixels() : made
+        if kept { made.raster = try made.raster.sharingPixels() }
+        return made
     }
 }
 

@@ -52,22 +52,28 @@ enum MemeText {
     static func draw(_ layer: TextContent, on cr: OpaquePointer, legible: Double) {
         guard let set = laidOut(layer, on: cr, legible: legible) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(set.layout)) }
+        draw(set, style: layer.style, on: cr)
+    }
+
+    /// Draws text laid out already (perhaps on another context with the same transform).
+    static func draw(_ set: LaidOut, style: TextStyle, on cr: OpaquePointer) {
+        pango_cairo_update_layout(cr, set.layout)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, set.ink.x, set.ink.y, set.ink.w, set.ink.h)
         cairo_clip(cr)
         cairo_move_to(cr, set.x, set.y)
-        if set.fit.outline > 0, layer.style.outline.alpha > 0 {
+        if set.fit.outline > 0, style.outline.alpha > 0 {
             // Colour emoji are bitmaps with no outline path; they are simply drawn by the fill.
             pango_cairo_layout_path(cr, set.layout)
-            setSource(cr, layer.style.outline)
+            setSource(cr, style.outline)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             cairo_set_line_width(cr, set.fit.outline * 2)  // half of a stroke lies inside the glyph
             cairo_stroke(cr)
             cairo_move_to(cr, set.x, set.y)
         }
-        setSource(cr, layer.style.fill)
+        setSource(cr, style.fill)
         pango_cairo_show_layout(cr, set.layout)
     }
 
@@ -80,9 +86,16 @@ enum MemeText {
         return set.ink
     }
 
-    /// The layout set to its fit, where it starts, and its ink box; the caller unrefs the layout.
-    private static func laidOut(_ layer: TextContent, on cr: OpaquePointer, legible: Double)
-        -> (layout: OpaquePointer, fit: Fit, x: Double, y: Double, ink: Box)? {
+    /// A layout set to its fit, where it starts, and its ink box (`inkBox`).
+    struct LaidOut {
+        var layout: OpaquePointer
+        var fit: Fit
+        var x, y: Double
+        var ink: Box
+    }
+
+    /// The layer's layout set to its fit on `cr`; the caller unrefs the layout.
+    static func laidOut(_ layer: TextContent, on cr: OpaquePointer, legible: Double) -> LaidOut? {
         let text = shown(layer)
         guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return nil }
         configure(layout, style: layer.style)
@@ -100,7 +113,7 @@ enum MemeText {
         let margin = fit.outline + 1
         let inkBox = Box(x: x + Double(ink.x) - margin, y: y + Double(ink.y) - margin,
                          w: Double(ink.width) + 2 * margin, h: Double(ink.height) + 2 * margin)
-        return (layout, fit, x, y, inkBox)
+        return LaidOut(layout: layout, fit: fit, x: x, y: y, ink: inkBox)
     }
 
     static func shown(_ layer: TextContent) -> String { layer.style.uppercase ? layer.text.uppercased() : layer.text }

@@ -79,6 +79,8 @@ import Testing
         c = try c.decide(.setCaptions(top: "AN EDIT LATER", bottom: nil)).reduce(c) { $0.evolve($1) }
         let next = try compositor.render(c, width: 451, blob: blobs.read)
         #expect(blobs.reads == 2 && cache.statistics.misses == first.misses && cache.statistics.hits == first.hits + 4)
+        #expect(first.textMisses == 2 && cache.statistics.textMisses == 3 && cache.statistics.textHits == 1,
+                "the edited top caption was set again, the bottom one was not: \(cache.statistics)")
         #expect(next.width == 451)
         let plain = Compositor(decoder: ImageDecoder())
         _ = try plain.render(c, width: 451, blob: blobs.read)
