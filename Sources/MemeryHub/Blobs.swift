@@ -11,6 +11,8 @@ struct Blobs: Sendable {
     /// What a user may keep in bytes (`--quota-mb`), pictures and events together.
     var quotaBytes: Int64?
     static let largest = 64 << 20
+    /// The most hashes one question about missing pictures may name.
+    static let mostAskedAbout = 10_000
 
     /// Stores the bytes under their hash, which must be `hash`, and grants them to the user.
     /// Returns false when this user had uploaded them already (whether anyone else has is
@@ -20,6 +22,9 @@ struct Blobs: Sendable {
     }
 
     func put(_ hash: String, _ data: Data, by who: SignedIn) async throws -> Bool {
+        guard data.count <= Self.largest else {
+            throw HubError(.contentTooLarge, "too-large", "a picture is at most \(Self.largest >> 20) MB on this hub: nothing was stored")
+        }
         guard isPictureHash(hash) else { throw HubError.badRequest("\(hash.prefix(80)) is not a SHA-256 in lower-case hex") }
         guard hex(SHA256Digest.of(data)) == hash else {
             throw HubError.badRequest("the picture's bytes do not match \(hash.prefix(12))…: it changed on the way; upload it again")
@@ -34,6 +39,7 @@ struct Blobs: Sendable {
 
     /// Of `hashes`, those the user has not uploaded.
     func missing(_ hashes: [String], for who: SignedIn) async throws -> [String] {
+        guard hashes.count <= Self.mostAskedAbout else { throw HubError.badRequest("ask about at most \(Self.mostAskedAbout) pictures at once") }
         let valid = hashes.filter(isPictureHash)
         guard valid.count == hashes.count else { throw HubError.badRequest("every hash is a SHA-256 in lower-case hex") }
         let have = try await records.granted(valid, to: who.user)

@@ -211,7 +211,9 @@ struct EventLog: Sendable {
     /// `expected` is the event the machine last pulled, at the cursor. `mayUseReplica`: false
     /// for the page a push's answer carries (no replica has that push yet).
     func pull(after cursor: Int64, at expected: UUID?, limit: Int, session tokenHash: Data, mayUseReplica: Bool = true) async throws -> PullAnswer {
-        let limit = min(max(limit, 1), Self.pageLimit)
+        guard cursor >= 0, (1...Self.pageLimit).contains(limit) else {
+            throw HubError.badRequest("a pull asks after a position of 0 or more, for 1 to \(Self.pageLimit) events")
+        }
         if mayUseReplica, let replica, replica.isAvailable {
             // The primary says who asks, and how far (to which event) a replica must have
             // replayed for them: the same event there, so a replica of another history (a

@@ -37,7 +37,7 @@ struct HubError: HTTPResponseError {
         switch error {
         case let error as HubError: error
         case let error as PostgresTransactionError where error.closureError is HubError: error.closureError as? HubError
-        case let error where ProblemAnswers<HubContext>.isDatabaseTimeout(error):
+        case let error where isDatabaseTimeout(error):
             HubError(.serviceUnavailable, "unavailable", "the hub's database took too long (a statement over 25 s, or a lock held over 20 s): try again later")
         default: nil
         }
@@ -57,34 +57,42 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error where HubError.answering(error) != nil {
-            let refusal = HubError.answering(error)!
-            if refusal.status == .internalServerError {
-                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(refusal.problem.message)"])
-            }
-            throw refusal
-        } catch let error as any HTTPResponseError {
-            switch error.status {
-            case .contentTooLarge: throw HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")
-            case .badRequest: throw HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
-            case .notFound: throw HubError.notFound("no such route: \(request.uri.path) (see schemas/hub-openapi.yaml)")
-            case .methodNotAllowed: throw HubError(.methodNotAllowed, "bad-request", "\(request.method) is not allowed on \(request.uri.path)")
-            default: throw error
-            }
-        } catch is DecodingError {
-            throw HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
         } catch {
+            if let refusal = HubError.answering(error) {
+                if refusal.status == .internalServerError {
+                    context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(refusal.problem.message)"])
+                }
+                throw refusal
+            }
+            throw Self.problem(for: error, request: request, context: context)
+        }
+    }
+
+    /// A failure that is not a `HubError` as the problem it is answered with.
+    private static func problem(for error: any Error, request: Request, context: Context) -> any Error {
+        switch error {
+        case let error as any HTTPResponseError:
+            switch error.status {
+            case .contentTooLarge: return HubError(.contentTooLarge, "too-large", "the request body is larger than the hub takes (96 MB): send smaller pushes")
+            case .badRequest: return HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
+            case .notFound: return HubError.notFound("no such route: \(request.uri.path) (see schemas/hub-openapi.yaml)")
+            case .methodNotAllowed: return HubError(.methodNotAllowed, "bad-request", "\(request.method) is not allowed on \(request.uri.path)")
+            default: return error
+            }
+        case is DecodingError:
+            return HubError.badRequest("the request body is not what this route takes (see schemas/hub-openapi.yaml)")
+        default:
             // The log line carries the request's id (hb.request.id); the answer names only that id.
             context.logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
                                                              "error": "\(String(reflecting: error))"])
             var answer = HubError(.internalServerError, "internal", "the hub failed to answer; it is logged as request \(context.id): try again, or give the id to the hub's operator")
             answer.problem.request = context.id
-            throw answer
+            return answer
         }
     }
 }
 
-extension ProblemAnswers {
+extension HubError {
     /// PostgreSQL stopped a statement for its `statement_timeout` or `lock_timeout`.
     static func isDatabaseTimeout(_ error: any Error) -> Bool {
         let psql = (error as? PSQLError) ?? ((error as? PostgresTransactionError)?.closureError as? PSQLError)

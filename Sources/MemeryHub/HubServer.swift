@@ -86,6 +86,7 @@ public enum HubServer {
         if let replica { services.append(replica.client) }
         let (router, localSync) = buildRouter(client: client, replica: replica, bell: bell, sessions: sessions, registry: registry, settings: settings,
                                               pages: pages, logger: logger)
+        services.append(NoticesOnStop(notices: localSync.events.notices))
         let headTimeout = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000
                                                  + settings.readTimeout.components.attoseconds / 1_000_000_000)
         var app = Application(

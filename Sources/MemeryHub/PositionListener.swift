@@ -41,7 +41,7 @@ struct PositionListener: Service {
                             try await connection.listen(on: SessionCache.channel) { sessionNotices in
                                 sessions.listening(true)
                                 bell.listening(true)
-                                if again { logger.notice("listening for pushes again") }
+                                if again { logger.notice("listening for pushes and ended sessions again") }
                                 try await withThrowingTaskGroup(of: Void.self) { group in
                                     group.addTask {
                                         for try await notification in notifications {
@@ -73,7 +73,7 @@ struct PositionListener: Service {
                     }
                 }
             } catch {
-                logger.notice("listening for pushes stopped", metadata: ["error": "\(String(reflecting: error))"])
+                logger.notice("listening for pushes and ended sessions stopped", metadata: ["error": "\(String(reflecting: error))"])
             }
             // Lost after it listened: again soon; failing to start: a little later each time.
             retry = bell.isListening ? .milliseconds(250) : min(retry * 2, .seconds(2))

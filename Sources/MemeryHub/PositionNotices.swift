@@ -1,3 +1,4 @@
+import ServiceLifecycle
 import Synchronization
 
 /// Tells every hub that a user's position moved (the NOTIFY of schema step 10) after a push
@@ -7,8 +8,9 @@ import Synchronization
 /// their notice is being sent are told by one more, sent after it: the notice reads the
 /// position when it runs, so it names the newest, and at least one notice starts after each
 /// push committed. At most one task per user sends, so pushes that commit while a notice is
-/// sent share the next one instead of costing one each. A notice left unsent when the hub
-/// stops costs latency only: watchers read the position every 5 s, working copies every 30 s.
+/// sent share the next one instead of costing one each. A hub that stops sends the notices
+/// under way first (`NoticesOnStop`, up to 5 s); one left unsent (the hub killed) costs
+/// latency only: watchers read the position every 5 s, working copies every 30 s.
 final class PositionNotices: Sendable {
     /// For each user being told: whether another push committed since their notice began.
     private let sending = Mutex<[Int64: Bool]>([:])
@@ -44,6 +46,26 @@ final class PositionNotices: Sendable {
         }
     }
 
-    /// Users whose notice is being sent (for the tests).
+    /// Users whose notice is being sent.
     var underWay: Int { sending.withLock { $0.count } }
+
+    /// Returns once no notice is under way, or after `limit`, or when cancelled.
+    func drained(within limit: Duration) async {
+        let end = ContinuousClock.now + limit
+        while underWay > 0, ContinuousClock.now < end, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// Sends the notices of a stopping hub's last pushes before its database client closes:
+/// services stop in the reverse of their order, so this one, placed after the client and
+/// before the server, stops once the server has answered its last request.
+struct NoticesOnStop: Service {
+    let notices: PositionNotices
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await notices.drained(within: .seconds(5))
+    }
 }

@@ -60,6 +60,13 @@ struct HubEditorTests {
         #expect(captioned.status == 200, "\(captioned.text)")
         // Acknowledged means committed: the hub's database has both edits' events now.
         #expect(try Self.events(hub) >= 3)
+        // The working copy pushed them in process: not HTTP requests, counted apart.
+        let metrics = try PostgresCluster.command("/usr/bin/curl", ["-s", hub.address + "/metrics"])
+        let pushes = metrics.split(separator: "\n").first {
+            $0.hasPrefix("memery_hub_working_copy_calls_total{") && $0.contains("call=\"push\"") && $0.contains("status=\"200\"")
+        }
+        #expect((pushes.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0) >= 2, "\(pushes ?? "no line for the copy's pushes")")
+        #expect(metrics.contains("memery_hub_working_copy_call_duration_seconds"), "the calls are timed")
 
         let machine = try Hub.machine(hub, "ann", signUp: false)
         _ = try Hub.sync(machine)

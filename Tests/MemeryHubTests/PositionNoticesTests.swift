@@ -52,4 +52,20 @@ import Testing
         while notices.underWay > 0 { await Task.yield() }
         #expect(statement.told.withLock { $0 }.filter { $0 == 1 }.count == 3)
     }
+
+    /// What a stopping hub waits for (`NoticesOnStop`): the notices under way, but not past its limit.
+    @Test func aStoppingHubWaitsForTheNoticesUnderWayUpToALimit() async {
+        let statement = Statement()
+        let notices = PositionNotices { await statement.send($0) }
+        var started = statement.started.makeAsyncIterator()
+        await notices.drained(within: .seconds(5))  // nothing under way: at once
+        notices.pushed(7)
+        #expect(await started.next() == 7)
+        await notices.drained(within: .milliseconds(100))
+        #expect(notices.underWay == 1, "a notice held past the limit is left behind")
+        let drain = Task { await notices.drained(within: .seconds(60)) }
+        statement.release()
+        await drain.value
+        #expect(notices.underWay == 0 && statement.told.withLock { $0 } == [7], "sent before the wait ended")
+    }
 }
