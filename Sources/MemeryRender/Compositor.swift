@@ -100,7 +100,11 @@ public struct Compositor: Sendable {
                 top = min(top, deviceY)
                 bottom = max(bottom, deviceY)
             }
-            let first = max(0, Int(top.rounded(.down)) - 1), last = min(canvasHeight, Int(bottom.rounded(.up)) + 1)
+            // Clamped before whole rows are taken: a layer placed 1e300 pixels away touches none.
+            guard top.isFinite, bottom.isFinite else { return 0..<canvasHeight }
+            let (upper, lower) = (max(top, -1), min(bottom, Double(canvasHeight) + 1))
+            guard upper < lower else { return 0..<0 }
+            let first = max(0, Int(upper.rounded(.down)) - 1), last = min(canvasHeight, Int(lower.rounded(.up)) + 1)
             return first < last ? first..<last : 0..<0
         }
     }

@@ -6,9 +6,9 @@ import MemeryLocks
 /// preview does not decode its 12-megapixel photo again: the pictures as decoded, a base
 /// with its filters applied, and copies scaled down for previews; and text layers as set
 /// (`TextLayerPixels`), so that it does not set and stroke the captions an edit left
-/// alone. Bounded by bytes; the
-/// least recently used go first. A one-shot command keeps nothing (a budget of 0), so its
-/// peak memory is what it was.
+/// alone. Bounded by bytes, text to an eighth of them so that it never pushes out more
+/// than that of the pictures; the least recently used go first. A one-shot command keeps
+/// nothing (a budget of 0).
 ///
 /// Each caller gets a raster of its own over the kept pixels (`sharingPixels`): Cairo
 /// surfaces are not to be shared between threads, their memory may be read by many. Kept
@@ -57,13 +57,30 @@ public final class DecodedImageCache: Sendable {
         var misses = 0
         var textHits = 0
         var textMisses = 0
+        /// The part of `bytes` that text layers' pixels hold.
+        var textBytes = 0
 
-        /// Drops the least recently used until `incoming` more bytes fit.
-        mutating func trim(toFit incoming: Int) {
-            while bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                entries.removeValue(forKey: oldest.key)
-                bytes -= oldest.value.bytes
+        /// Text pixels are cheap to make again beside a picture decoded: each at most a
+        /// sixteenth of the budget, all together an eighth.
+        var textEntryLimit: Int { budget / 16 }
+        var textLimit: Int { budget / 8 }
+
+        /// Drops the least recently used until `incoming` more bytes fit; for text, until
+        /// they fit the text's share too, dropping text first.
+        mutating func trim(toFit incoming: Int, text: Bool = false) {
+            while text, textBytes + incoming > textLimit,
+                  let oldest = entries.filter({ $0.key.text != nil }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                remove(oldest.key)
             }
+            while bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                remove(oldest.key)
+            }
+        }
+
+        mutating func remove(_ key: Key) {
+            guard let entry = entries.removeValue(forKey: key) else { return }
+            bytes -= entry.bytes
+            if key.text != nil { textBytes -= entry.bytes }
         }
     }
     private let state: Locked<State>
@@ -76,15 +93,16 @@ public final class DecodedImageCache: Sendable {
         /// How often a picture was found, and how often it had to be made.
         public var hits: Int
         public var misses: Int
-        /// The same for text layers' pixels.
+        /// The same for text layers' pixels, and the bytes they hold (part of `bytes`).
         public var textHits = 0
         public var textMisses = 0
+        public var textBytes = 0
     }
 
     public var statistics: Statistics {
         state.withLock {
             Statistics(entries: $0.entries.count, bytes: $0.bytes, budget: $0.budget, hits: $0.hits, misses: $0.misses,
-                       textHits: $0.textHits, textMisses: $0.textMisses)
+                       textHits: $0.textHits, textMisses: $0.textMisses, textBytes: $0.textBytes)
         }
     }
 
@@ -96,7 +114,7 @@ public final class DecodedImageCache: Sendable {
     public func setBudget(_ bytes: Int) {
         state.withLock { state in
             state.budget = max(0, bytes)
-            state.trim(toFit: 0)
+            state.trim(toFit: 0, text: true)
         }
     }
 
@@ -125,15 +143,14 @@ public final class DecodedImageCache: Sendable {
         let size = made.raster.stride * made.raster.height
         let kept: Bool = state.withLock { state in
             if key.text == nil { state.misses += 1 } else { state.textMisses += 1 }
-            // Text pixels are cheap to make again next to a picture decoded: never worth
-            // more than a sixteenth of what is kept, so an export's captions do not push out
-            // the photo its previews need.
-            guard state.budget > 0, size <= (key.text == nil ? state.budget : state.budget / 16) else { return false }
-            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
-            state.trim(toFit: size)
+            let text = key.text != nil
+            guard state.budget > 0, size <= (text ? state.textEntryLimit : state.budget) else { return false }
+            state.remove(key)
+            state.trim(toFit: size, text: text)
             state.clock += 1
             state.entries[key] = Entry(raster: made.raster, x: made.x, y: made.y, lastUse: state.clock)
             state.bytes += size
+            if text { state.textBytes += size }
             return true
         }
         // The kept one is never handed out itself, not even to the thread that made it.

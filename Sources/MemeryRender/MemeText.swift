@@ -55,7 +55,8 @@ enum MemeText {
         draw(set, style: layer.style, on: cr)
     }
 
-    /// Draws text laid out already (perhaps on another context with the same transform).
+    /// Draws text laid out already, perhaps on another context whose transform differs by
+    /// a translation only (`pango_cairo_update_layout` lays it out again if more changed).
     static func draw(_ set: LaidOut, style: TextStyle, on cr: OpaquePointer) {
         pango_cairo_update_layout(cr, set.layout)
         cairo_save(cr)

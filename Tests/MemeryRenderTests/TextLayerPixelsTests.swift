@@ -68,6 +68,101 @@ import Testing
                 "the text was drawn at all")
     }
 
+    /// A layer on a 451x300 canvas of one colour, drawn at `width` with `opacity`.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var transform: Transform
+        var opacity: Double
+        var width: Int
+        var testDescription: String { "\(transform) at opacity \(opacity), \(width) px wide" }
+    }
+
+    @Test(arguments: [
+        Case(transform: Transform(x: 225.5, y: 40), opacity: 1, width: 300),  // a preview, scaled down
+        Case(transform: Transform(x: 225.5, y: 285, scale: 1.3, rotation: 8), opacity: 0.5, width: 451),  // faded, partly off
+        Case(transform: Transform(x: 20.3, y: 150.6, rotation: 90, flipV: true), opacity: 0.7, width: 200),
+    ])
+    func scaledAndFadedAsIfStraightOn(_ given: Case) throws {
+        let layer = caption("L1", "pixels of its own", given.transform, opacity: given.opacity)
+        guard case .text(let text) = layer.content else { return }
+        var meme = Creation(id: UUID())
+        let background = try Color(hex: "#336699")
+        meme.canvas = Canvas(width: 451, height: 300, background: background)
+        meme.layers = [layer]
+        let cache = DecodedImageCache(budget: 64 << 20)
+        let drawn = try Compositor(decoder: ImageDecoder(), cache: cache).render(meme, width: given.width) { _ in Data() }
+        #expect(cache.statistics.textMisses == 1, "\(cache.statistics)")
+        let size = Raster.size(of: (451, 300), scaledToWidth: given.width)
+        let straight = try Raster(width: size.width, height: size.height)
+        straight.draw { cr in
+            cairo_scale(cr, Double(size.width) / 451, Double(size.height) / 300)
+            MemeText.setSource(cr, background)
+            cairo_paint(cr)
+            let t = given.transform
+            cairo_translate(cr, t.x, t.y)
+            cairo_rotate(cr, t.rotation * .pi / 180)
+            cairo_scale(cr, t.scale * (t.flipH ? -1 : 1), t.scale * (t.flipV ? -1 : 1))
+            cairo_translate(cr, -text.width / 2, -text.height / 2)
+            cairo_push_group(cr)
+            MemeText.draw(text, on: cr, legible: MemeText.legibleSize(canvasHeight: 300) / t.scale)
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, given.opacity)
+        }
+        #expect(drawn.width == straight.width && drawn.height == straight.height)
+        #expect(largestDifference(drawn, straight) <= 2, "only the last bit of a channel's rounding may differ")
+    }
+
+    @Test func whateverChangesTheLayersLookIsSetAgain() throws {
+        let cache = DecodedImageCache(budget: 64 << 20)
+        let compositor = Compositor(decoder: ImageDecoder(), cache: cache)
+        var meme = Creation(id: UUID())
+        meme.canvas = Canvas(width: 451, height: 300, background: try Color(hex: "#ffffff"))
+        meme.layers = [caption("L1", "the same words", Transform(x: 225.5, y: 40))]
+        let first = try compositor.render(meme, width: 400) { _ in Data() }
+        guard case .text(var text) = meme.layers[0].content else { return }
+        text.style.fill = try Color(hex: "#ff0000")
+        meme.layers[0].content = .text(text)
+        let red = try compositor.render(meme, width: 400) { _ in Data() }
+        #expect(cache.statistics.textMisses == 2 && cache.statistics.textHits == 0, "another fill is another picture: \(cache.statistics)")
+        #expect(bytes(first) != bytes(red))
+        _ = try compositor.render(meme, width: 300) { _ in Data() }
+        #expect(cache.statistics.textMisses == 3 && cache.statistics.textHits == 0, "another width too: \(cache.statistics)")
+        _ = try compositor.render(meme, width: 400) { _ in Data() }
+        #expect(cache.statistics.textHits == 1)
+    }
+
+    @Test func aLayerPlacedFarOffThePictureDrawsNothing() throws {
+        let cache = DecodedImageCache(budget: 64 << 20)
+        var meme = Creation(id: UUID())
+        meme.canvas = Canvas(width: 451, height: 300, background: try Color(hex: "#ffffff"))
+        meme.layers = [caption("L1", "far right", Transform(x: 1e300, y: 40)), caption("L2", "far left", Transform(x: -1e300, y: -1e300)),
+                       caption("L3", "huge", Transform(x: 225, y: 150, scale: 1e300))]
+        let compositor = Compositor(decoder: ImageDecoder(), cache: cache)
+        var empty = Creation(id: UUID())
+        empty.canvas = meme.canvas
+        let blank = try Compositor(decoder: ImageDecoder()).render(empty) { _ in Data() }
+        #expect(bytes(try compositor.render(meme) { _ in Data() }) == bytes(blank))
+        #expect(bytes(try compositor.render(meme, width: 200) { _ in Data() }).count > 0)
+        // The export's bands ask which rows a layer touches: none for one far above.
+        #expect(compositor.rows(touchedBy: meme.layers[1], canvasWidth: 451, canvasHeight: 300).isEmpty)
+        #expect(compositor.rows(touchedBy: meme.layers[0], canvasWidth: 451, canvasHeight: 300).count < 60, "far right, but on these rows")
+    }
+
+    @Test func textHoldsAtMostAnEighthOfTheBudget() throws {
+        let cache = DecodedImageCache(budget: 8 << 20)
+        let compositor = Compositor(decoder: ImageDecoder(), cache: cache)
+        var meme = Creation(id: UUID())
+        meme.canvas = Canvas(width: 451, height: 300, background: try Color(hex: "#ffffff"))
+        for step in 0..<40 {
+            // A caption dragged across the picture: each place is new pixels.
+            meme.layers = [caption("L1", "dragged along", Transform(x: 100 + Double(step) * 7.5, y: 40))]
+            _ = try compositor.render(meme) { _ in Data() }
+            #expect(cache.statistics.textBytes <= 1 << 20, "step \(step): \(cache.statistics)")
+        }
+        #expect(cache.statistics.textMisses == 40 && cache.statistics.textBytes > 0)
+        cache.setBudget(4 << 20)
+        #expect(cache.statistics.textBytes <= 512 << 10, "a smaller budget, a smaller share: \(cache.statistics)")
+    }
+
     @Test func aWarmCacheDrawsTheSameBytesAsNone() throws {
         let layers = [caption("L1", "kept", Transform(x: 225.5, y: 40)),
                       caption("L2", "faded and turned", Transform(x: 210.25, y: 200.5, scale: 0.8, rotation: 15), opacity: 0.6)]
