@@ -23,6 +23,9 @@ public struct HubLocalSync: Sendable {
     var limit: Duration = .seconds(30)
     let logger: Logger
 
+    /// What the calls' durations are exported as.
+    static let durationMetric = "memery_hub_working_copy_call_duration_seconds"
+
     /// The calls as the session `token` names (a person's browser session).
     public func session(token: String) -> Session { Session(hub: self, tokenHash: Data(SHA256Digest.of(token))) }
 
@@ -45,7 +48,8 @@ public struct HubLocalSync: Sendable {
         }
 
         public func upload(picture hash: String, _ bytes: Data) async throws {
-            try await refusing("upload-picture") { _ = try await hub.blobs.put(hash, bytes, by: try await who()) }
+            // Counted 201 when new to the person, as the route answers.
+            _ = try await refusing("upload-picture", succeeded: { $0 ? 201 : 200 }) { try await hub.blobs.put(hash, bytes, by: try await who()) }
         }
 
         public func picture(_ hash: String) async throws -> Data {
@@ -60,18 +64,23 @@ public struct HubLocalSync: Sendable {
 
         /// `call` within the route's deadline; what the route's `ProblemAnswers` would answer,
         /// as a `HubRefusal` (a 500 logged, with no internals in it).
-        private func refusing<Answer: Sendable>(_ name: String, _ call: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
+        /// `succeeded`: the status the route would answer with.
+        private func refusing<Answer: Sendable>(_ name: String, succeeded: (Answer) -> Int = { _ in 200 },
+                                                _ call: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
             let started = ContinuousClock.now
-            var status = 200
+            var status = 0
             defer {
                 Counter(label: "memery_hub_working_copy_calls_total", dimensions: [("call", name), ("status", String(status))]).increment()
-                Metrics.Timer(label: "memery_hub_working_copy_call_duration_seconds", dimensions: [("call", name)])
-                    .record(duration: ContinuousClock.now - started)
+                Metrics.Timer(label: HubLocalSync.durationMetric, dimensions: [("call", name)]).record(duration: ContinuousClock.now - started)
             }
             do {
-                return try await Deadline.databaseWork(hub.limit, reachable: hub.reachable, call)
-            } catch is CancellationError {
-                status = 499  // as a client that went away is counted
+                let answer = try await Deadline.databaseWork(hub.limit, reachable: hub.reachable, call)
+                status = succeeded(answer)
+                return answer
+            } catch let error where error is CancellationError || Task.isCancelled {
+                // The copy's page closed or the hub is stopping: no failure to log. Counted 499,
+                // nginx's "client closed request", whatever the database said when cut short.
+                status = 499
                 throw CancellationError()
             } catch {
                 if let refusal = HubError.answering(error) {

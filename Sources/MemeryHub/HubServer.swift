@@ -58,7 +58,11 @@ public enum HubServer {
             return handler
         }
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        // A working copy's sync call may take up to its 30 s deadline: buckets that reach it.
+        metrics.durationHistogramBuckets[HubLocalSync.durationMetric] = metrics.defaultDurationHistogramBuckets.filter { $0 < .seconds(10) }
+            + [.seconds(10), .seconds(20), .seconds(30)]
+        MetricsSystem.bootstrap(metrics)
         let app = application(settings, pages: pages, registry: registry, logger: Logger(label: "memery.hub"), announce: announce)
         do {
             try await app.runService()

@@ -60,7 +60,9 @@ final class PositionNotices: Sendable {
 
 /// Sends the notices of a stopping hub's last pushes before its database client closes:
 /// services stop in the reverse of their order, so this one, placed after the client and
-/// before the server, stops once the server has answered its last request.
+/// before the server, stops once the server has answered its last request. (A working
+/// copy's follower is no service: a push it makes after this, rare since a copy's edits
+/// are pushed by their own request, is found by the other hubs' 5 s reads.)
 struct NoticesOnStop: Service {
     let notices: PositionNotices
 

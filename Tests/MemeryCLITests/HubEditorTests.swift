@@ -67,6 +67,9 @@ struct HubEditorTests {
         }
         #expect((pushes.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0) >= 2, "\(pushes ?? "no line for the copy's pushes")")
         #expect(metrics.contains("memery_hub_working_copy_call_duration_seconds"), "the calls are timed")
+        #expect(metrics.split(separator: "\n").contains {
+            $0.hasPrefix("memery_hub_working_copy_calls_total{") && $0.contains("call=\"upload-picture\"") && $0.contains("status=\"201\"")
+        }, "the photo was new to the hub: counted 201, as the route answers")
 
         let machine = try Hub.machine(hub, "ann", signUp: false)
         _ = try Hub.sync(machine)
