@@ -3,7 +3,8 @@ import Foundation
 /// Decodes `Decodable` values from JSON, several times faster than Foundation's JSONDecoder
 /// on event payloads: the text is parsed once into a flat list of tokens that point into
 /// the bytes, and containers find their members on that list; strings and numbers are only
-/// made when asked for. Replaying a long history is mostly decoding payloads.
+/// made when asked for, and a leaf (a string, number, bool or colour) is read without a
+/// decoder of its own. Replaying a long history, and opening a large state, is mostly this.
 ///
 /// Strict JSON (RFC 8259): one value, nothing after it but white space, at most 512 levels
 /// deep. Like Foundation, Data is read from base64 and URL from a string, an integer is
@@ -67,12 +68,17 @@ final class JSONTape {
     }
 
     /// True when the string token at `index` spells `key` (its UTF-8), without making a String.
-    func keyMatches(_ index: Int, _ key: String) -> Bool {
+    /// Lengths first: most keys a lookup passes differ in length from the one it wants.
+    @inline(__always) func keyMatches(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let token = tokens[index]
-        if token.kind == .escapedString { return unescaped(token) == key }
-        let stored = UnsafeRawBufferPointer(rebasing: bytes[token.start..<(token.start + token.length)])
-        var key = key
-        return key.withUTF8 { utf8 in utf8.count == stored.count && (stored.isEmpty || memcmp(utf8.baseAddress!, stored.baseAddress!, stored.count) == 0) }
+        guard token.kind == .string else { return token.kind == .escapedString && unescaped(token).utf8.elementsEqual(key) }
+        guard token.length == key.count else { return false }
+        var offset = 0
+        while offset < key.count {
+            guard bytes[token.start + offset] == key[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     func numberText(at index: Int) -> Substring? {
@@ -314,93 +320,137 @@ struct TapeDecoder: Decoder {
     var codingPath: [any CodingKey] { PathNode.path(path) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func mismatch<T>(_ type: T.Type, _ expected: String) -> DecodingError {
-        let kind = tape.tokens[index].kind
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(kind)"))
-    }
-
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard tape.tokens[index].kind == .object else { throw mismatch([String: Any].self, "an object") }
+        guard tape.tokens[index].kind == .object else { throw tape.mismatch(at: index, [String: Any].self, "an object", codingPath) }
         return KeyedDecodingContainer(KeyedReader<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard tape.tokens[index].kind == .array else { throw mismatch([Any].self, "an array") }
+        guard tape.tokens[index].kind == .array else { throw tape.mismatch(at: index, [Any].self, "an array", codingPath) }
         return UnkeyedReader(decoder: self)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueReader(decoder: self) }
 
-    // Leaves, shared by the three containers.
-
-    func decodeNil() -> Bool { tape.tokens[index].kind == .null }
-
-    func decodeBool() throws -> Bool {
-        switch tape.tokens[index].kind {
-        case .true: return true
-        case .false: return false
-        default: throw mismatch(Bool.self, "true or false")
-        }
-    }
-
-    func decodeString() throws -> String {
-        guard let string = tape.string(at: index) else { throw mismatch(String.self, "a string") }
-        return string
-    }
-
-    func decodeFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
-        if let integer = tape.integer(at: index), integer.magnitude < 1 << 53 {
-            // "-0" is an integer token but a negative zero, which must survive a round trip.
-            return integer == 0 && tape.bytes[tape.tokens[index].start] == UInt8(ascii: "-") ? -0.0 : T(integer)
-        }
-        guard let text = tape.numberText(at: index) else { throw mismatch(T.self, "a number") }
-        guard let value = T(String(text)), value.isFinite else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(text) does not fit \(T.self)"))
-        }
-        return value
-    }
-
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        if let integer = tape.integer(at: index) {
-            guard let value = T(exactly: integer) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) does not fit \(T.self)"))
-            }
-            return value
-        }
-        guard let text = tape.numberText(at: index) else { throw mismatch(T.self, "a number") }
-        if let value = T(text) { return value }  // beyond Int64 (UInt64)
-        guard let double = Double(String(text)), let value = T(exactly: double) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(text) is not a whole \(T.self)"))
-        }
-        return value
-    }
-
-    /// The common leaf types straight off the tape; anything else through its own `init(from:)`.
+    /// This value, the root or a single-value container's: a leaf straight off the tape,
+    /// anything else through its own `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == String.self { return unsafeBitCast(try decodeString(), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try decodeFloat(Double.self), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try decodeBool(), to: T.self) }
-        if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self), to: T.self) }
-        if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self), to: T.self) }
-        if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self), to: T.self) }
-        if T.self == Data.self {
-            guard let data = Data(base64Encoded: try decodeString()) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not base64"))
-            }
-            return unsafeBitCast(data, to: T.self)
-        }
-        if T.self == URL.self {
-            guard let url = URL(string: try decodeString()) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not a URL"))
-            }
-            return unsafeBitCast(url, to: T.self)
-        }
+        if let leaf = try tape.leaf(T.self, at: index, codingPath) { return leaf }
         return try T(from: self)
+    }
+
+    /// A member of this value, at `index` under `key`. A leaf is read without a decoder of
+    /// its own, so the path to it is only spelled out for an error; anything else gets one.
+    func decodeMember<T: Decodable>(_ type: T.Type, at index: Int, key: any CodingKey) throws -> T {
+        if let leaf = try tape.leaf(T.self, at: index, PathNode.path(path) + [key]) { return leaf }
+        return try T(from: child(index, key))
     }
 
     func child(_ index: Int, _ key: any CodingKey) -> TapeDecoder {
         TapeDecoder(tape: tape, index: index, path: PathNode(path, key))
+    }
+}
+
+// MARK: Leaves
+
+/// Leaf values read straight off the tape. `path` is asked for only when the value is not
+/// what was expected: making it is most of what a decoder per value used to cost.
+extension JSONTape {
+    func mismatch<T>(at index: Int, _ type: T.Type, _ expected: String, _ path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(expected), found \(tokens[index].kind)"))
+    }
+
+    func bool(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        switch tokens[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(at: index, Bool.self, "true or false", path())
+        }
+    }
+
+    func string(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard let string = string(at: index) else { throw mismatch(at: index, String.self, "a string", path()) }
+        return string
+    }
+
+    func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
+        if let integer = integer(at: index), integer.magnitude < 1 << 53 {
+            // "-0" is an integer token but a negative zero, which must survive a round trip.
+            return integer == 0 && bytes[tokens[index].start] == UInt8(ascii: "-") ? -0.0 : T(integer)
+        }
+        guard let text = numberText(at: index) else { throw mismatch(at: index, T.self, "a number", path()) }
+        guard let value = T(String(text)), value.isFinite else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(text) does not fit \(T.self)"))
+        }
+        return value
+    }
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
+        if let integer = integer(at: index) {
+            guard let value = T(exactly: integer) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(integer) does not fit \(T.self)"))
+            }
+            return value
+        }
+        guard let text = numberText(at: index) else { throw mismatch(at: index, T.self, "a number", path()) }
+        if let value = T(text) { return value }  // beyond Int64 (UInt64)
+        guard let double = Double(String(text)), let value = T(exactly: double) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(text) is not a whole \(T.self)"))
+        }
+        return value
+    }
+
+    /// A colour as the encoder writes it ("#rrggbb" or "#rrggbbaa") read from its bytes; any
+    /// other spelling through `Color(hex:)`, which decides what it means and what it refuses.
+    /// Payloads and states hold colours by the thousand (every text layer has two).
+    func color(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Color {
+        let token = tokens[index]
+        if token.kind == .string, token.length == 7 || token.length == 9, bytes[token.start] == UInt8(ascii: "#") {
+            var value: UInt32 = 0
+            var offset = token.start + 1
+            while offset < token.start + token.length {
+                let c = bytes[offset]
+                let digit: UInt8
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
+                default: return try Color(hex: string(at: index, path()))
+                }
+                value = value << 4 | UInt32(digit)
+                offset += 1
+            }
+            if token.length == 7 { value = value << 8 | 0xff }
+            return Color(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xff), blue: UInt8(value >> 8 & 0xff), alpha: UInt8(value & 0xff))
+        }
+        return try Color(hex: string(at: index, path()))
+    }
+
+    /// The common leaf types; nil for any other type, which the caller decodes through its
+    /// own `init(from:)`. Comparing metadata pointers costs next to nothing.
+    func leaf<T: Decodable>(_ type: T.Type, at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T? {
+        if T.self == String.self { return unsafeBitCast(try string(at: index, path()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try float(Double.self, at: index, path()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index, path()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, path()), to: T.self) }
+        if T.self == Color.self { return unsafeBitCast(try color(at: index, path()), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self, at: index, path()), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try integer(UInt64.self, at: index, path()), to: T.self) }
+        if T.self == UInt8.self { return unsafeBitCast(try integer(UInt8.self, at: index, path()), to: T.self) }
+        if T.self == Float.self { return unsafeBitCast(try float(Float.self, at: index, path()), to: T.self) }
+        if T.self == Data.self {
+            guard let data = Data(base64Encoded: try string(at: index, path())) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "not base64"))
+            }
+            return unsafeBitCast(data, to: T.self)
+        }
+        if T.self == URL.self {
+            guard let url = URL(string: try string(at: index, path())) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "not a URL"))
+            }
+            return unsafeBitCast(url, to: T.self)
+        }
+        return nil
     }
 }
 
@@ -411,21 +461,32 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value token of `key`, by walking the members (objects in payloads are small).
     func valueIndex(_ key: Key) -> Int? {
         let tape = decoder.tape
-        let name = key.stringValue
-        var member = decoder.index + 1
-        for _ in 0..<tape.tokens[decoder.index].length {
-            if tape.keyMatches(member, name) { return member + 1 }
-            member = tape.next(after: member + 1)
+        let object = decoder.index
+        var name = key.stringValue
+        return name.withUTF8 { name in
+            var member = object + 1
+            for _ in 0..<tape.tokens[object].length {
+                if tape.keyMatches(member, name) { return member + 1 }
+                member = tape.next(after: member + 1)
+            }
+            return nil
         }
-        return nil
     }
 
-    func value(_ key: Key) throws -> TapeDecoder {
+    func index(of key: Key) throws -> Int {
         guard let index = valueIndex(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(key.stringValue)\""))
         }
-        return decoder.child(index, key)
+        return index
     }
+
+    /// The value's index, or nil for a missing key or a null (nil, as with Foundation).
+    func presentIndex(_ key: Key) -> Int? {
+        guard let index = valueIndex(key), decoder.tape.tokens[index].kind != .null else { return nil }
+        return index
+    }
+
+    func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
     var allKeys: [Key] {
         let tape = decoder.tape
@@ -439,34 +500,43 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool { valueIndex(key) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { try value(key).decodeNil() }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key).decodeBool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key).decodeString() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key).decodeFloat(Double.self) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key).decodeFloat(Float.self) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key).decodeInteger(Int.self) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key).decodeInteger(Int64.self) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key).decodeInteger(UInt64.self) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try value(key).decodeValue(T.self) }
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.tape.tokens[try index(of: key)].kind == .null }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.tape.bool(at: index(of: key), path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.tape.string(at: index(of: key), path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.tape.float(Double.self, at: index(of: key), path(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.tape.float(Float.self, at: index(of: key), path(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.tape.integer(Int.self, at: index(of: key), path(key)) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.tape.integer(Int64.self, at: index(of: key), path(key)) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.tape.integer(UInt64.self, at: index(of: key), path(key)) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder.decodeMember(T.self, at: index(of: key), key: key) }
 
-    // A missing key or a null is nil, as with Foundation.
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key)?.decodeString() }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key)?.decodeFloat(Double.self) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key)?.decodeInteger(Int.self) }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key)?.decodeBool() }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(key)?.decodeValue(T.self) }
-
-    private func present(_ key: Key) -> TapeDecoder? {
-        guard let index = valueIndex(key), decoder.tape.tokens[index].kind != .null else { return nil }
-        return decoder.child(index, key)
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decoder.tape.string(at: index, path(key))
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decoder.tape.float(Double.self, at: index, path(key))
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decoder.tape.integer(Int.self, at: index, path(key))
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decoder.tape.bool(at: index, path(key))
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decoder.decodeMember(T.self, at: index, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try value(key).container(keyedBy: type)
+        try decoder.child(index(of: key), key).container(keyedBy: type)
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try value(key).unkeyedContainer() }
-    func superDecoder() throws -> any Decoder { try value(Key(stringValue: "super")!) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try value(key) }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try decoder.child(index(of: key), key).unkeyedContainer() }
+    func superDecoder() throws -> any Decoder { let key = Key(stringValue: "super")!; return decoder.child(try index(of: key), key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder.child(try index(of: key), key) }
 }
 
 private struct UnkeyedReader: UnkeyedDecodingContainer {
@@ -484,11 +554,12 @@ private struct UnkeyedReader: UnkeyedDecodingContainer {
     var count: Int? { decoder.tape.tokens[decoder.index].length }
     var isAtEnd: Bool { currentIndex >= count! }
 
-    mutating func next() throws -> TapeDecoder {
+    /// The next element's token and its key in the path; moves past it.
+    mutating func next() throws -> (index: Int, key: IndexKey) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "no more elements"))
         }
-        let element = decoder.child(position, IndexKey(currentIndex))
+        let element = (position, IndexKey(currentIndex))
         position = decoder.tape.next(after: position)
         currentIndex += 1
         return element
@@ -499,30 +570,34 @@ private struct UnkeyedReader: UnkeyedDecodingContainer {
         _ = try next()
         return true
     }
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next().decodeBool() }
-    mutating func decode(_ type: String.Type) throws -> String { try next().decodeString() }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next().decodeFloat(Double.self) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next().decodeInteger(Int.self) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(T.self) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { let (index, key) = try next(); return try decoder.tape.bool(at: index, codingPath + [key]) }
+    mutating func decode(_ type: String.Type) throws -> String { let (index, key) = try next(); return try decoder.tape.string(at: index, codingPath + [key]) }
+    mutating func decode(_ type: Double.Type) throws -> Double { let (index, key) = try next(); return try decoder.tape.float(Double.self, at: index, codingPath + [key]) }
+    mutating func decode(_ type: Int.Type) throws -> Int { let (index, key) = try next(); return try decoder.tape.integer(Int.self, at: index, codingPath + [key]) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { let (index, key) = try next(); return try decoder.decodeMember(T.self, at: index, key: key) }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try next().container(keyedBy: type)
+        let (index, key) = try next()
+        return try decoder.child(index, key).container(keyedBy: type)
     }
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
-    mutating func superDecoder() throws -> any Decoder { try next() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (index, key) = try next()
+        return try decoder.child(index, key).unkeyedContainer()
+    }
+    mutating func superDecoder() throws -> any Decoder { let (index, key) = try next(); return decoder.child(index, key) }
 }
 
 private struct SingleValueReader: SingleValueDecodingContainer {
     let decoder: TapeDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    func decodeNil() -> Bool { decoder.decodeNil() }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool() }
-    func decode(_ type: String.Type) throws -> String { try decoder.decodeString() }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeFloat(Double.self) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloat(Float.self) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(Int.self) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(Int64.self) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(UInt8.self) }
+    func decodeNil() -> Bool { decoder.tape.tokens[decoder.index].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.tape.bool(at: decoder.index, codingPath) }
+    func decode(_ type: String.Type) throws -> String { try decoder.tape.string(at: decoder.index, codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.tape.float(Double.self, at: decoder.index, codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.tape.float(Float.self, at: decoder.index, codingPath) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.tape.integer(Int.self, at: decoder.index, codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.tape.integer(Int64.self, at: decoder.index, codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.tape.integer(UInt64.self, at: decoder.index, codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.tape.integer(UInt8.self, at: decoder.index, codingPath) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(T.self) }
 }

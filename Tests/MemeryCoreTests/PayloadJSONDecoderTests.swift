@@ -95,6 +95,53 @@ import MemeryCore
         }
     }
 
+    @Test func leavesReadWithoutADecoderOfTheirOwnStillNameTheirPath() {
+        struct Lists: Decodable, Equatable { var numbers: [Int]; var words: [String: [Bool]] }
+        let cases: [(String, [String])] = [
+            (#"{"numbers":[1,"two"],"words":{}}"#, ["numbers", "Index 1"]),
+            (#"{"numbers":[],"words":{"a":[true,1]}}"#, ["words", "a", "Index 1"]),
+            (#"{"numbers":{},"words":{}}"#, ["numbers"]),
+        ]
+        for (text, path) in cases {
+            let (ours, _) = Self.both(Lists.self, text)
+            #expect {
+                try ours.get()
+            } throws: { error in
+                guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+                return context.codingPath.map(\.stringValue) == path
+            }
+        }
+    }
+
+    /// Colours are read off their bytes when spelled as the encoder spells them; every other
+    /// spelling goes through `Color(hex:)`, so both decoders take and refuse the same ones.
+    @Test func coloursReadAsColorReadsThem() throws {
+        struct Painted: Decodable, Equatable { var colour: Color; var more: [Color] }
+        let taken = ["#ff8000", "#FF8000", "#ff800080", "#Ab12Cd", "#000", "ff8000", "#00000000", "#ffffffff"]
+        for spelling in taken {
+            let text = ##"{"colour":"\##(spelling)","more":["\##(spelling)","#010203"]}"##
+            let (ours, foundation) = Self.both(Painted.self, text)
+            let theirs = try foundation.get()
+            #expect(try ours.get() == theirs, "\(spelling)")
+        }
+        #expect(try PayloadJSONDecoder().decode(Painted.self, from: Data(##"{"colour":"#ff800080","more":[]}"##.utf8)).colour
+                == Color(red: 255, green: 128, blue: 0, alpha: 128))
+        for spelling in ["#ff80zz", "#ff80", "#ff8000ff00", "", "red"] {
+            let text = #"{"colour":"\#(spelling)","more":[]}"#
+            let (ours, foundation) = Self.both(Painted.self, text)
+            #expect(throws: (any Error).self, "\(spelling)") { try ours.get() }
+            if case .success = foundation { Issue.record("Foundation read \(spelling), the test's premise is wrong") }
+        }
+        let escaped = Self.both(Painted.self, #"{"colour":"\u0023ff8000","more":[]}"#)
+        #expect(try escaped.ours.get() == escaped.foundation.get(), "an escaped spelling of a good colour")
+        #expect {
+            try PayloadJSONDecoder().decode(Painted.self, from: Data(#"{"colour":7,"more":[]}"#.utf8))
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["colour"]
+        }
+    }
+
     @Test func frozenVersionOneEventsStillRead() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/events-v1.json")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures)) as? [[String: Any]])
