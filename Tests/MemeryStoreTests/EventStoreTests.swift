@@ -187,6 +187,23 @@ import Testing
         #expect(EventIdentity.formatOneID(stream: stream, version: 3) != EventIdentity.formatOneID(stream: stream, version: 4))
     }
 
+    /// The random bits are read ahead from the kernel in pages: ids made in one millisecond,
+    /// across several refills, are all different, each version 7 with the RFC variant.
+    @Test func idsOfOneMillisecondAcrossRefillsAreAllDifferent() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let ids = (0..<2_000).map { _ in EventIdentity.newID(now: now) }
+        #expect(Set(ids).count == ids.count)
+        let time = KeyEncoding.uuid(ids[0])[0..<6]
+        let malformed = ids.map { KeyEncoding.uuid($0) }.filter { $0[6] >> 4 != 7 || $0[8] >> 6 != 0b10 || $0[0..<6] != time }
+        #expect(malformed.isEmpty, "version 7, the RFC variant and the millisecond in every id")
+        // Every random bit varies somewhere: none is stuck at 0 or 1 (74 bits: 12 + 62).
+        let randomBits = ids.map { KeyEncoding.uuid($0) }.map { b -> (UInt16, UInt64) in
+            (UInt16(b[6] & 0x0f) << 8 | UInt16(b[7]), b[8...15].reduce(0) { $0 << 8 | UInt64($1) } & (1 << 62 - 1))
+        }
+        #expect(randomBits.reduce(0) { $0 | $1.0 } == 0x0fff && randomBits.reduce(0x0fff) { $0 & $1.0 } == 0)
+        #expect(randomBits.reduce(0) { $0 | $1.1 } == 1 << 62 - 1 && randomBits.reduce(1 << 62 - 1) { $0 & $1.1 } == 0)
+    }
+
     @Test func verifyFindsAnEventMissingFromTheIDIndex() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let store = try EventStore(directory: dir.url)
