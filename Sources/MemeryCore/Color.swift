@@ -34,9 +34,24 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public var hex: String {
-        func two(_ v: UInt8) -> String { let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s }
-        return "#" + two(red) + two(green) + two(blue) + (alpha == 255 ? "" : two(alpha))
+    public var hex: String { withHexBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// The UTF-8 of `hex` (lowercase, the alpha only when not opaque), made without a String:
+    /// the JSON encoder writes it as it is, and a state holds two colours per text layer.
+    func withHexBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { buffer in
+            func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+            func put(_ channel: UInt8, at index: Int) {
+                buffer[index] = digit(channel >> 4)
+                buffer[index + 1] = digit(channel & 0x0f)
+            }
+            buffer[0] = UInt8(ascii: "#")
+            put(red, at: 1)
+            put(green, at: 3)
+            put(blue, at: 5)
+            if alpha != 255 { put(alpha, at: 7) }
+            return try body(UnsafeBufferPointer(rebasing: buffer[..<(alpha == 255 ? 7 : 9)]))
+        }
     }
 
     public var description: String { hex }

@@ -97,6 +97,14 @@ final class JSONByteWriter: Encoder {
         else if T.self == Int.self { writeInteger(unsafeBitCast(value, to: Int.self)) }
         else if T.self == Double.self { try writeFloat(unsafeBitCast(value, to: Double.self)) }
         else if T.self == Bool.self { writeBool(unsafeBitCast(value, to: Bool.self)) }
+        else if T.self == Color.self {
+            // As its own encode(to:) writes it, without the String: "#rrggbb" needs no escapes.
+            unsafeBitCast(value, to: Color.self).withHexBytes { hex in
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: hex)
+                bytes.append(UInt8(ascii: "\""))
+            }
+        }
         else if T.self == Int64.self { writeInteger(unsafeBitCast(value, to: Int64.self)) }
         else if T.self == UInt64.self { writeInteger(unsafeBitCast(value, to: UInt64.self)) }
         else if T.self == Float.self { try writeFloat(unsafeBitCast(value, to: Float.self)) }

@@ -10,6 +10,22 @@ import MemeryCore
         #expect(Color.white.hex == "#ffffff")
     }
 
+    /// Every value of a channel, in each place, spelled with two lowercase digits; the alpha
+    /// only when not opaque; and read back as itself.
+    @Test func coloursSpellEveryChannelValueAndReadBack() throws {
+        func two(_ v: UInt8) -> String { (v < 16 ? "0" : "") + String(v, radix: 16) }
+        for v in UInt8.min...UInt8.max {
+            for colour in [Color(red: v, green: 0, blue: 0), Color(red: 1, green: v, blue: 2), Color(red: 3, green: 4, blue: v),
+                           Color(red: 5, green: 6, blue: 7, alpha: v)] {
+                let expected = "#" + two(colour.red) + two(colour.green) + two(colour.blue) + (colour.alpha == 255 ? "" : two(colour.alpha))
+                guard colour.hex == expected, try Color(hex: colour.hex) == colour else {
+                    Issue.record("\(colour.red),\(colour.green),\(colour.blue),\(colour.alpha) spelled \(colour.hex), not \(expected)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test(arguments: ["", "#12", "#ggg", "red", "#1234567"])
     func badColoursAreRefusedWithAHint(_ text: String) {
         #expect(throws: DomainError.invalidColor(text)) { try Color(hex: text) }
