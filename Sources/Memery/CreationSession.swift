@@ -213,6 +213,11 @@ public final class CreationSession {
         }
         opened?.state.name = name
         if !isMove, let opened { workspace.creations.snapshotIfDue(opened) }
+        if moved != nil, let opened, let last = stored.last {
+            // The log cannot fold a move: without this, a long-lived process's next read
+            // would open the head it has just computed again from the index.
+            workspace.creations.projections.keepMoved(opened, through: last.sequence, workspace.store)
+        }
         return stored
     }
 

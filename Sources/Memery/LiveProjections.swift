@@ -8,7 +8,8 @@ import MemeryLocks
 /// the version of its stream. Before answering, the cache follows the global log from the
 /// last sequence it saw, folding what was appended since, by this process or another. A
 /// projection it cannot follow (a move of a creation's head, a purge, a gap) is dropped and
-/// opens again from its snapshot. Nothing here is the truth: a cold cache only costs a read.
+/// opens again from its snapshot; a move this process made itself hands over the head it
+/// led to (`keepMoved`). Nothing here is the truth: a cold cache only costs a read.
 final class LiveProjections: Sendable {
     struct Folded<State: Sendable>: Sendable {
         var state: State
@@ -24,6 +25,7 @@ final class LiveProjections: Sendable {
         var heads: [UUID: CreationHead] = [:]
 
         mutating func clear(at sequence: UInt64) { self = Cache(seen: sequence) }
+        var holdsNothing: Bool { gallery == nil && garage == nil && templates == nil && heads.isEmpty }
     }
 
     private let cache = Locked(Cache())
@@ -66,6 +68,22 @@ final class LiveProjections: Sendable {
             cache.heads[id] = head
         }
         return head
+    }
+
+    /// Keeps the head a move of this process's own (undo, redo, checkout) led to, whose
+    /// append ended at `sequence`: following the log drops a moved head, and opening it
+    /// again from the history index (at 2,000 layers, decoding a 624 KiB checkpoint and
+    /// renewing the snapshot) would redo what the move has just done. Kept only when
+    /// nothing was appended after the move; else the next read opens it as before.
+    func keepMoved(_ head: CreationHead, through sequence: UInt64, _ store: EventStore) {
+        cache.withLock { cache in
+            guard (try? store.lastSequence()) == sequence else { return }
+            // A cache that holds nothing (a one-shot command's) need not read the log first.
+            if cache.holdsNothing { cache.clear(at: sequence) } else if (try? follow(store, &cache)) == nil { return }
+            guard cache.seen == sequence else { return }
+            if cache.heads.count >= Self.headLimit { cache.heads.removeAll(keepingCapacity: true) }
+            cache.heads[head.state.id] = head
+        }
     }
 
     private func cached<State>(_ store: EventStore, _ path: WritableKeyPath<Cache, Folded<State>?>,

@@ -120,6 +120,17 @@ enum HistoryBench {
         print("  at 5,000 edits with 2,000 layers (\(events) events), the first in a new process: undo \(undo.milliseconds), "
               + "redo \(redo.milliseconds), checkout to event \(events / 2) \(away.milliseconds), back to the end \(back.milliseconds), "
               + "history \(history.milliseconds), history --last 20 \(line.milliseconds)")
+        // What memery serve does for an undo or a redo: the move in a long-lived workspace,
+        // then the head read for its answer.
+        let server = try Workspace(directory: url)
+        _ = try server.head(of: name)
+        var servedUndo = Timings(), servedRedo = Timings()
+        for _ in 0..<5 {
+            servedUndo.add(try seconds { _ = try server.perform(.undo(steps: 1), on: name); _ = try server.head(of: name) })
+            servedRedo.add(try seconds { _ = try server.perform(.redo(branch: nil), on: name); _ = try server.head(of: name) })
+        }
+        print("  at 5,000 edits with 2,000 layers, in a long-lived process (as memery serve answers a move): "
+              + "undo and the head after it \(servedUndo.milliseconds), redo and the head after it \(servedRedo.milliseconds)")
         try stateCoding(in: url, runs: 5)
     }
 

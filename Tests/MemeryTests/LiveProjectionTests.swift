@@ -71,6 +71,29 @@ import Testing
             #expect(try #require(CreationHead.decoded(snapshot.data)).state == history.state)
         }
     }
+
+    /// A long-lived process (memery serve, a hub's working copy) keeps the large head its own
+    /// move led to: its next read neither opens it again from the index nor renews the
+    /// snapshot there, and it is the head a new process opens.
+    @Test func aLongLivedProcessKeepsTheLargeHeadItMovedTo() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let server = try Workspace(directory: dir.url)
+        let id = try server.create(name: "m", canvasWidth: 400, height: 300, background: .white).id
+        let session = try server.session("m")
+        for n in 0..<200 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        #expect(try server.head(of: "m").state.layers.count == 200)  // held, as a server holds it
+        for (edit, layers) in [(Edit.undo(steps: 2), 198), (.redo(branch: nil), 199), (.checkout(.event(190)), nil)] {
+            let result = try server.perform(edit, on: "m")
+            let snapshot = try server.store.snapshot(id)?.version
+            let head = try server.head(of: "m")
+            #expect(try server.store.snapshot(id)?.version == snapshot, "\(edit): not opened again, so no snapshot renewed")
+            #expect(head.streamVersion == result.version && (layers.map { head.state.layers.count == $0 } ?? true))
+            #expect(head == (try Workspace(directory: dir.url).head(of: "m")), "what a new process opens from the index")
+        }
+        // An edit after the move folds onto the kept head, as after any edit.
+        try server.perform(.captions(top: "after", bottom: nil), on: "m")
+        #expect(try server.head(of: "m") == (try Workspace(directory: dir.url).head(of: "m")))
+    }
 }
 
 extension CreationHead {
