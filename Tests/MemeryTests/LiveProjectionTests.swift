@@ -50,15 +50,22 @@ import Testing
         }
     }
 
+    /// A creation of 200 text layers, whose state is about 100 KiB of JSON: past the size a
+    /// move stores as the snapshot.
+    static func largeCreation(_ name: String, in workspace: Workspace) throws -> UUID {
+        let id = try workspace.create(name: name, canvasWidth: 400, height: 300, background: .white).id
+        let session = try workspace.session(name)
+        for n in 0..<200 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        return id
+    }
+
     /// A move to a large state (here about 100 KiB of JSON) writes the history index, not a
     /// snapshot: the next reader opens the head from the index (no replay) and renews the
     /// snapshot there, so that the reader after it folds nothing.
     @Test func movesOfALargeStateAreOpenedFromTheHistoryIndex() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
-        let id = try workspace.create(name: "m", canvasWidth: 400, height: 300, background: .white).id
-        let session = try workspace.session("m")
-        for n in 0..<200 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        let id = try Self.largeCreation("m", in: workspace)
         for move in [{ try workspace.undo("m", steps: 2) }, { try workspace.redo("m") }, { try workspace.checkout("m", event: 190) }] {
             let history = try move()
             #expect(try workspace.store.snapshot(id)?.version != history.streamVersion, "a move writes no snapshot of a large state")
@@ -78,9 +85,7 @@ import Testing
     @Test func aLongLivedProcessKeepsTheLargeHeadItMovedTo() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let server = try Workspace(directory: dir.url)
-        let id = try server.create(name: "m", canvasWidth: 400, height: 300, background: .white).id
-        let session = try server.session("m")
-        for n in 0..<200 { try session.edit(.addText(role: .free, text: "layer \(n) " + String(repeating: "w", count: 150), box: nil, style: .init())) }
+        let id = try Self.largeCreation("m", in: server)
         #expect(try server.head(of: "m").state.layers.count == 200)  // held, as a server holds it
         for (edit, layers) in [(Edit.undo(steps: 2), 198), (.redo(branch: nil), 199), (.checkout(.event(190)), nil)] {
             let result = try server.perform(edit, on: "m")
