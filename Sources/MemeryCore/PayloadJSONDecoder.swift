@@ -68,10 +68,11 @@ final class JSONTape {
     }
 
     /// True when the string token at `index` spells `key` (its UTF-8), without making a String.
-    /// Lengths first: most keys a lookup passes differ in length from the one it wants.
+    /// Lengths first: most keys a lookup passes differ in length from the one it wants. A key
+    /// written with escapes (rare) is compared as a String, as before and as Foundation does.
     @inline(__always) func keyMatches(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let token = tokens[index]
-        guard token.kind == .string else { return token.kind == .escapedString && unescaped(token).utf8.elementsEqual(key) }
+        guard token.kind == .string else { return token.kind == .escapedString && unescaped(token) == String(decoding: key, as: UTF8.self) }
         guard token.length == key.count else { return false }
         var offset = 0
         while offset < key.count {

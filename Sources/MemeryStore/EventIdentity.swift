@@ -25,6 +25,8 @@ public enum EventIdentity {
     /// The random part of new ids, read from the kernel 4 KiB at a time: two getrandom calls
     /// for each id (64 bits each) were a third of what a batched append cost. The bits are
     /// the kernel's own, only read ahead; ids need to be unlikely to meet, not secret.
+    /// Memery starts other processes only by spawning (exec): a fork that went on running
+    /// this code would have to empty the buffer, or both processes would hand out its bits.
     private static let idBits = Locked(RandomWords())
 
     struct RandomWords {

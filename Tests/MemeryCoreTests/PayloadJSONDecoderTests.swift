@@ -126,7 +126,7 @@ import MemeryCore
         }
         #expect(try PayloadJSONDecoder().decode(Painted.self, from: Data(##"{"colour":"#ff800080","more":[]}"##.utf8)).colour
                 == Color(red: 255, green: 128, blue: 0, alpha: 128))
-        for spelling in ["#ff80zz", "#ff80", "#ff8000ff00", "", "red"] {
+        for spelling in ["#ff80zz", "#ff8000zz", "#ff80", "#ff8000ff00", "", "red"] {
             let text = #"{"colour":"\#(spelling)","more":[]}"#
             let (ours, foundation) = Self.both(Painted.self, text)
             #expect(throws: (any Error).self, "\(spelling)") { try ours.get() }
@@ -140,6 +140,24 @@ import MemeryCore
             guard case DecodingError.typeMismatch(_, let context) = error else { return false }
             return context.codingPath.map(\.stringValue) == ["colour"]
         }
+    }
+
+    /// A key written with escapes matches as a String does (canonically equivalent Unicode),
+    /// as Foundation matches it; a colour that is null or missing is nil.
+    @Test func escapedKeysAndAbsentColoursReadAsFoundationReadsThem() throws {
+        struct Accented: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case café, tint }
+            var café: Int
+            var tint: Color?
+        }
+        for text in [#"{"caf\u00e9":1,"tint":null}"#, #"{"cafe\u0301":2}"#, ##"{"café":3,"tint":"#102030"}"##] {
+            let (ours, foundation) = Self.both(Accented.self, text)
+            switch foundation {
+            case .success(let theirs): #expect(try ours.get() == theirs, "\(text)")
+            case .failure: #expect(throws: (any Error).self, "\(text): refused, as Foundation refuses it") { try ours.get() }
+            }
+        }
+        #expect(try PayloadJSONDecoder().decode(Accented.self, from: Data(#"{"caf\u00e9":1,"tint":null}"#.utf8)) == Accented(café: 1, tint: nil))
     }
 
     @Test func frozenVersionOneEventsStillRead() throws {

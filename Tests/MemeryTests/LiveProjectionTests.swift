@@ -98,6 +98,19 @@ import Testing
         // An edit after the move folds onto the kept head, as after any edit.
         try server.perform(.captions(top: "after", bottom: nil), on: "m")
         #expect(try server.head(of: "m") == (try Workspace(directory: dir.url).head(of: "m")))
+
+        // Another process's edit after a move: the server's next read has it.
+        try server.perform(.undo(steps: 1), on: "m")
+        try Workspace(directory: dir.url).perform(.captions(top: "from elsewhere", bottom: nil), on: "m")
+        #expect(try server.head(of: "m").state.caption(.top)?.text?.text == "from elsewhere")
+        #expect(try server.head(of: "m") == (try Workspace(directory: dir.url).head(of: "m")))
+
+        // A process that held nothing before its move (a one-shot command's) keeps the head
+        // without reading the log, and still reads the gallery and the head right after it.
+        let oneShot = try Workspace(directory: dir.url)
+        try oneShot.perform(.undo(steps: 1), on: "m")
+        #expect(try oneShot.gallery().entries.map(\.name) == ["m"])
+        #expect(try oneShot.head(of: "m") == (try Workspace(directory: dir.url).head(of: "m")))
     }
 }
 
