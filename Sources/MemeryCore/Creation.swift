@@ -56,7 +56,14 @@ public struct Creation: Sendable, Equatable, Codable {
     /// search runs from the top, where the layers edited most (the newest) are: folding
     /// caption edits over 2,000 layers was mostly this search.
     public func layerIndex(_ reference: String) -> Int? {
-        layers.lastIndex { $0.id == reference } ?? layers.firstIndex { $0.label == reference }
+        // By index, not `lastIndex(where:)`: that copied each whole layer it passed, and a
+        // replay asks this once per edit.
+        var index = layers.endIndex
+        while index > layers.startIndex {
+            index -= 1
+            if layers[index].id == reference { return index }
+        }
+        return layers.indices.first { LocalLabel.is(reference, labelOf: layers[$0].id) }
     }
     public var textLayers: [Layer] { layers.filter { $0.text != nil } }
     public func caption(_ role: TextContent.Role) -> Layer? { layers.first { $0.text?.role == role } }

@@ -13,6 +13,21 @@ public enum LocalLabel {
         String(id.prefix { $0 != "." })
     }
 
+    /// `label == of(id)`, without making the label as a String when both are ASCII (they
+    /// are unless someone typed otherwise): a replay asks it for every edit that names its
+    /// layer by label, of each layer below that one.
+    public static func `is`(_ label: String, labelOf id: String) -> Bool {
+        var label = label, id = id
+        let ascii: Bool? = label.withUTF8 { label in
+            id.withUTF8 { id in
+                guard label.allSatisfy({ $0 < 0x80 }), id.allSatisfy({ $0 < 0x80 }) else { return nil }
+                let end = id.firstIndex(of: UInt8(ascii: ".")) ?? id.count
+                return end == label.count && label.elementsEqual(id[..<end])
+            }
+        }
+        return ascii ?? (label == of(id))
+    }
+
     /// A new id led by `label`.
     static func mint(_ label: String) -> String {
         label + "." + String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)

@@ -45,7 +45,7 @@ final class JSONTape {
         self.bytes = bytes
         var tokens = [Token]()
         tokens.reserveCapacity(max(8, bytes.count / 8))
-        var parser = Parser(bytes: bytes)
+        var parser = JSONParser(bytes: bytes)
         try parser.value(into: &tokens, depth: 0)
         parser.skipSpace()
         guard parser.offset == bytes.count else { throw parser.error("unexpected text after the JSON value") }
@@ -90,8 +90,9 @@ final class JSONTape {
 
     /// An integer token's value without making a String; nil when it has a fraction or
     /// exponent or does not fit (the caller then goes through Double).
-    func integer(at index: Int) -> Int64? {
-        let token = tokens[index]
+    func integer(at index: Int) -> Int64? { Self.integer(tokens[index], in: bytes) }
+
+    static func integer(_ token: Token, in bytes: UnsafeRawBufferPointer) -> Int64? {
         guard token.kind == .number else { return nil }
         var offset = token.start
         let end = token.start + token.length
@@ -109,6 +110,40 @@ final class JSONTape {
         }
         if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// A number token's value as a finite float; nil when it is no number or does not fit.
+    static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, _ token: Token, in bytes: UnsafeRawBufferPointer) -> T? {
+        if let integer = integer(token, in: bytes), integer.magnitude < 1 << 53 {
+            // "-0" is an integer token but a negative zero, which must survive a round trip.
+            return integer == 0 && bytes[token.start] == UInt8(ascii: "-") ? -0.0 : T(integer)
+        }
+        guard token.kind == .number,
+              let value = T(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start..<(token.start + token.length)]), as: UTF8.self)),
+              value.isFinite else { return nil }
+        return value
+    }
+
+    /// A colour as the encoder writes it ("#rrggbb" or "#rrggbbaa") read from its bytes; nil
+    /// for any other spelling, which only `Color(hex:)` may judge.
+    static func encoderColor(_ token: Token, in bytes: UnsafeRawBufferPointer) -> Color? {
+        guard token.kind == .string, token.length == 7 || token.length == 9, bytes[token.start] == UInt8(ascii: "#") else { return nil }
+        var value: UInt32 = 0
+        var offset = token.start + 1
+        while offset < token.start + token.length {
+            let c = bytes[offset]
+            let digit: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+            offset += 1
+        }
+        if token.length == 7 { value = value << 8 | 0xff }
+        return Color(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xff), blue: UInt8(value >> 8 & 0xff), alpha: UInt8(value & 0xff))
     }
 
     private func unescaped(_ token: Token) -> String {
@@ -155,8 +190,9 @@ final class JSONTape {
     }
 }
 
-/// Reads the grammar, checking it, and appends tokens.
-private struct Parser {
+/// Reads the grammar, checking it, and appends tokens (the tape's parser); `PlainPayloadReader`
+/// reads with its string and number scanners too, so both accept the same texts.
+struct JSONParser {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
 
@@ -164,7 +200,7 @@ private struct Parser {
         .dataCorrupted(.init(codingPath: [], debugDescription: "\(what) at byte \(offset)"))
     }
 
-    mutating func skipSpace() {
+    @inline(__always) mutating func skipSpace() {
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x09, 0x0A, 0x0D: offset += 1
@@ -375,15 +411,9 @@ extension JSONTape {
     }
 
     func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
-        if let integer = integer(at: index), integer.magnitude < 1 << 53 {
-            // "-0" is an integer token but a negative zero, which must survive a round trip.
-            return integer == 0 && bytes[tokens[index].start] == UInt8(ascii: "-") ? -0.0 : T(integer)
-        }
+        if let value = Self.float(T.self, tokens[index], in: bytes) { return value }
         guard let text = numberText(at: index) else { throw mismatch(at: index, T.self, "a number", path()) }
-        guard let value = T(String(text)), value.isFinite else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(text) does not fit \(T.self)"))
-        }
-        return value
+        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(text) does not fit \(T.self)"))
     }
 
     func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
@@ -401,29 +431,11 @@ extension JSONTape {
         return value
     }
 
-    /// A colour as the encoder writes it ("#rrggbb" or "#rrggbbaa") read from its bytes; any
-    /// other spelling through `Color(hex:)`, which decides what it means and what it refuses.
-    /// Payloads and states hold colours by the thousand (every text layer has two).
+    /// A colour as the encoder writes it read from its bytes; any other spelling through
+    /// `Color(hex:)`, which decides what it means and what it refuses. Payloads and states
+    /// hold colours by the thousand (every text layer has two).
     func color(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Color {
-        let token = tokens[index]
-        if token.kind == .string, token.length == 7 || token.length == 9, bytes[token.start] == UInt8(ascii: "#") {
-            var value: UInt32 = 0
-            var offset = token.start + 1
-            while offset < token.start + token.length {
-                let c = bytes[offset]
-                let digit: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c &- UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
-                default: return try Color(hex: string(at: index, path()))
-                }
-                value = value << 4 | UInt32(digit)
-                offset += 1
-            }
-            if token.length == 7 { value = value << 8 | 0xff }
-            return Color(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xff), blue: UInt8(value >> 8 & 0xff), alpha: UInt8(value & 0xff))
-        }
+        if let color = Self.encoderColor(tokens[index], in: bytes) { return color }
         return try Color(hex: string(at: index, path()))
     }
 

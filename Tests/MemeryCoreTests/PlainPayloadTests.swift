@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import MemeryCore
+import MemeryTestSupport
+
+/// The frequent payloads are read without Codable (`PlainPayloadReader`). These tests hold
+/// that reading to Codable's: the same event for every payload it takes, and every payload it
+/// does not take left to Codable.
+@Suite struct PlainPayloadTests {
+    static let style = TextStyle(font: "Lato", maxSize: 48.5, fill: Color(red: 1, green: 2, blue: 3, alpha: 4),
+                                 outline: .black, outlineWidth: 2.25, align: .left, uppercase: false)
+
+    /// One or more of each type the plain reader takes, with and without their optional parts.
+    static let samples: [CreationEvent] = [
+        .textLayerEdited(.init(id: "L1", text: "edit 12")),
+        .textLayerEdited(.init(id: "L2.9f1c04e2b7a35d60", text: "Ünïcødé 🐈 text, long enough to be no small string at all",
+                               box: Box(x: -0.0, y: 1e-300, w: 564.1000000000001, h: 1e300), style: style)),
+        .textLayerEdited(.init(id: "L3", style: TextStyle(maxSize: 4))),
+        .textLayerEdited(.init(id: "L4", box: Box(x: 1, y: 2, w: 3, h: 4))),
+        .layerChanged(.init(id: "L1", transform: Transform(x: 10.5, y: -3, scale: 0.01, rotation: 359.999, flipH: true, flipV: false))),
+        .layerChanged(.init(id: "L5", opacity: 0.3)),
+        .layerChanged(.init(id: "L6", shape: ShapeContent(kind: .ellipse, width: 20, height: 30, fill: nil, alpha: 0.5,
+                                                          stroke: Color(red: 9, green: 8, blue: 7, alpha: 255), strokeWidth: 3))),
+        .layerChanged(.init(id: "L7", transform: Transform(x: 0, y: 0), opacity: 1,
+                            shape: ShapeContent(kind: .rect, width: 1, height: 1))),
+        .strokeAdded(.init(id: "L8", stroke: Stroke(points: [Point(x: 1, y: 2), Point(x: 3.5, y: -4.25)], width: 0.5,
+                                                    color: Color(red: 200, green: 100, blue: 50, alpha: 128), erase: true))),
+        .strokeAdded(.init(id: "L8", stroke: Stroke(points: [], width: 1000, color: .white))),
+        .headMoved(.init(to: UUID(uuidString: "0190F3A1-0000-7000-8000-00000000002A")!, cause: .undo)),
+        .headMoved(.init(to: UUID(), cause: .checkout)),
+        .layerRemoved(.init(id: "L9")),
+        .filterRemoved(.init(id: "F1.0c9e")),
+        .layerReordered(.init(id: "L1", index: 0)),
+        .layerReordered(.init(id: "L1", index: Int.max)),
+        .baseImageMoved(.init(transform: Transform(x: 225.5, y: 150, scale: 2, rotation: 90, flipH: false, flipV: true))),
+        .canvasCropped(.init(x: 0, y: -5, width: 451, height: 300)),
+        .canvasRotated(.init(degrees: -45.5, width: 10, height: 12)),
+        .canvasFlipped(.init(axis: .v)),
+        .canvasCreated(.init(width: 800, height: 600, background: Color(red: 0, green: 0, blue: 0, alpha: 0))),
+        .created(.init(id: UUID(), name: "cat")),
+    ]
+
+    @Test(arguments: samples)
+    func aPayloadAsThisBuildWritesItIsReadPlainlyAndAsCodableReadsIt(_ event: CreationEvent) throws {
+        let payload = try event.encodedPayload()
+        let plain = try #require(CreationEvent.plainDecode(type: event.type, schemaVersion: event.schemaVersion, payload: payload),
+                                 "the plain reader declined \(String(decoding: payload, as: UTF8.self))")
+        #expect(plain == event)
+        #expect(plain == (try CreationEvent.codableDecode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)))
+        #expect(try plain.encodedPayload() == payload)  // bit for bit: a negative zero stays one
+    }
+
+    /// Each of these is valid, and Codable reads it; the plain reader must leave it to Codable.
+    @Test(arguments: [
+        ("TextLayerEdited", #"{"id":"L1","text":null}"#),                    // a null for a missing value
+        ("TextLayerEdited", #"{"id":"L1","text":"a","later":[1,{"x":2}]}"#),  // a key from a newer build
+        ("TextLayerEdited", #"{"id":"L1","text":"first","text":"second"}"#),  // a key twice: Codable keeps the first
+        ("TextLayerEdited", #"{"id":"L1","text":"say \"cheese\""}"#),         // an escape
+        ("TextLayerEdited", #"{"id":"L\u0031"}"#),
+        ("LayerReordered", #"{"id":"L1","index":2.0}"#),                     // a whole number written with a point
+        ("LayerReordered", #"{"id":"L1","index":1e1}"#),
+        ("CanvasCreated", #"{"background":"ffffff","height":2,"width":3}"#),  // a colour without its #
+        ("CanvasCreated", ##"{"background":"#FFF","height":2,"width":3}"##),
+        ("HeadMoved", #"{"cause":"undo","to":"0190f3a1-0000-7000-8000-00000000002a","why":"because"}"#),
+    ])
+    func anyOtherSpellingIsLeftToCodable(_ type: String, _ json: String) throws {
+        let payload = Data(json.utf8)
+        let version = CreationEvent.currentVersions[type]!
+        #expect(CreationEvent.plainDecode(type: type, schemaVersion: version, payload: payload) == nil)
+        let decoded = try CreationEvent.decode(type: type, schemaVersion: version, payload: payload)
+        #expect(decoded == (try CreationEvent.codableDecode(type: type, schemaVersion: version, payload: payload)))
+    }
+
+    @Test func whatCodableRefusesIsStillRefusedWithItsError() {
+        let cases = [
+            ("TextLayerEdited", #"{"text":"no id"}"#), ("TextLayerEdited", #"{"id":"L1"} trailing"#),
+            ("TextLayerEdited", #"{"id":"L1","text":12}"#), ("LayerReordered", #"{"id":"L1","index":9223372036854775808}"#),
+            ("HeadMoved", #"{"cause":"sideways","to":"0190F3A1-0000-7000-8000-00000000002A"}"#),
+            ("HeadMoved", #"{"cause":"undo","to":"not a uuid"}"#),
+            ("LayerChanged", #"{"id":"L1","opacity":1e999}"#), ("StrokeAdded", #"{"id":"L1","stroke":{"points":[{"x":1}]}}"#),
+        ]
+        for (type, json) in cases {
+            let payload = Data(json.utf8)
+            #expect(CreationEvent.plainDecode(type: type, schemaVersion: CreationEvent.currentVersions[type]!, payload: payload) == nil, "\(json)")
+            #expect(throws: EventDecodingError.self, "\(json)") {
+                try CreationEvent.decode(type: type, schemaVersion: CreationEvent.currentVersions[type]!, payload: payload)
+            }
+        }
+        // A colour that is none is refused by `Color(hex:)` with its own error, as before.
+        let colour = Data(##"{"background":"#12345g","height":2,"width":3}"##.utf8)
+        #expect(CreationEvent.plainDecode(type: "CanvasCreated", schemaVersion: 1, payload: colour) == nil)
+        #expect(throws: DomainError.invalidColor("#12345g")) { try CreationEvent.decode(type: "CanvasCreated", schemaVersion: 1, payload: colour) }
+    }
+
+    /// Payloads changed a byte or a few at a time: whatever the plain reader takes, Codable
+    /// reads as the same event (and it does take some, or this test would prove nothing).
+    @Test func damagedPayloadsAreReadPlainlyOnlyWhenCodableReadsThemAlike() throws {
+        var random = SeededGenerator(seed: 34)
+        let alphabet = Array(##"{}[]":,.-+eE0123456789 \truefalsnl#abcdefABCDEF"##.utf8)
+        var taken = 0, tried = 0
+        for event in Self.samples {
+            let original = Array(try event.encodedPayload())
+            for _ in 0..<400 {
+                var bytes = original
+                for _ in 0...(random.next() % 3) {
+                    let at = Int(random.next() % UInt64(bytes.count + 1))
+                    switch random.next() % 3 {
+                    case 0 where at < bytes.count: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                    case 1 where at < bytes.count: bytes.remove(at: at)
+                    default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                    }
+                }
+                tried += 1
+                guard bytes != original,
+                      let plain = CreationEvent.plainDecode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(bytes)) else { continue }
+                taken += 1
+                let codable = try CreationEvent.codableDecode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(bytes))
+                #expect(plain == codable, "\(String(decoding: bytes, as: UTF8.self))")
+                #expect(try plain.encodedPayload() == codable.encodedPayload(), "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(taken > 100, "only \(taken) of \(tried) damaged payloads were read plainly")
+    }
+
+    @Test func aLayerIsFoundByItsLabelAsByItsId() {
+        #expect(LocalLabel.is("L1", labelOf: "L1.9f1c04e2b7a35d60"))
+        #expect(LocalLabel.is("L1", labelOf: "L1"))
+        #expect(!LocalLabel.is("L1", labelOf: "L12.9f1c"))
+        #expect(!LocalLabel.is("L12", labelOf: "L1.2"))
+        #expect(LocalLabel.is("", labelOf: ".9f1c"))
+        // Not ASCII: Characters decide, as `of` does. A combining mark after the dot makes
+        // another Character, so the label runs on past it.
+        for (label, id) in [("L1", "L1.\u{301}abc"), ("é", "e\u{301}.x"), ("L1", "L1\u{301}.x"), ("🐈", "🐈.x")] {
+            #expect(LocalLabel.is(label, labelOf: id) == (label == LocalLabel.of(id)), "\(label) \(id)")
+        }
+    }
+}
