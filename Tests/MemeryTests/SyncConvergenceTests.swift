@@ -104,7 +104,7 @@ import Testing
     /// order, end with the same gallery (names, trash, favourites, order) and histories.
     @Test(arguments: [1, 2, 3, 4, 5])
     func machinesChangingTheGalleryOfflineEndAlikeWhateverTheOrder(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let dirs = try (0..<3).map { _ in try TemporaryDirectory() }
         defer { dirs.forEach { $0.cleanup() } }
         let machines = try dirs.map { try Workspace(directory: $0.url) }
@@ -167,18 +167,5 @@ import Testing
         #expect(try a.gallery().all.map(\.name).sorted() == ["Cat-2", "cat"])
         #expect(try b.gallery().all.map(\.name).sorted() == ["Cat-2", "cat"])
         #expect(try a.creation(named: "Cat-2").canvas?.width == 20)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed fails again.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
