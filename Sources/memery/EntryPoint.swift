@@ -17,8 +17,11 @@ enum EntryPoint {
             fail("\"-help\" was read as an option: a name cannot start with '-' (it would always read as one); for help, give --help or -h",
                  code: 2, json: json)
         }
+        // The command parsed, so that an error its run() throws is said with its usage.
+        var parsed: any ParsableCommand.Type = MemeryCommand.self
         do {
             var command = try MemeryCommand.parseAsRoot(arguments)
+            parsed = type(of: command)
             // Commands that talk to a hub, a server or a download are async; the rest run as they are.
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -33,13 +36,23 @@ enum EntryPoint {
             }
             // Argument-parser's own errors: help and version succeed, the rest are usage.
             let code = MemeryCommand.exitCode(for: error)
-            let message = MemeryCommand.fullMessage(for: error)
+            let message = usageMessage(for: error, of: parsed)
             if code == .success {
                 print(message)
                 Foundation.exit(0)
             }
             fail(message + (optionLikeNameNote(message, arguments: arguments).map { "\n" + $0 } ?? ""), code: 2, json: json, prefix: "")
         }
+    }
+
+    /// Argument-parser's message for `error`. A usage error a command's run() throws (the
+    /// checks that must wait until the parser has named any option it does not know) is
+    /// said with that command's usage, as the parser says its own.
+    static func usageMessage(for error: any Error, of command: any ParsableCommand.Type) -> String {
+        guard command != MemeryCommand.self, let validation = error as? ValidationError else { return MemeryCommand.fullMessage(for: error) }
+        let usage = MemeryCommand.usageString(for: command)
+        let path = usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") }.joined(separator: " ")
+        return "Error: \(validation.message)\nUsage: \(usage)\n  See '\(path) --help' for more information."
     }
 
     /// Says a failure on standard error, as a person reads it or as JSON, and exits.

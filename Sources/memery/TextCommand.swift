@@ -23,11 +23,10 @@ struct TextCaptionsCommand: ParsableCommand {
     @OptionGroup var style: TextStyleOptions
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
-        if captions.top == nil && captions.bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
-    }
-
     func run() throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an option it
+        // does not know, and `--bad-flag` deserves its own name in the error.
+        if captions.top == nil && captions.bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
         let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom, style: try style.changes()), on: name)
         let captions = [TextContent.Role.top, .bottom].compactMap { role in result.state?.caption(role).map { (role, $0) } }
         try output.report(result, extra: ["captions": captions.map { ["role": $0.0.rawValue, "layer": $0.1.label, "layerId": $0.1.id, "text": $0.1.text?.text ?? ""] }]) {

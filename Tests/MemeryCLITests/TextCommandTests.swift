@@ -23,6 +23,13 @@ import Testing
         let usage = try s.run(["text", "m"])
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("give --top TEXT, --bottom TEXT or both"))
+        #expect(usage.stderr.contains("Usage: memery text captions "), "the command's own usage: \(usage.stderr)")
+        // An option it does not know is named, not taken for a missing caption.
+        for arguments in [["text", "captions", "m", "--bad-flag"], ["text", "m", "--bad-flag"]] {
+            let unknown = try s.run(arguments)
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("Unknown option '--bad-flag'"), "\(unknown.stderr)")
+        }
     }
 
     @Test func textAddTakesEveryStyleOption() throws {
