@@ -13,19 +13,23 @@ public enum LocalLabel {
         String(id.prefix { $0 != "." })
     }
 
-    /// `label == of(id)`, without making the label as a String when both are ASCII (they
-    /// are unless someone typed otherwise): a replay asks it for every edit that names its
-    /// layer by label, of each layer below that one.
+    /// `label == of(id)`, without making the label as a String: a replay asks it for every
+    /// edit that names its layer by label, of each layer below that one. Bytes decide when
+    /// the label and the id's first bytes, up to the one after its dot, are ASCII: then each
+    /// of those bytes is a Character of its own (a Character spans bytes only with something
+    /// outside ASCII joined on), and an ASCII text equals only itself. Otherwise Characters
+    /// decide, as `of` does.
     public static func `is`(_ label: String, labelOf id: String) -> Bool {
         var label = label, id = id
-        let ascii: Bool? = label.withUTF8 { label in
+        let decided: Bool? = label.withUTF8 { label in
             id.withUTF8 { id in
-                guard label.allSatisfy({ $0 < 0x80 }), id.allSatisfy({ $0 < 0x80 }) else { return nil }
-                let end = id.firstIndex(of: UInt8(ascii: ".")) ?? id.count
-                return end == label.count && label.elementsEqual(id[..<end])
+                let n = label.count
+                guard label.allSatisfy({ $0 < 0x80 }), id.prefix(n + 2).allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard id.count >= n, label.elementsEqual(id.prefix(n)) else { return false }
+                return id.count == n || id[n] == UInt8(ascii: ".")
             }
         }
-        return ascii ?? (label == of(id))
+        return decided ?? (label == of(id))
     }
 
     /// A new id led by `label`.

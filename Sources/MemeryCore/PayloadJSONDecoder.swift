@@ -263,6 +263,18 @@ struct JSONParser {
         let start = offset
         var escaped = false
         while offset < bytes.count {
+            // The plain run first, in locals: most strings are nothing but.
+            if let base = bytes.baseAddress {
+                var at = offset
+                let count = bytes.count
+                while at < count {
+                    let byte = base.load(fromByteOffset: at, as: UInt8.self)
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                    at += 1
+                }
+                offset = at
+                guard offset < count else { break }
+            }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 defer { offset += 1 }

@@ -32,8 +32,10 @@ struct PlainPayloadReader {
     struct Key {
         let bytes: UnsafeRawBufferPointer
 
-        static func ~= (name: StaticString, key: Key) -> Bool {
-            name.utf8CodeUnitCount == key.bytes.count && memcmp(name.utf8Start, key.bytes.baseAddress!, key.bytes.count) == 0
+        @inline(__always) static func ~= (name: StaticString, key: Key) -> Bool {
+            guard name.utf8CodeUnitCount == key.bytes.count else { return false }
+            for i in 0..<key.bytes.count where name.utf8Start[i] != key.bytes[i] { return false }  // names are short: no memcmp call
+            return true
         }
     }
 

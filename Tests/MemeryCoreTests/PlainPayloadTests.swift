@@ -130,7 +130,9 @@ import MemeryTestSupport
         #expect(LocalLabel.is("", labelOf: ".9f1c"))
         // Not ASCII: Characters decide, as `of` does. A combining mark after the dot makes
         // another Character, so the label runs on past it.
-        for (label, id) in [("L1", "L1.\u{301}abc"), ("é", "e\u{301}.x"), ("L1", "L1\u{301}.x"), ("🐈", "🐈.x")] {
+        // A Kelvin sign is a K to Characters; CR LF is one Character though both are ASCII.
+        for (label, id) in [("L1", "L1.\u{301}abc"), ("é", "e\u{301}.x"), ("L1", "L1\u{301}.x"), ("🐈", "🐈.x"), ("K1", "\u{212A}1.x"),
+                            ("L1", "L1\u{212A}.x"), ("a\r", "a\r\n.x"), ("\r", "\r\n.x"), ("a\r\n", "a\r\n.x"), ("L1", "L1.\r\n")] {
             #expect(LocalLabel.is(label, labelOf: id) == (label == LocalLabel.of(id)), "\(label) \(id)")
         }
     }
