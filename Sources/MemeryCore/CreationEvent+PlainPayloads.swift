@@ -318,3 +318,143 @@ extension Stroke {
         return Stroke(points: try required(points), width: try required(width), color: try required(color), erase: try required(erase))
     }
 }
+
+// MARK: Writing
+
+// Each writer writes the members its type's synthesized Codable writes (an optional only
+// when present), in the order SortedJSONEncoder sorts their names (by their bytes, so
+// "flipH" before "flipV" and "stroke" before "strokeWidth"). Tests hold the bytes equal.
+
+private typealias Writer = PlainPayloadWriter
+private typealias NotSpelled = PlainPayloadWriter.NotSpelled
+
+extension CreationEvent {
+    /// The payload's bytes as `SortedJSONEncoder` writes them, or nil when this event is for
+    /// it to write (another type, or a value JSON cannot spell, whose error it names).
+    func plainEncodedPayload() -> Data? {
+        switch self {
+        case .textLayerEdited(let p): Writer.write(p.plainWrite)
+        case .layerChanged(let p): Writer.write(p.plainWrite)
+        case .strokeAdded(let p): Writer.write(p.plainWrite)
+        case .headMoved(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("cause"); w.string(p.cause.rawValue); w.key("to"); w.uuid(p.to) } }
+        case .layerRemoved(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("id"); w.string(p.id) } }
+        case .filterRemoved(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("id"); w.string(p.id) } }
+        case .layerReordered(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("id"); w.string(p.id); w.key("index"); w.int(p.index) } }
+        case .baseImageMoved(let p): Writer.write { w throws(NotSpelled) in try w.object { w throws(NotSpelled) in w.key("transform"); try p.transform.plainWrite(&w) } }
+        case .canvasCropped(let p):
+            Writer.write { w throws(NotSpelled) in try w.object { w in w.key("height"); w.int(p.height); w.key("width"); w.int(p.width); w.key("x"); w.int(p.x); w.key("y"); w.int(p.y) } }
+        case .canvasRotated(let p):
+            Writer.write { w throws(NotSpelled) in
+                try w.object { w throws(NotSpelled) in w.key("degrees"); try w.double(p.degrees); w.key("height"); w.int(p.height); w.key("width"); w.int(p.width) }
+            }
+        case .canvasFlipped(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("axis"); w.string(p.axis.rawValue) } }
+        case .canvasCreated(let p):
+            Writer.write { w throws(NotSpelled) in try w.object { w in w.key("background"); w.color(p.background); w.key("height"); w.int(p.height); w.key("width"); w.int(p.width) } }
+        case .created(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("id"); w.uuid(p.id); w.key("name"); w.string(p.name) } }
+        default: nil
+        }
+    }
+}
+
+extension CreationEvent.TextLayerEdited {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            if let box { w.key("box"); try box.plainWrite(&w) }
+            w.key("id"); w.string(id)
+            if let style { w.key("style"); try style.plainWrite(&w) }
+            if let text { w.key("text"); w.string(text) }
+        }
+    }
+}
+
+extension CreationEvent.LayerChanged {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("id"); w.string(id)
+            if let opacity { w.key("opacity"); try w.double(opacity) }
+            if let shape { w.key("shape"); try shape.plainWrite(&w) }
+            if let transform { w.key("transform"); try transform.plainWrite(&w) }
+        }
+    }
+}
+
+extension CreationEvent.StrokeAdded {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("id"); w.string(id)
+            w.key("stroke"); try stroke.plainWrite(&w)
+        }
+    }
+}
+
+extension Box {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("h"); try w.double(h)
+            w.key("w"); try w.double(self.w)
+            w.key("x"); try w.double(x)
+            w.key("y"); try w.double(y)
+        }
+    }
+}
+
+extension Point {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("x"); try w.double(x)
+            w.key("y"); try w.double(y)
+        }
+    }
+}
+
+extension Transform {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("flipH"); w.bool(flipH)
+            w.key("flipV"); w.bool(flipV)
+            w.key("rotation"); try w.double(rotation)
+            w.key("scale"); try w.double(scale)
+            w.key("x"); try w.double(x)
+            w.key("y"); try w.double(y)
+        }
+    }
+}
+
+extension TextStyle {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("align"); w.string(align.rawValue)
+            w.key("fill"); w.color(fill)
+            w.key("font"); w.string(font)
+            w.key("maxSize"); try w.double(maxSize)
+            w.key("outline"); w.color(outline)
+            if let outlineWidth { w.key("outlineWidth"); try w.double(outlineWidth) }
+            w.key("uppercase"); w.bool(uppercase)
+        }
+    }
+}
+
+extension ShapeContent {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("alpha"); try w.double(alpha)
+            if let fill { w.key("fill"); w.color(fill) }
+            w.key("height"); try w.double(height)
+            w.key("kind"); w.string(kind.rawValue)
+            if let stroke { w.key("stroke"); w.color(stroke) }
+            w.key("strokeWidth"); try w.double(strokeWidth)
+            w.key("width"); try w.double(width)
+        }
+    }
+}
+
+extension Stroke {
+    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("color"); w.color(color)
+            w.key("erase"); w.bool(erase)
+            w.key("points"); try w.array(points) { w, point throws(NotSpelled) in try point.plainWrite(&w) }
+            w.key("width"); try w.double(width)
+        }
+    }
+}

@@ -248,8 +248,15 @@ public enum CreationEvent: Sendable, Equatable {
 
     public var schemaVersion: Int { Self.currentVersions[type] ?? 1 }
 
-    /// The payload as JSON with sorted keys, so equal events give equal bytes.
+    /// The payload as JSON with sorted keys, so equal events give equal bytes. The frequent
+    /// small payloads are written without Codable, to the same bytes.
     public func encodedPayload() throws -> Data {
+        if let payload = plainEncodedPayload() { return payload }
+        return try codableEncodedPayload()
+    }
+
+    /// Every payload's bytes through Codable.
+    func codableEncodedPayload() throws -> Data {
         let encoder = SortedJSONEncoder()
         switch self {
         case .created(let p): return try encoder.encode(p)

@@ -98,12 +98,7 @@ final class JSONByteWriter: Encoder {
         else if T.self == Double.self { try writeFloat(unsafeBitCast(value, to: Double.self)) }
         else if T.self == Bool.self { writeBool(unsafeBitCast(value, to: Bool.self)) }
         else if T.self == Color.self {
-            // As its own encode(to:) writes it, without the String: "#rrggbb" needs no escapes.
-            unsafeBitCast(value, to: Color.self).withHexBytes { hex in
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: hex)
-                bytes.append(UInt8(ascii: "\""))
-            }
+            JSONLeafBytes.color(unsafeBitCast(value, to: Color.self), into: &bytes)
         }
         else if T.self == Int64.self { writeInteger(unsafeBitCast(value, to: Int64.self)) }
         else if T.self == UInt64.self { writeInteger(unsafeBitCast(value, to: UInt64.self)) }
@@ -124,68 +119,15 @@ final class JSONByteWriter: Encoder {
         return true
     }
 
-    func writeNull() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
-
-    func writeBool(_ value: Bool) {
-        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
-    }
-
-    func writeInteger<T: BinaryInteger>(_ value: T) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Digits from the end into a small stack buffer; the magnitude of the minimum fits a UInt64.
-        var magnitude = UInt64(value.magnitude)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var index = 20
-            while magnitude > 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-        }
-    }
+    func writeNull() { JSONLeafBytes.null(into: &bytes) }
+    func writeBool(_ value: Bool) { JSONLeafBytes.bool(value, into: &bytes) }
+    func writeInteger<T: BinaryInteger>(_ value: T) { JSONLeafBytes.integer(value, into: &bytes) }
+    func writeString(_ string: String) { JSONLeafBytes.string(string, into: &bytes) }
 
     func writeFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) throws {
-        guard value.isFinite else {
+        guard JSONLeafBytes.float(value, into: &bytes) else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON spelling"))
         }
-        if T.self == Double.self, value == value.rounded(.towardZero), value.magnitude < 1e15 {
-            if value == 0, value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-            writeInteger(Int64(value))  // what description gives, less its ".0"
-            return
-        }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped, everything else
-    /// as its UTF-8 (slashes too, as with `.withoutEscapingSlashes`).
-    func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     // MARK: Containers
@@ -399,5 +341,82 @@ private struct NestedEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleValueWriter(writer: writer, depth: depth)
+    }
+}
+
+/// The bytes of JSON's leaves as this encoder writes them, for `JSONByteWriter` and for
+/// `PlainPayloadWriter`, which must write the same bytes.
+enum JSONLeafBytes {
+    static func null(into bytes: inout [UInt8]) { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+
+    static func bool(_ value: Bool, into bytes: inout [UInt8]) {
+        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+    }
+
+    static func integer<T: BinaryInteger>(_ value: T, into bytes: inout [UInt8]) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits from the end into a small stack buffer; the magnitude of the minimum fits a UInt64.
+        var magnitude = UInt64(value.magnitude)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
+            while magnitude > 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
+    }
+
+    /// False, with nothing written, for NaN and the infinities, which JSON cannot spell.
+    static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, into bytes: inout [UInt8]) -> Bool {
+        guard value.isFinite else { return false }
+        if T.self == Double.self, value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value == 0, value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            integer(Int64(value), into: &bytes)  // what description gives, less its ".0"
+            return true
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+        return true
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, everything else
+    /// as its UTF-8 (slashes too, as with `.withoutEscapingSlashes`).
+    static func string(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// As `Color`'s own encode(to:) writes it, without the String: "#rrggbb" needs no escapes.
+    static func color(_ color: Color, into bytes: inout [UInt8]) {
+        color.withHexBytes { hex in
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: hex)
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 }

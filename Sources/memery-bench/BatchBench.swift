@@ -28,7 +28,7 @@ enum BatchBench {
             })
         }
         print("  payload encoding, Foundation JSONEncoder (sorted keys): median " + foundation.rate(count, "events/s"))
-        print("  payload encoding, memery (SortedJSONEncoder): median " + ours.rate(count, "events/s"))
+        print("  payload encoding, memery (encodedPayload: written plainly, to SortedJSONEncoder's bytes): median " + ours.rate(count, "events/s"))
         print("  store appends of ready payloads, 1,000 per transaction: median " + store.rate(count, "events/s"))
         print("  domain events encoded and appended, 1,000 per transaction: median " + whole.rate(count, "events/s"))
     }
