@@ -40,10 +40,9 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     /// the JSON encoder writes it as it is, and a state holds two colours per text layer.
     func withHexBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { buffer in
-            func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
             func put(_ channel: UInt8, at index: Int) {
-                buffer[index] = digit(channel >> 4)
-                buffer[index + 1] = digit(channel & 0x0f)
+                buffer[index] = JSONLeafBytes.hexDigit(channel >> 4)
+                buffer[index + 1] = JSONLeafBytes.hexDigit(channel & 0x0f)
             }
             buffer[0] = UInt8(ascii: "#")
             put(red, at: 1)

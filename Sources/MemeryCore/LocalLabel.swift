@@ -17,14 +17,16 @@ public enum LocalLabel {
     /// edit that names its layer by label, of each layer below that one. Bytes decide when
     /// the label and the id's first bytes, up to the one after its dot, are ASCII: then each
     /// of those bytes is a Character of its own (a Character spans bytes only with something
-    /// outside ASCII joined on), and an ASCII text equals only itself. Otherwise Characters
-    /// decide, as `of` does.
+    /// outside ASCII joined on, or as CR LF), and an ASCII text is canonically equivalent only
+    /// to itself. An ASCII label with a dot is no label: `of` stops before any dot that is a
+    /// Character of its own. Otherwise Characters decide, as `of` does.
     public static func `is`(_ label: String, labelOf id: String) -> Bool {
         var label = label, id = id
         let decided: Bool? = label.withUTF8 { label in
             id.withUTF8 { id in
                 let n = label.count
                 guard label.allSatisfy({ $0 < 0x80 }), id.prefix(n + 2).allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard !label.contains(UInt8(ascii: ".")) else { return false }
                 guard id.count >= n, label.elementsEqual(id.prefix(n)) else { return false }
                 return id.count == n || id[n] == UInt8(ascii: ".")
             }

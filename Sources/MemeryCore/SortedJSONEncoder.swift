@@ -402,14 +402,16 @@ enum JSONLeafBytes {
                 case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
                 case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigit(byte >> 4), hexDigit(byte & 0xF)])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    /// A lowercase hex digit, for `\u00XX` escapes and colours alike.
+    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
 
     /// As `Color`'s own encode(to:) writes it, without the String: "#rrggbb" needs no escapes.
     static func color(_ color: Color, into bytes: inout [UInt8]) {

@@ -51,7 +51,7 @@ enum EntryPoint {
     static func usageMessage(for error: any Error, of command: any ParsableCommand.Type) -> String {
         guard command != MemeryCommand.self, let validation = error as? ValidationError else { return MemeryCommand.fullMessage(for: error) }
         let usage = MemeryCommand.usageString(for: command)
-        let path = usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") }.joined(separator: " ")
+        let path = usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") && !$0.hasPrefix("-") }.joined(separator: " ")
         return "Error: \(validation.message)\nUsage: \(usage)\n  See '\(path) --help' for more information."
     }
 

@@ -61,8 +61,9 @@ import MemeryTestSupport
     /// escapes, each optional part there or not. The bytes must be SortedJSONEncoder's.
     @Test func randomEventsAreWrittenPlainlyToCodablesBytes() throws {
         var random = SeededGenerator(seed: 35)
-        let numbers: [Double] = [0, -0.0, 1, -1, 0.5, 1e-7, 5e-324, 1e15, 1e15 - 1, 123456789.125, -2.5e300, 1.0 / 3, 100_000]
-        let texts = ["", "L1", "say \"cheese\"", "back\\slash", "tab\tnew\nline\u{1}", "ünï 🐈 cødé", "/slash/", String(repeating: "x", count: 300)]
+        let numbers: [Double] = [0, -0.0, 1, -1, 0.5, 1e-7, 5e-324, 1e15, 1e15 - 1, 1e16, -1e17, 123456789.125, -2.5e300, 1.0 / 3, 100_000]
+        let texts = ["", "L1", "say \"cheese\"", "back\\slash", "tab\tnew\nline\u{1}", "ünï 🐈 cødé", "/slash/", "del\u{7F} ls\u{2028}",
+                     String(repeating: "x", count: 300)]
         func number() -> Double { random.next() % 4 == 0 ? Double(Int64(bitPattern: random.next()) % 100_000) / 7 : numbers[Int(random.next() % UInt64(numbers.count))] }
         func text() -> String { texts[Int(random.next() % UInt64(texts.count))] }
         func maybe<T>(_ value: @autoclosure () -> T) -> T? { random.next() % 2 == 0 ? value() : nil }
@@ -81,7 +82,7 @@ import MemeryTestSupport
                                                               width: number(), color: color(), erase: bool()))),
                 .headMoved(.init(to: UUID(), cause: [.undo, .redo, .checkout][Int(random.next() % 3)])),
                 .layerRemoved(.init(id: text())), .filterRemoved(.init(id: text())),
-                .layerReordered(.init(id: text(), index: Int(Int64(bitPattern: random.next()) >> Int(random.next() % 64)))),
+                .layerReordered(.init(id: text(), index: random.next() % 50 == 0 ? Int.min : Int(Int64(bitPattern: random.next()) >> Int(random.next() % 64)))),
                 .baseImageMoved(.init(transform: transform())),
                 .canvasCropped(.init(x: Int(random.next() % 9) - 4, y: Int(random.next() % 5000), width: Int(random.next() % 5000), height: -7)),
                 .canvasRotated(.init(degrees: number(), width: Int(random.next() % 5000), height: Int(random.next() % 5000))),
@@ -100,9 +101,19 @@ import MemeryTestSupport
 
     @Test func aNumberJSONCannotSpellIsLeftToCodableWhichNamesIt() {
         for value in [Double.nan, .infinity, -.infinity] {
-            let event = CreationEvent.layerChanged(.init(id: "L1", opacity: value))
-            #expect(event.plainEncodedPayload() == nil)
-            #expect(throws: EncodingError.self) { try event.encodedPayload() }
+            let events: [CreationEvent] = [
+                .layerChanged(.init(id: "L1", opacity: value)),
+                .layerChanged(.init(id: "L1", transform: Transform(x: 1, y: 2, rotation: value))),
+                .layerChanged(.init(id: "L1", shape: ShapeContent(kind: .rect, width: 1, height: 1, strokeWidth: value))),
+                .textLayerEdited(.init(id: "L1", box: Box(x: 0, y: value, w: 1, h: 1))),
+                .textLayerEdited(.init(id: "L1", style: TextStyle(maxSize: 10, outlineWidth: value))),
+                .strokeAdded(.init(id: "L1", stroke: Stroke(points: [Point(x: 1, y: 1), Point(x: value, y: 1)], width: 1, color: .white))),
+                .canvasRotated(.init(degrees: value, width: 1, height: 1)),
+            ]
+            for event in events {
+                #expect(event.plainEncodedPayload() == nil, "\(event)")
+                #expect(throws: EncodingError.self) { try event.encodedPayload() }
+            }
         }
     }
 
@@ -118,6 +129,11 @@ import MemeryTestSupport
         ("CanvasCreated", #"{"background":"ffffff","height":2,"width":3}"#),  // a colour without its #
         ("CanvasCreated", ##"{"background":"#FFF","height":2,"width":3}"##),
         ("HeadMoved", #"{"cause":"undo","to":"0190f3a1-0000-7000-8000-00000000002a","why":"because"}"#),
+        ("TextLayerEdited", #"{"\u0069d":"L1"}"#),                                      // an escaped key
+        ("TextLayerEdited", #"{"box":{"h":1,"w":2,"x":3,"y":4,"z":5},"id":"L1"}"#),   // unknown, null, twice, deeper down
+        ("LayerChanged", #"{"id":"L1","shape":{"alpha":1,"fill":null,"height":1,"kind":"rect","strokeWidth":0,"width":1}}"#),
+        ("LayerChanged", #"{"id":"L1","transform":{"flipH":false,"flipV":false,"rotation":0,"scale":1,"x":1,"x":2,"y":3}}"#),
+        ("StrokeAdded", ##"{"id":"L1","stroke":{"color":"#000000","erase":false,"points":[{"x":1,"y":2,"y":3}],"width":1}}"##),
     ])
     func anyOtherSpellingIsLeftToCodable(_ type: String, _ json: String) throws {
         let payload = Data(json.utf8)
@@ -125,6 +141,30 @@ import MemeryTestSupport
         #expect(CreationEvent.plainDecode(type: type, schemaVersion: version, payload: payload) == nil)
         let decoded = try CreationEvent.decode(type: type, schemaVersion: version, payload: payload)
         #expect(decoded == (try CreationEvent.codableDecode(type: type, schemaVersion: version, payload: payload)))
+    }
+
+    /// Only the version this build writes is read plainly; an older one is upcast by Codable's path.
+    @Test(arguments: samples)
+    func onlyTheCurrentVersionIsReadPlainly(_ event: CreationEvent) throws {
+        let payload = try event.encodedPayload()
+        #expect(event.schemaVersion == CreationEvent.currentVersions[event.type])
+        for version in [event.schemaVersion - 1, event.schemaVersion + 1] {
+            #expect(CreationEvent.plainDecode(type: event.type, schemaVersion: version, payload: payload) == nil, "version \(version)")
+        }
+    }
+
+    /// Space between the tokens, and bytes that are not UTF-8 (repaired alike on both paths).
+    @Test func spacingAndBrokenUTF8AreReadAsCodableReadsThem() throws {
+        let spaced = Data(" {\n \"id\" : \"L1\" ,\t\"text\":\"hi\" }\r\n".utf8)
+        #expect(CreationEvent.plainDecode(type: "TextLayerEdited", schemaVersion: 1, payload: spaced) == .textLayerEdited(.init(id: "L1", text: "hi")))
+        let broken = Data(#"{"id":"L1","text":"a"#.utf8) + Data([0xFF, 0xC3]) + Data(#"b"}"#.utf8)
+        let plain = try #require(CreationEvent.plainDecode(type: "TextLayerEdited", schemaVersion: 1, payload: broken))
+        #expect(plain == (try CreationEvent.codableDecode(type: "TextLayerEdited", schemaVersion: 1, payload: broken)))
+        for refused in [Data(#"{"id":"L1","text":"a"#.utf8) + Data([0x01]) + Data(#""}"#.utf8), Data(#"{"id":"L1","text":"open}"#.utf8),
+                        Data(), Data([0xEF, 0xBB, 0xBF]) + Data(#"{"id":"L1"}"#.utf8), Data(#""L1""#.utf8), Data("{}".utf8)] {
+            #expect(CreationEvent.plainDecode(type: "TextLayerEdited", schemaVersion: 1, payload: refused) == nil)
+            #expect(throws: EventDecodingError.self) { try CreationEvent.decode(type: "TextLayerEdited", schemaVersion: 1, payload: refused) }
+        }
     }
 
     @Test func whatCodableRefusesIsStillRefusedWithItsError() {
@@ -186,9 +226,12 @@ import MemeryTestSupport
         #expect(LocalLabel.is("", labelOf: ".9f1c"))
         // Not ASCII: Characters decide, as `of` does. A combining mark after the dot makes
         // another Character, so the label runs on past it.
-        // A Kelvin sign is a K to Characters; CR LF is one Character though both are ASCII.
+        // A Kelvin sign is canonically equivalent to K; CR LF is one Character though both are ASCII.
         for (label, id) in [("L1", "L1.\u{301}abc"), ("é", "e\u{301}.x"), ("L1", "L1\u{301}.x"), ("🐈", "🐈.x"), ("K1", "\u{212A}1.x"),
-                            ("L1", "L1\u{212A}.x"), ("a\r", "a\r\n.x"), ("\r", "\r\n.x"), ("a\r\n", "a\r\n.x"), ("L1", "L1.\r\n")] {
+                            ("L1", "L1\u{212A}.x"), ("a\r", "a\r\n.x"), ("\r", "\r\n.x"), ("a\r\n", "a\r\n.x"), ("L1", "L1.\r\n"),
+                            // A label with a dot, an id shorter than the label, an empty id.
+                            ("L1.9f", "L1.9f"), (".", "."), ("a.", "a..x"), ("L1.ab", "L1.ab.cd"), ("L12", "L1"), ("L1", ""), ("", ""),
+                            ("a.\u{301}b", "a.\u{301}b.c")] {
             #expect(LocalLabel.is(label, labelOf: id) == (label == LocalLabel.of(id)), "\(label) \(id)")
         }
     }
