@@ -152,7 +152,7 @@ final class HistoryIndexReader: HistoryNavigation {
                     throw HistoryIndex.Unusable(reason: "the state at node \(checkpoint) is missing")
                 }
                 do {
-                    state = try PayloadJSONDecoder().decode(Creation.self, from: Data(data))
+                    state = try Creation.decoded(Data(data))
                 } catch {
                     throw HistoryIndex.Unusable(reason: "the state at node \(checkpoint) cannot be read")
                 }

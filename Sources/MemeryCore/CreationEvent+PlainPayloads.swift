@@ -9,6 +9,10 @@ extension CreationEvent {
     static func plainDecode(type: String, schemaVersion: Int, payload: Data) -> CreationEvent? {
         typealias R = PlainPayloadReader
         switch type {
+        case "TextLayerAdded" where schemaVersion == 2: return R.read(payload, LayerAdded.plain).map(CreationEvent.textLayerAdded)
+        case "ImageLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.imageLayerAdded)
+        case "ShapeLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.shapeLayerAdded)
+        case "DrawingLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.drawingLayerAdded)
         case "TextLayerEdited" where schemaVersion == 1: return R.read(payload, TextLayerEdited.plain).map(CreationEvent.textLayerEdited)
         case "LayerChanged" where schemaVersion == 1: return R.read(payload, LayerChanged.plain).map(CreationEvent.layerChanged)
         case "StrokeAdded" where schemaVersion == 1: return R.read(payload, StrokeAdded.plain).map(CreationEvent.strokeAdded)
@@ -33,11 +37,6 @@ extension CreationEvent {
 private typealias Reader = PlainPayloadReader
 private typealias NotPlain = PlainPayloadReader.NotPlain
 
-private func required<T>(_ value: T?) throws(NotPlain) -> T {
-    guard let value else { throw NotPlain() }
-    return value
-}
-
 extension PlainPayloadReader {
     /// `{"id": ...}`, the whole of several payloads.
     fileprivate mutating func idOnly() throws(NotPlain) -> String {
@@ -48,7 +47,7 @@ extension PlainPayloadReader {
             default: throw NotPlain()
             }
         }
-        return try required(id)
+        return try Reader.required(id)
     }
 }
 
@@ -64,7 +63,7 @@ extension CreationEvent.TextLayerEdited {
             default: throw NotPlain()
             }
         }
-        return Self(id: try required(id), text: text, box: box, style: style)
+        return Self(id: try Reader.required(id), text: text, box: box, style: style)
     }
 }
 
@@ -80,7 +79,7 @@ extension CreationEvent.LayerChanged {
             default: throw NotPlain()
             }
         }
-        return Self(id: try required(id), transform: transform, opacity: opacity, shape: shape)
+        return Self(id: try Reader.required(id), transform: transform, opacity: opacity, shape: shape)
     }
 }
 
@@ -94,7 +93,7 @@ extension CreationEvent.StrokeAdded {
             default: throw NotPlain()
             }
         }
-        return Self(id: try required(id), stroke: try required(stroke))
+        return Self(id: try Reader.required(id), stroke: try Reader.required(stroke))
     }
 }
 
@@ -108,7 +107,7 @@ extension CreationEvent.HeadMoved {
             default: throw NotPlain()
             }
         }
-        return Self(to: try required(to), cause: try required(cause))
+        return Self(to: try Reader.required(to), cause: try Reader.required(cause))
     }
 }
 
@@ -122,7 +121,7 @@ extension CreationEvent.LayerReordered {
             default: throw NotPlain()
             }
         }
-        return Self(id: try required(id), index: try required(index))
+        return Self(id: try Reader.required(id), index: try Reader.required(index))
     }
 }
 
@@ -135,7 +134,7 @@ extension CreationEvent.BaseImageMoved {
             default: throw NotPlain()
             }
         }
-        return Self(transform: try required(transform))
+        return Self(transform: try Reader.required(transform))
     }
 }
 
@@ -151,7 +150,7 @@ extension CreationEvent.CanvasCropped {
             default: throw NotPlain()
             }
         }
-        return Self(x: try required(x), y: try required(y), width: try required(width), height: try required(height))
+        return Self(x: try Reader.required(x), y: try Reader.required(y), width: try Reader.required(width), height: try Reader.required(height))
     }
 }
 
@@ -166,7 +165,7 @@ extension CreationEvent.CanvasRotated {
             default: throw NotPlain()
             }
         }
-        return Self(degrees: try required(degrees), width: try required(width), height: try required(height))
+        return Self(degrees: try Reader.required(degrees), width: try Reader.required(width), height: try Reader.required(height))
     }
 }
 
@@ -179,7 +178,7 @@ extension CreationEvent.CanvasFlipped {
             default: throw NotPlain()
             }
         }
-        return Self(axis: try required(axis))
+        return Self(axis: try Reader.required(axis))
     }
 }
 
@@ -194,7 +193,7 @@ extension CreationEvent.CanvasCreated {
             default: throw NotPlain()
             }
         }
-        return Self(width: try required(width), height: try required(height), background: try required(background))
+        return Self(width: try Reader.required(width), height: try Reader.required(height), background: try Reader.required(background))
     }
 }
 
@@ -208,14 +207,14 @@ extension CreationEvent.CreationCreated {
             default: throw NotPlain()
             }
         }
-        return Self(id: try required(id), name: try required(name))
+        return Self(id: try Reader.required(id), name: try Reader.required(name))
     }
 }
 
 // MARK: The values inside them
 
 extension Box {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> Box {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> Box {
         var x: Double?, y: Double?, w: Double?, h: Double?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -226,12 +225,12 @@ extension Box {
             default: throw NotPlain()
             }
         }
-        return Box(x: try required(x), y: try required(y), w: try required(w), h: try required(h))
+        return Box(x: try Reader.required(x), y: try Reader.required(y), w: try Reader.required(w), h: try Reader.required(h))
     }
 }
 
 extension Point {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> Point {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> Point {
         var x: Double?, y: Double?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -240,12 +239,12 @@ extension Point {
             default: throw NotPlain()
             }
         }
-        return Point(x: try required(x), y: try required(y))
+        return Point(x: try Reader.required(x), y: try Reader.required(y))
     }
 }
 
 extension Transform {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> Transform {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> Transform {
         var x: Double?, y: Double?, scale: Double?, rotation: Double?, flipH: Bool?, flipV: Bool?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -258,13 +257,13 @@ extension Transform {
             default: throw NotPlain()
             }
         }
-        return Transform(x: try required(x), y: try required(y), scale: try required(scale), rotation: try required(rotation),
-                         flipH: try required(flipH), flipV: try required(flipV))
+        return Transform(x: try Reader.required(x), y: try Reader.required(y), scale: try Reader.required(scale), rotation: try Reader.required(rotation),
+                         flipH: try Reader.required(flipH), flipV: try Reader.required(flipV))
     }
 }
 
 extension TextStyle {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> TextStyle {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> TextStyle {
         var font: String?, maxSize: Double?, fill: Color?, outline: Color?, outlineWidth: Double?, align: Alignment?, uppercase: Bool?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -278,13 +277,13 @@ extension TextStyle {
             default: throw NotPlain()
             }
         }
-        return TextStyle(font: try required(font), maxSize: try required(maxSize), fill: try required(fill), outline: try required(outline),
-                         outlineWidth: outlineWidth, align: try required(align), uppercase: try required(uppercase))
+        return TextStyle(font: try Reader.required(font), maxSize: try Reader.required(maxSize), fill: try Reader.required(fill), outline: try Reader.required(outline),
+                         outlineWidth: outlineWidth, align: try Reader.required(align), uppercase: try Reader.required(uppercase))
     }
 }
 
 extension ShapeContent {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> ShapeContent {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> ShapeContent {
         var kind: Kind?, width: Double?, height: Double?, fill: Color?, alpha: Double?, stroke: Color?, strokeWidth: Double?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -298,13 +297,13 @@ extension ShapeContent {
             default: throw NotPlain()
             }
         }
-        return ShapeContent(kind: try required(kind), width: try required(width), height: try required(height), fill: fill,
-                            alpha: try required(alpha), stroke: stroke, strokeWidth: try required(strokeWidth))
+        return ShapeContent(kind: try Reader.required(kind), width: try Reader.required(width), height: try Reader.required(height), fill: fill,
+                            alpha: try Reader.required(alpha), stroke: stroke, strokeWidth: try Reader.required(strokeWidth))
     }
 }
 
 extension Stroke {
-    fileprivate static func plain(_ r: inout Reader) throws(NotPlain) -> Stroke {
+    static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> Stroke {
         var points: [Point]?, width: Double?, color: Color?, erase: Bool?
         try r.object { r, key throws(NotPlain) in
             switch key {
@@ -315,7 +314,7 @@ extension Stroke {
             default: throw NotPlain()
             }
         }
-        return Stroke(points: try required(points), width: try required(width), color: try required(color), erase: try required(erase))
+        return Stroke(points: try Reader.required(points), width: try Reader.required(width), color: try Reader.required(color), erase: try Reader.required(erase))
     }
 }
 

@@ -63,6 +63,6 @@ public struct CreationHead: Sendable, Equatable, Codable {
     public func encoded() throws -> Data { try SortedJSONEncoder().encode(self) }
 
     public static func decoded(_ data: Data) -> CreationHead? {
-        try? PayloadJSONDecoder().decode(CreationHead.self, from: data)
+        plainDecode(data) ?? (try? PayloadJSONDecoder().decode(CreationHead.self, from: data))
     }
 }

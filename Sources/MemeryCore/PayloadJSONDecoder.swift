@@ -52,6 +52,12 @@ final class JSONTape {
         self.tokens = tokens
     }
 
+    /// Tokens parsed already, of one value in `bytes` (`PlainPayloadReader.decoded`).
+    init(bytes: UnsafeRawBufferPointer, tokens: [Token]) {
+        self.bytes = bytes
+        self.tokens = tokens
+    }
+
     /// The index of the token after the value at `index`.
     @inline(__always) func next(after index: Int) -> Int {
         let token = tokens[index]

@@ -15,6 +15,9 @@ struct PlainPayloadReader {
     struct NotPlain: Error {}
 
     private var parser: JSONParser
+    /// How deep the next value is, for `decoded`'s parse: it refuses what the whole
+    /// payload's parse would (past 512 levels).
+    private var depth = 0
 
     private init(_ bytes: UnsafeRawBufferPointer) { parser = JSONParser(bytes: bytes) }
 
@@ -45,17 +48,24 @@ struct PlainPayloadReader {
         slot = value
     }
 
+    /// A member every writing of the type has; a payload without it is for Codable to refuse.
+    static func required<T>(_ value: T?) throws(NotPlain) -> T {
+        guard let value else { throw NotPlain() }
+        return value
+    }
+
     /// An object: `member` reads each member's value, given its name, and throws for a name
     /// it does not know.
     mutating func object(_ member: (inout PlainPayloadReader, Key) throws(NotPlain) -> Void) throws(NotPlain) {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") { parser.offset += 1; return }
+        depth += 1
         while true {
             let name = try token()
             guard name.kind == .string else { throw NotPlain() }
             try expect(UInt8(ascii: ":"))
             try member(&self, Key(bytes: UnsafeRawBufferPointer(rebasing: parser.bytes[name.start..<(name.start + name.length)])))
-            if try next(closing: UInt8(ascii: "}")) { return }
+            if try next(closing: UInt8(ascii: "}")) { depth -= 1; return }
         }
     }
 
@@ -63,9 +73,10 @@ struct PlainPayloadReader {
         try expect(UInt8(ascii: "["))
         var elements = [T]()
         if try peek() == UInt8(ascii: "]") { parser.offset += 1; return elements }
+        depth += 1
         while true {
             elements.append(try element(&self))
-            if try next(closing: UInt8(ascii: "]")) { return elements }
+            if try next(closing: UInt8(ascii: "]")) { depth -= 1; return elements }
         }
     }
 
@@ -83,6 +94,16 @@ struct PlainPayloadReader {
     mutating func int() throws(NotPlain) -> Int {
         guard let value = JSONTape.integer(try token(), in: parser.bytes), let int = Int(exactly: value) else { throw NotPlain() }
         return int
+    }
+
+    mutating func int64() throws(NotPlain) -> Int64 {
+        guard let value = JSONTape.integer(try token(), in: parser.bytes) else { throw NotPlain() }
+        return value
+    }
+
+    mutating func uint64() throws(NotPlain) -> UInt64 {
+        guard let value = UInt64(exactly: try int64()) else { throw NotPlain() }
+        return value
     }
 
     mutating func bool() throws(NotPlain) -> Bool {
@@ -107,6 +128,21 @@ struct PlainPayloadReader {
     mutating func named<T: RawRepresentable>(_ type: T.Type) throws(NotPlain) -> T where T.RawValue == String {
         guard let value = T(rawValue: try string()) else { throw NotPlain() }
         return value
+    }
+
+    /// A value of a type with no plain reader, read in place by Codable (the tape decoder
+    /// `PayloadJSONDecoder` runs), as the whole payload's Codable reading would read this
+    /// member: for rare members (a filter's parameters, a picture's credits), so that they
+    /// do not send a whole state of 2,000 layers to Codable. What Codable refuses here is
+    /// not plain: the whole payload's reading then names the error, with its path.
+    mutating func decoded<T: Decodable>(_ type: T.Type) throws(NotPlain) -> T {
+        var tokens = [JSONTape.Token]()
+        do {
+            try parser.value(into: &tokens, depth: depth)
+            return try TapeDecoder(tape: JSONTape(bytes: parser.bytes, tokens: tokens), index: 0, path: nil).decodeValue(T.self)
+        } catch {
+            throw NotPlain()
+        }
     }
 
     // MARK: Scanning
