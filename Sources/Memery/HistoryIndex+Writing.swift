@@ -45,7 +45,7 @@ extension HistoryIndex {
                         checkpointBytes: parentNode?.checkpointBytes ?? 0)
         var state: Creation?
         if made.foldBytes >= Swift.max(made.checkpointBytes, UInt64(minimumFoldBytes)), let after = try stateAfter() {
-            let data = try SortedJSONEncoder().encode(after)
+            let data = try after.encoded()
             try records.put(stateKey(index), Array(data))
             (made.checkpoint, made.foldBytes, made.checkpointBytes) = (index, 0, UInt64(data.count))
             state = after

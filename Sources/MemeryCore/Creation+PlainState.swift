@@ -1,10 +1,11 @@
 import Foundation
 
 /// A creation's state (a checkpoint of the history index, a snapshot of its head) and a
-/// whole layer, read by `PlainPayloadReader` without Codable. A state of 2,000 layers is
-/// about 600 KiB of JSON, and a new process's first undo, redo or checkout on it decoded one
-/// through Codable. As for the events: any other spelling is not plain, and the caller reads
-/// it through `PayloadJSONDecoder`, which decides what it means or names the error.
+/// whole layer, read by `PlainPayloadReader` and written by `PlainPayloadWriter` without
+/// Codable. A state of 2,000 layers is about 600 KiB of JSON, and a new process's first undo,
+/// redo or checkout on it decoded one through Codable. As for the events: any other spelling
+/// is not plain, and the caller reads it through `PayloadJSONDecoder`, which decides what it
+/// means or names the error; writing gives `SortedJSONEncoder`'s bytes (tests hold them equal).
 extension Creation {
     /// A state as `encoded` JSON wrote it: read plainly when it can be, else by Codable,
     /// which decides what it means or names the error.
@@ -14,6 +15,11 @@ extension Creation {
 
     /// The state, or nil when these bytes are for Codable to read.
     static func plainDecode(_ data: Data) -> Creation? { PlainPayloadReader.read(data, plain) }
+
+    /// The state as JSON with sorted keys: `SortedJSONEncoder`'s bytes.
+    public func encoded() throws -> Data {
+        try PlainPayloadWriter.write(plainWrite) ?? SortedJSONEncoder().encode(self)
+    }
 
     static func plain(_ r: inout PlainPayloadReader) throws(PlainPayloadReader.NotPlain) -> Creation {
         var id: UUID?, name: String?, canvas: Canvas?, baseImage: BaseImage?, basePlacement: Transform?, layers: [Layer]?
@@ -209,5 +215,86 @@ extension HistoryOrder {
     }
 }
 
+// MARK: Writing
+
+// Each writer writes the members its type's Codable writes (an optional only when present),
+// in the order SortedJSONEncoder sorts their names by their bytes.
+
+extension Creation {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            if let baseImage { w.key("baseImage"); try baseImage.plainWrite(&w) }
+            w.key("basePlacement"); try basePlacement.plainWrite(&w)
+            if let canvas { w.key("canvas"); try w.object { w in w.key("background"); w.color(canvas.background); w.key("height"); w.int(canvas.height); w.key("width"); w.int(canvas.width) } }
+            w.key("filters"); try w.encoded(filters)
+            w.key("id"); w.uuid(id)
+            w.key("layers"); try w.array(layers) { w, layer throws(NotSpelled) in try layer.plainWrite(&w) }
+            w.key("name"); w.string(name)
+            w.key("nextFilterNumber"); w.int(nextFilterNumber)
+            w.key("nextLayerNumber"); w.int(nextLayerNumber)
+            w.key("version"); w.integer(version)
+        }
+    }
+}
+
+extension CreationHead {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            if let headEdit { w.key("headEdit"); w.uuid(headEdit) }
+            if let headVersion { w.key("headVersion"); w.integer(headVersion) }
+            if let latest { w.key("latest"); try w.object { w in w.key("id"); w.uuid(latest.id); w.key("time"); w.integer(latest.time) } }
+            w.key("state"); try state.plainWrite(&w)
+            w.key("streamVersion"); w.integer(streamVersion)
+        }
+    }
+}
+
+extension Layer {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            // The content's member sorts among the others by its name.
+            if case .drawing(let drawing) = content {
+                w.key("drawing")
+                try w.object { w throws(NotSpelled) in
+                    w.key("height"); try w.double(drawing.height)
+                    w.key("strokes"); try w.array(drawing.strokes) { w, stroke throws(NotSpelled) in try stroke.plainWrite(&w) }
+                    w.key("width"); try w.double(drawing.width)
+                }
+            }
+            w.key("id"); w.string(id)
+            if case .image(let image) = content { w.key("image"); try w.object { w throws(NotSpelled) in w.key("image"); try image.image.plainWrite(&w) } }
+            w.key("kind"); w.string(kind)
+            w.key("opacity"); try w.double(opacity)
+            if case .shape(let shape) = content { w.key("shape"); try shape.plainWrite(&w) }
+            if case .text(let text) = content {
+                w.key("text")
+                try w.object { w throws(NotSpelled) in
+                    w.key("height"); try w.double(text.height)
+                    w.key("role"); w.string(text.role.rawValue)
+                    w.key("style"); try text.style.plainWrite(&w)
+                    w.key("text"); w.string(text.text)
+                    w.key("width"); try w.double(text.width)
+                }
+            }
+            w.key("transform"); try transform.plainWrite(&w)
+        }
+    }
+}
+
+extension BaseImage {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
+        try w.object { w throws(NotSpelled) in
+            w.key("blob"); w.string(blob)
+            w.key("format"); w.string(format)
+            w.key("height"); w.int(height)
+            if let origin { w.key("origin"); try w.encoded(origin) }
+            if let sourceName { w.key("sourceName"); w.string(sourceName) }
+            w.key("width"); w.int(width)
+        }
+    }
+}
+
 private typealias Reader = PlainPayloadReader
 private typealias NotPlain = PlainPayloadReader.NotPlain
+private typealias Writer = PlainPayloadWriter
+private typealias NotSpelled = PlainPayloadWriter.NotSpelled

@@ -350,6 +350,8 @@ extension CreationEvent {
         case .canvasCreated(let p):
             Writer.write { w throws(NotSpelled) in try w.object { w in w.key("background"); w.color(p.background); w.key("height"); w.int(p.height); w.key("width"); w.int(p.width) } }
         case .created(let p): Writer.write { w throws(NotSpelled) in try w.object { w in w.key("id"); w.uuid(p.id); w.key("name"); w.string(p.name) } }
+        case .textLayerAdded(let p), .imageLayerAdded(let p), .shapeLayerAdded(let p), .drawingLayerAdded(let p):
+            Writer.write { w throws(NotSpelled) in try w.object { w throws(NotSpelled) in w.key("layer"); try p.layer.plainWrite(&w) } }
         default: nil
         }
     }
@@ -387,7 +389,7 @@ extension CreationEvent.StrokeAdded {
 }
 
 extension Box {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("h"); try w.double(h)
             w.key("w"); try w.double(self.w)
@@ -398,7 +400,7 @@ extension Box {
 }
 
 extension Point {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("x"); try w.double(x)
             w.key("y"); try w.double(y)
@@ -407,7 +409,7 @@ extension Point {
 }
 
 extension Transform {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("flipH"); w.bool(flipH)
             w.key("flipV"); w.bool(flipV)
@@ -420,7 +422,7 @@ extension Transform {
 }
 
 extension TextStyle {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("align"); w.string(align.rawValue)
             w.key("fill"); w.color(fill)
@@ -434,7 +436,7 @@ extension TextStyle {
 }
 
 extension ShapeContent {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("alpha"); try w.double(alpha)
             if let fill { w.key("fill"); w.color(fill) }
@@ -448,7 +450,7 @@ extension ShapeContent {
 }
 
 extension Stroke {
-    fileprivate func plainWrite(_ w: inout Writer) throws(NotSpelled) {
+    func plainWrite(_ w: inout PlainPayloadWriter) throws(PlainPayloadWriter.NotSpelled) {
         try w.object { w throws(NotSpelled) in
             w.key("color"); w.color(color)
             w.key("erase"); w.bool(erase)

@@ -60,7 +60,7 @@ public struct CreationHead: Sendable, Equatable, Codable {
 
     /// JSON with sorted keys, by the encoder events use: at 2,000 layers (624 KiB) Foundation's
     /// JSONEncoder took 47-60 ms, and every snapshot renewal of such a creation paid it.
-    public func encoded() throws -> Data { try SortedJSONEncoder().encode(self) }
+    public func encoded() throws -> Data { try PlainPayloadWriter.write(plainWrite) ?? SortedJSONEncoder().encode(self) }
 
     public static func decoded(_ data: Data) -> CreationHead? {
         plainDecode(data) ?? (try? PayloadJSONDecoder().decode(CreationHead.self, from: data))

@@ -54,11 +54,20 @@ struct PlainPayloadWriter {
 
     mutating func string(_ value: String) { JSONLeafBytes.string(value, into: &bytes) }
     mutating func int(_ value: Int) { JSONLeafBytes.integer(value, into: &bytes) }
+    mutating func integer<T: BinaryInteger>(_ value: T) { JSONLeafBytes.integer(value, into: &bytes) }
     mutating func bool(_ value: Bool) { JSONLeafBytes.bool(value, into: &bytes) }
     mutating func color(_ value: Color) { JSONLeafBytes.color(value, into: &bytes) }
     mutating func uuid(_ value: UUID) { JSONLeafBytes.string(value.uuidString, into: &bytes) }
 
     mutating func double(_ value: Double) throws(NotSpelled) {
         guard JSONLeafBytes.float(value, into: &bytes) else { throw NotSpelled() }
+    }
+
+    /// A value of a type with no plain writer, as `SortedJSONEncoder` writes it (compact, so
+    /// alone or inside another the same bytes): for rare members, such as a filter's
+    /// parameters and a picture's credits.
+    mutating func encoded<T: Encodable>(_ value: T) throws(NotSpelled) {
+        guard let data = try? SortedJSONEncoder().encode(value) else { throw NotSpelled() }
+        bytes.append(contentsOf: data)
     }
 }

@@ -3,9 +3,10 @@ import Testing
 @testable import MemeryCore
 import MemeryTestSupport
 
-/// A creation's state, its head's snapshot and a whole layer are read without Codable
-/// (`Creation+PlainState.swift`). These tests hold that reading to Codable's: the same value
-/// for every state it takes, and every other spelling left to Codable.
+/// A creation's state, its head's snapshot and a whole layer are read and written without
+/// Codable (`Creation+PlainState.swift`). These tests hold that reading to Codable's (the same
+/// value for every state it takes, every other spelling left to Codable) and that writing to
+/// SortedJSONEncoder's bytes.
 @Suite struct PlainStateTests {
     static let style = TextStyle(font: "Lato", maxSize: 48.5, fill: Color(red: 1, green: 2, blue: 3, alpha: 4),
                                  outline: .black, outlineWidth: 2.25, align: .left, uppercase: false)
@@ -79,6 +80,30 @@ import MemeryTestSupport
         }
     }
 
+    @Test func aStateAndASnapshotAreWrittenPlainlyToCodablesBytes() throws {
+        for state in Self.states {
+            let plain = try #require(PlainPayloadWriter.write(state.plainWrite), "the plain writer declined \(state)")
+            let codable = try SortedJSONEncoder().encode(state)
+            #expect(plain == codable, "\(String(decoding: plain, as: UTF8.self)) against \(String(decoding: codable, as: UTF8.self))")
+            #expect(try state.encoded() == codable)
+        }
+        for head in Self.heads {
+            let plain = try #require(PlainPayloadWriter.write(head.plainWrite))
+            #expect(plain == (try SortedJSONEncoder().encode(head)))
+        }
+    }
+
+    /// NaN has no JSON spelling: the plain writer leaves it to SortedJSONEncoder, which names it.
+    @Test func aNumberJSONCannotSpellInAStateIsLeftToCodable() {
+        var state = Self.states[1]
+        state.layers[6].transform.rotation = .nan
+        #expect(PlainPayloadWriter.write(state.plainWrite) == nil)
+        #expect(throws: EncodingError.self) { try state.encoded() }
+        let head = CreationHead(state: state, streamVersion: 1, headVersion: nil, headEdit: nil, latest: nil)
+        #expect(throws: EncodingError.self) { try head.encoded() }
+        #expect(CreationEvent.textLayerAdded(.init(layer: state.layers[6])).plainEncodedPayload() == nil)
+    }
+
     @Test func aSnapshotIsReadPlainlyAndAsCodableReadsIt() throws {
         for head in Self.heads {
             let bytes = try head.encoded()
@@ -99,6 +124,7 @@ import MemeryTestSupport
                                      "declined \(String(decoding: payload, as: UTF8.self))")
             #expect(plain == event)
             #expect(plain == (try CreationEvent.codableDecode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)))
+            #expect(event.plainEncodedPayload() == (try event.codableEncodedPayload()))
             // TextLayerAdded v1 held a box, not a layer: it is upcast by Codable's path alone.
             #expect(CreationEvent.plainDecode(type: event.type, schemaVersion: event.schemaVersion - 1, payload: payload) == nil)
         }
@@ -226,6 +252,12 @@ import MemeryTestSupport
                                     latest: maybe(HistoryOrder(time: Int64(bitPattern: random.next()), id: UUID())))
             #expect(try Creation.decoded(bytes) == state)
             #expect(CreationHead.decoded(try head.encoded()) == head)
+            #expect(PlainPayloadWriter.write(state.plainWrite) == bytes)
+            #expect(try head.encoded() == SortedJSONEncoder().encode(head))
+            for layer in state.layers {
+                let event = CreationEvent.shapeLayerAdded(.init(layer: layer))
+                #expect(event.plainEncodedPayload() == (try event.codableEncodedPayload()))
+            }
             if escapes {
                 #expect([nil, state].contains(Creation.plainDecode(bytes)))
             } else {
