@@ -39,8 +39,11 @@ struct EditReport: Encodable {
 }
 
 extension StoreOptions {
-    /// Opens the store and performs one edit.
-    func perform(_ edit: Edit, on name: String?) throws -> EditResult {
-        try open().perform(edit, on: name)
+    /// Opens the store and performs one edit (with `readingAhead`, a picture it takes, being
+    /// read meanwhile).
+    func perform(_ edit: Edit, on name: String?, readingAhead picture: PictureReadAhead? = nil) throws -> EditResult {
+        let workspace = try open()
+        if let picture { workspace.readingAhead(picture) }
+        return try workspace.perform(edit, on: name)
     }
 }

@@ -57,7 +57,8 @@ struct NewCommand: AsyncParsableCommand {
             let size = try CanvasSize(parsing: canvas ?? "")
             source = .canvas(width: size.width, height: size.height, background: try Color(parsing: background))
         }
-        let result = try storeOptions.perform(.new(source), on: name)
+        // The picture is read and decoded (in its helper) while the store opens.
+        let result = try storeOptions.perform(.new(source), on: name, readingAhead: image.map(PictureReadAhead.init(path:)))
         let id = result.state?.id.uuidString.lowercased() ?? ""
         try output.report(result, extra: ["id": id]) { print("\(result.creation ?? name)\t\(id)") }
     }
