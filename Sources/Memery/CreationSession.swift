@@ -164,7 +164,7 @@ public final class CreationSession {
     private func append(_ events: [CreationEvent], on decidedOn: AppendBase? = nil, blobs: [Data] = [], blobRefs: [String] = [],
                         movedTo planned: MoveTarget? = nil, summary: HeadSummary? = nil) throws -> [StoredEvent] {
         indexedSummary = summary
-        let base = try decidedOn ?? AppendBase(head)
+        var base = try decidedOn ?? AppendBase(head)
         // Checked against the version the events were decided on, which the store checks again in the append.
         if let expected = expectedVersion, base.streamVersion != expected {
             throw StaleVersion(expected: expected, current: base.streamVersion, name: name)
@@ -187,7 +187,6 @@ public final class CreationSession {
                                      headVersion: tree.nodes[target].version, headEdit: move.to, latest: order)
             }
         }
-        let before = base.state
         // A move on the tree (which the index could not answer) keeps its snapshot, as before the index.
         let snapshotWithMove = planned.map { $0.estimatedBytes < UInt64(Self.snapshotWithMoveBelow) } ?? true
         let snapshot = snapshotWithMove ? moved : nil
@@ -198,13 +197,15 @@ public final class CreationSession {
             // state) the next reader opens the head from it (`CreationRepository.readHead`). An
             // edit does not write the index (a third B-tree in every durable commit): a reader
             // catches it up from the tail.
-            derive: isMove ? HistoryIndex.deriving(events, after: base.streamVersion, moveTarget: target, stateBefore: before) { nil } : nil)
+            derive: isMove ? HistoryIndex.deriving(events, after: base.streamVersion, moveTarget: target, stateBefore: base.state) { nil } : nil)
         let stored = try workspace.store.append([write], blobs: blobs, blobRefs: blobRefs, now: now)
+        base.state = nil  // a second reference to the head's layers would make folding below copy every one
         guard let envelope = EventCoding.envelope(stored[...]) else { return stored }
         tree?.apply(events, envelope)
         if let moved {
             opened = moved
         } else if var head = opened {
+            opened = nil  // the same: folded with one reference, the layers are changed in place
             if head.apply(events, envelope) {
                 opened = head
             } else {

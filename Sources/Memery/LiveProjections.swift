@@ -121,11 +121,11 @@ final class LiveProjections: Sendable {
         func flush() {
             guard let first = pending.first else { return }
             defer { pending.removeAll(keepingCapacity: true) }
-            guard var head = cache.heads[first.stream] else { return }
+            // Taken out while it is folded: left in the cache as well, its layers would be copied.
+            guard var head = cache.heads.removeValue(forKey: first.stream) else { return }
             guard first.version == head.streamVersion + 1, let events = try? pending.map(EventCoding.domainEvent),
                   let envelope = EventCoding.envelope(pending[...]), head.apply(events, envelope) else {
-                cache.heads[first.stream] = nil  // a head move, a gap or an unreadable event: open it afresh
-                return
+                return  // a head move, a gap or an unreadable event: open it afresh
             }
             cache.heads[first.stream] = head
         }

@@ -100,7 +100,8 @@ enum HistoryBench {
             try session.edit(.addText(role: .free, text: "layer \(n)", box: box, style: .init()))
         }
         try session.edit(.setCaptions(top: "start", bottom: nil))
-        for n in 1..<3_000 { try session.edit(.setCaptions(top: "edit \(n)", bottom: nil)) }
+        let captions = try seconds { for n in 1..<3_000 { try session.edit(.setCaptions(top: "edit \(n)", bottom: nil)) } }
+        print(String(format: "  caption edits on a creation of 2,000 layers, each durable, in one session: %.0f edits/s", 2_999 / captions))
         let events = try workspace.history(of: name).streamVersion
         func cold(_ edit: Edit) throws -> Double {
             let runner = EditRunner(workspace: try Workspace(directory: url))
