@@ -16,7 +16,9 @@ public final class EditRunner {
     /// Performs `edit` on the creation named `name` (nil only for garage edits). With
     /// `expectingVersion`, an edit of the creation's own is stored only if the creation is
     /// still at that stream version when it is appended; otherwise `StaleVersion`.
-    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil) throws -> EditResult {
+    /// `readingAhead`: the picture of a new creation from a file, being read already.
+    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil,
+                        readingAhead picture: PictureReadAhead? = nil) throws -> EditResult {
         guard let name else {
             guard !edit.needsCreation else { throw DomainError.invalidEdit("\"\(edit.op)\" needs a creation: give \"creation\": NAME") }
             return try performOutsideCreations(edit)
@@ -25,7 +27,7 @@ public final class EditRunner {
         case .new(let source):
             let creation: Creation
             switch source {
-            case .image(let file): creation = try workspace.create(name: name, imageAt: file)
+            case .image(let file): creation = try workspace.create(name: name, imageAt: file, readAhead: picture)
             case .picture(let picture):
                 creation = try workspace.create(name: name, imageData: picture.data, sourceName: picture.name, origin: picture.origin)
             case let .canvas(width, height, background):
@@ -214,8 +216,9 @@ public final class EditRunner {
 extension Workspace {
     /// Performs one edit (see `EditRunner` for a stream of them).
     @discardableResult
-    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil) throws -> EditResult {
-        try EditRunner(workspace: self).perform(edit, on: name, expectingVersion: expected)
+    public func perform(_ edit: Edit, on name: String?, expectingVersion expected: UInt64? = nil,
+                        readingAhead picture: PictureReadAhead? = nil) throws -> EditResult {
+        try EditRunner(workspace: self).perform(edit, on: name, expectingVersion: expected, readingAhead: picture)
     }
 
     /// The global sequence of a stream's newest event.

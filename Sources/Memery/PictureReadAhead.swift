@@ -5,8 +5,10 @@ import MemeryRender
 /// A picture file read and decoded (in its helper process) on another thread, started before
 /// the store is opened. `memery new --image` is one process from start to end: its helper's
 /// start (a process of its own, about 12 ms) and the store's opening then overlap instead of
-/// following each other. The workspace takes it for that file (`Workspace.readingAhead`); what
-/// it decodes and every error it meets are those of reading the file when the edit asks.
+/// following each other. It is handed to the edit (`perform(_:on:readingAhead:)`), which takes
+/// it for that file only; what it decodes and every error it meets are those of reading the
+/// file when the edit asks. It decodes as `Workspace(directory:)` does, with the decoder the
+/// environment sets (`ImageDecoder.fromEnvironment`).
 public final class PictureReadAhead: @unchecked Sendable {  // `result` is written once, before `done` is signalled
     let path: String
     private let done = DispatchSemaphore(value: 0)

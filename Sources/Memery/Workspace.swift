@@ -1,7 +1,6 @@
 public import Foundation
 import MemeryCore
 import MemeryRender
-import Synchronization
 // Public for one declaration: the store behind the `Tools` SPI (the crash test, benchmarks).
 public import MemeryStore
 
@@ -31,7 +30,6 @@ public final class Workspace: Sendable {
     let garageStream: EventSourcedRepository<Garage>
     let templateStream: EventSourcedRepository<Templates>
     let pictureReader: PictureReader
-    private let readAhead = Mutex<PictureReadAhead?>(nil)
     let pictures: PictureMaker
     /// Where the async API runs edits (one at a time, in order) and reads (side by side).
     let writer = DispatchQueue(label: "memery.workspace.writer")
@@ -121,22 +119,13 @@ public final class Workspace: Sendable {
 
     /// Makes a creation from an image file: the name, the image blob and both events in one
     /// transaction.
+    /// With `readAhead`, a picture being read already (`PictureReadAhead`): taken when it is
+    /// of this file, instead of reading the file again.
     @discardableResult
-    public func create(name: String, imageAt path: String) throws -> Creation {
-        let (data, image) = try takeReadAhead(of: path)?.wait() ?? { let read = try pictureReader.readImage(at: path); return (read.data, read.image) }()
+    public func create(name: String, imageAt path: String, readAhead: PictureReadAhead? = nil) throws -> Creation {
+        let (data, image) = try readAhead.flatMap { $0.path == path ? $0 : nil }?.wait()
+            ?? { let read = try pictureReader.readImage(at: path); return (read.data, read.image) }()
         return try creations.start(name, with: .importBaseImage(image), blobs: [data])
-    }
-
-    /// Hands over a picture already being read (`PictureReadAhead`): the next creation made
-    /// from a file takes it, if it is that file, instead of reading the file again.
-    public func readingAhead(_ picture: PictureReadAhead) { readAhead.withLock { $0 = picture } }
-
-    /// The read-ahead, if it is of `path`; either way it is not kept for a later creation.
-    private func takeReadAhead(of path: String) -> PictureReadAhead? {
-        readAhead.withLock { ahead in
-            defer { ahead = nil }
-            return ahead?.path == path ? ahead : nil
-        }
     }
 
     /// Makes a creation on a blank canvas.

@@ -42,8 +42,6 @@ extension StoreOptions {
     /// Opens the store and performs one edit (with `readingAhead`, a picture it takes, being
     /// read meanwhile).
     func perform(_ edit: Edit, on name: String?, readingAhead picture: PictureReadAhead? = nil) throws -> EditResult {
-        let workspace = try open()
-        if let picture { workspace.readingAhead(picture) }
-        return try workspace.perform(edit, on: name)
+        try open().perform(edit, on: name, readingAhead: picture)
     }
 }

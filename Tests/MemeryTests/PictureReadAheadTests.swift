@@ -8,24 +8,32 @@ import Testing
 /// `memery new --image` reads and decodes its picture while the store opens
 /// (`PictureReadAhead`). What it makes must be what reading the file then would make.
 @Suite struct PictureReadAheadTests {
-    @Test func aPictureReadAheadMakesTheCreationReadingTheFileWouldMake() throws {
+    @Test func aPictureReadAheadIsTakenAndMakesTheCreationReadingTheFileWouldMake() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let picture = dir.url.appendingPathComponent("cat.png").path
+        try FileManager.default.copyItem(atPath: TestData.example("chelsea.png").path, toPath: picture)
+        let workspace = try Workspace(directory: dir.url.appendingPathComponent("store"))
+        let read = try workspace.create(name: "read", imageAt: picture)
+
+        // Read, then the file taken away: only a read-ahead that is taken can make the creation.
+        let ahead = PictureReadAhead(path: picture)
+        _ = try ahead.wait()
+        try FileManager.default.removeItem(atPath: picture)
+        let result = try workspace.perform(.new(.image(file: picture)), on: "ahead", readingAhead: ahead)
+        let made = try #require(result.state)
+        #expect(made.baseImage != nil && made.baseImage == read.baseImage && made.baseImage?.sourceName == "cat.png")
+        #expect(try workspace.picture(of: "ahead", format: .png).data == workspace.picture(of: "read", format: .png).data)
+    }
+
+    @Test func aReadAheadOfAnotherFileIsNotTaken() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let chelsea = TestData.example("chelsea.png").path
         let other = dir.url.appendingPathComponent("other.png").path
         try FileManager.default.copyItem(atPath: chelsea, toPath: other)
         let workspace = try Workspace(directory: dir.url.appendingPathComponent("store"))
-        workspace.readingAhead(PictureReadAhead(path: chelsea))
-        let ahead = try workspace.create(name: "ahead", imageAt: chelsea)
-        let read = try workspace.create(name: "read", imageAt: chelsea)
-        #expect(ahead.baseImage != nil && ahead.baseImage == read.baseImage)
-        #expect(ahead.baseImage?.width == 451 && ahead.baseImage?.sourceName == "chelsea.png")
-        #expect(try workspace.picture(of: "ahead", format: .png).data == workspace.picture(of: "read", format: .png).data)
-
-        // A read-ahead of another file is not taken, and not kept for a later creation.
-        workspace.readingAhead(PictureReadAhead(path: other))
-        #expect(try workspace.create(name: "cat", imageAt: chelsea).baseImage?.sourceName == "chelsea.png")
-        try FileManager.default.removeItem(atPath: other)
-        #expect(throws: RenderError.self) { try workspace.create(name: "gone", imageAt: other) }
+        let ahead = PictureReadAhead(path: other)
+        _ = try ahead.wait()
+        #expect(try workspace.create(name: "cat", imageAt: chelsea, readAhead: ahead).baseImage?.sourceName == "chelsea.png")
     }
 
     @Test func aPictureThatCannotBeReadFailsAsReadingItWould() throws {
@@ -33,8 +41,7 @@ import Testing
         let workspace = try Workspace(directory: dir.url)
         for path in [dir.url.appendingPathComponent("missing.png").path, dir.url.path, ""] {
             let plain = #expect(throws: RenderError.self) { try workspace.create(name: "a", imageAt: path) }
-            workspace.readingAhead(PictureReadAhead(path: path))
-            let ahead = #expect(throws: RenderError.self) { try workspace.create(name: "a", imageAt: path) }
+            let ahead = #expect(throws: RenderError.self) { try workspace.create(name: "a", imageAt: path, readAhead: PictureReadAhead(path: path)) }
             #expect(ahead.map { "\($0)" } == plain.map { "\($0)" } && plain != nil)
         }
         #expect(try workspace.gallery().all.isEmpty)
