@@ -125,9 +125,12 @@ import MemeryTestSupport
             #expect(plain == event)
             #expect(plain == (try CreationEvent.codableDecode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)))
             #expect(event.plainEncodedPayload() == (try event.codableEncodedPayload()))
-            // TextLayerAdded v1 held a box, not a layer: it is upcast by Codable's path alone.
-            #expect(CreationEvent.plainDecode(type: event.type, schemaVersion: event.schemaVersion - 1, payload: payload) == nil)
+            #expect(CreationEvent.plainDecode(type: event.type, schemaVersion: event.schemaVersion + 1, payload: payload) == nil)
         }
+        // TextLayerAdded v1 held a box, not a layer: it is upcast by Codable's path alone.
+        let added = CreationEvent.textLayerAdded(.init(layer: layer))
+        #expect(added.schemaVersion == 2)
+        #expect(CreationEvent.plainDecode(type: added.type, schemaVersion: 1, payload: try added.encodedPayload()) == nil)
     }
 
     /// Each of these is valid, and Codable reads it; the plain reader must leave it to Codable.
@@ -161,6 +164,36 @@ import MemeryTestSupport
             #expect(decoded == (try PayloadJSONDecoder().decode(Creation.self, from: Data(spelling.utf8))))
             #expect(decoded.name == (spelling.contains("twice") ? "twice" : "new"))  // Codable keeps the first
         }
+    }
+
+    /// A version past Int64.max: Codable reads it and the plain reader leaves it; written alike.
+    @Test func aVersionPastInt64IsLeftToCodableAndWrittenAlike() throws {
+        var state = Self.states[0]
+        state.version = .max
+        let bytes = try SortedJSONEncoder().encode(state)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("18446744073709551615"))
+        #expect(Creation.plainDecode(bytes) == nil)
+        #expect(try Creation.decoded(bytes) == state)
+        #expect(PlainPayloadWriter.write(state.plainWrite) == bytes)
+    }
+
+    /// A member Codable passes over, nested near the 512 levels the parser allows: read in
+    /// place by Codable (`decoded`), it must be refused exactly where the whole state's parse
+    /// refuses it, at its depth in the whole state, not in the member alone.
+    @Test func aMemberReadInPlaceIsNestedAsDeepAsTheWholeStateAllows() throws {
+        var state = Self.states[1]
+        state.filters = [Self.filters[0]]
+        let bytes = String(decoding: try SortedJSONEncoder().encode(state), as: UTF8.self)
+        // The state (0), its filters (1), a filter (2), its params (3), a value (4), and a member of it (5) ...
+        func nested(_ levels: Int) -> Data {
+            Data(bytes.replacingOccurrences(of: #"{"number":0.5}"#, with: #"{"later":"# + String(repeating: "[", count: levels)
+                                                + String(repeating: "]", count: levels) + #","number":0.5}"#).utf8)
+        }
+        let deepest = nested(507), tooDeep = nested(508)
+        #expect(try PayloadJSONDecoder().decode(Creation.self, from: deepest) == state)
+        #expect(throws: DecodingError.self) { try PayloadJSONDecoder().decode(Creation.self, from: tooDeep) }
+        #expect(Creation.plainDecode(deepest) == state)
+        #expect(Creation.plainDecode(tooDeep) == nil)
     }
 
     /// A filter's parameters are read by Codable in place. What it refuses there makes the whole
@@ -199,6 +232,21 @@ import MemeryTestSupport
             }
         }
         #expect(taken > 100, "only \(taken) of \(tried) damaged states were read plainly")
+    }
+
+    @Test func damagedSnapshotsAreReadPlainlyOnlyWhenCodableReadsThemAlike() throws {
+        var random = SeededGenerator(seed: 38)
+        var taken = 0
+        for head in Self.heads {
+            let original = Array(try head.encoded())
+            for _ in 0..<500 {
+                let bytes = PlainPayloadTests.damaged(original, &random)
+                guard bytes != original, let plain = CreationHead.plainDecode(Data(bytes)) else { continue }
+                taken += 1
+                #expect(plain == (try PayloadJSONDecoder().decode(CreationHead.self, from: Data(bytes))), "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(taken > 50, "only \(taken) damaged snapshots were read plainly")
     }
 
     /// Random states of many layers of every kind, as a long session leaves them. Their strings
