@@ -145,6 +145,34 @@ struct HistoryDriver {
         #expect(replayed.head == h.history.head)
     }
 
+    /// Past 512 layers checkpoints are kept further apart (a kept state costs a copy of
+    /// every layer): the state at any node, and at the head after moves and branches, is
+    /// still the fold of the edits on its path.
+    @Test func statesFarFromACheckpointAreTheFoldOfTheirPath() throws {
+        var rng = SeededGenerator(seed: 34)
+        var h = try HistoryDriver()
+        for n in 0..<700 { try h.edit(.addText(role: .free, text: "layer \(n)", box: nil, style: .init())) }
+        #expect(h.history.state.layers.count == 700)
+        for step in 0..<300 {
+            switch rng.next() % 6 {
+            case 0: try h.undo(Int(rng.next() % 40) + 1)
+            case 1: h.append(try h.history.decideCheckout(Int(rng.next() % UInt64(h.history.nodes.count))))
+            case 2: try h.edit(.addText(role: .free, text: "more \(step)", box: nil, style: .init()))
+            default: try h.edit(.setCaptions(top: "top \(step)", bottom: nil))
+            }
+        }
+        func pathFold(_ node: Int) -> Creation {
+            var path = [Int](), current: Int? = node
+            while let at = current { path.append(at); current = h.history.nodes[at].parent }
+            return path.reversed().flatMap { h.history.nodes[$0].events }.reduce(Creation(id: h.history.id)) { $0.evolve($1) }
+        }
+        #expect(h.history.state == pathFold(try #require(h.history.head)))
+        for node in stride(from: 0, to: h.history.nodes.count, by: 37) {
+            #expect(h.history.state(at: node) == pathFold(node), "node \(node)")
+        }
+        #expect(h.replayed().state == h.history.state)
+    }
+
     @Test func timesAreReadAsSpansAgoOrInstants() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try PointInTime.parse("10m", now: now) == now.addingTimeInterval(-600))
