@@ -5,7 +5,10 @@ import Foundation
 public struct Layer: Sendable, Hashable {
     /// What people see and type: "L3" (`LocalLabel`).
     public var label: String { LocalLabel.of(id) }
-    public enum Content: Sendable, Hashable {
+    /// Boxed (`indirect`): a layer is then ~80 bytes, and copying a creation's layers (a
+    /// checkpoint, a head kept by two holders) retains one box per layer instead of copying
+    /// every field of every text's style.
+    public indirect enum Content: Sendable, Hashable {
         case text(TextContent)
         case image(ImageContent)
         case shape(ShapeContent)
