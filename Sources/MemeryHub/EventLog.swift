@@ -215,15 +215,16 @@ struct EventLog: Sendable {
             throw HubError.badRequest("a pull asks after a position of 0 or more, for 1 to \(Self.pageLimit) events")
         }
         if mayUseReplica, let replica, replica.isAvailable {
-            // The primary says who asks, and how far (to which event) a replica must have
-            // replayed for them: the same event there, so a replica of another history (a
-            // restored primary's former standby) is never read as this one.
+            // The primary says who asks, and how far (to which event, and past how many
+            // purges) a replica must have replayed for them: the same event there, so a
+            // replica of another history (a restored primary's former standby) is never read
+            // as this one, and every purge, which empties events without moving the position.
             var asker: SessionPosition.Row?
             for try await row in try await client.execute(SessionPosition(tokenHash: tokenHash), logger: logger) { asker = row }
             guard let asker else { throw HubError.unauthorized }
             let logger = logger
             if asker.position > cursor, let answer = await replica.answer("pull", patience: .seconds(3), { replica in
-                try await Self.userPage(asker.user, after: cursor, at: expected, limit: limit, reaching: (asker.position, asker.newest),
+                try await Self.userPage(asker.user, after: cursor, at: expected, limit: limit, reaching: (asker.position, asker.newest, asker.purges),
                                         on: replica, logger: logger)
             }) {
                 return answer
@@ -246,12 +247,14 @@ struct EventLog: Sendable {
     }
 
     /// A page by the user's id on `client`; nil when `reaching` is given and `client` has not
-    /// replayed that far, to that same event (a replica behind, or of another history).
-    private static func userPage(_ user: Int64, after cursor: Int64, at expected: UUID?, limit: Int, reaching: (position: Int64, event: UUID?)?,
+    /// replayed that far, to that same event, and that many purges (a replica behind, or of
+    /// another history).
+    private static func userPage(_ user: Int64, after cursor: Int64, at expected: UUID?, limit: Int,
+                                 reaching: (position: Int64, event: UUID?, purges: Int64)?,
                                  on client: PostgresClient, logger: Logger) async throws -> PullAnswer? {
         var newest: Int64?, atCursor: UUID?, atReach: UUID?
         var events = [HubEvent]()
-        let page = UserPullPage(user: user, cursor: cursor, limit: Int64(limit), reach: reaching?.position ?? 0)
+        let page = UserPullPage(user: user, cursor: cursor, limit: Int64(limit), reach: reaching?.position ?? 0, purges: reaching?.purges ?? 0)
         for try await row in try await client.execute(page, logger: logger) {
             newest = row.newest
             atCursor = row.atCursor

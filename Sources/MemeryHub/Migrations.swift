@@ -673,6 +673,24 @@ enum Migrations {
             "CREATE TRIGGER sessions_emptied AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION hub_notify_sessions()",
             "CREATE TRIGGER users_emptied AFTER TRUNCATE ON users FOR EACH STATEMENT EXECUTE FUNCTION hub_notify_sessions()",
         ]),
+        (12, [
+            // How many purges a user's data has had: a purge sent ahead of its push
+            // (POST /v1/purges) empties events without moving the user's position, so a
+            // replica is read for a pull or a picture only once it has replayed as many
+            // purges as the primary counts (ReplicaReads); before this, a lagging replica
+            // could hand the purged creation back. Counted where a purge first marks its
+            // streams, in the purge's own transaction.
+            "ALTER TABLE users ADD COLUMN purges bigint NOT NULL DEFAULT 0",
+            """
+            CREATE FUNCTION hub_count_purge() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE users SET purges = purges + 1 WHERE id = NEW.user_id;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER purge_counted AFTER INSERT ON purged_streams FOR EACH ROW EXECUTE FUNCTION hub_count_purge()",
+        ]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -59,15 +59,29 @@ struct PostgresPictureRecords: PictureRecords {
 
     func bytes(_ key: Data, for user: Int64) async throws -> Data? {
         let logger = logger
-        if let replica, let bytes = await replica.answer("picture", patience: .seconds(8), { try await Self.bytes(key, for: user, on: $0, logger: logger) }) {
-            return bytes
+        if let replica, replica.isAvailable {
+            // A purge takes the user's grants away without moving their position: the replica
+            // answers only once it has replayed as many of the user's purges as the primary counts.
+            var counted: Int64 = 0
+            for try await count in try await client.query("SELECT purges FROM users WHERE id = \(user)", logger: logger).decode(Int64.self) {
+                counted = count
+            }
+            let purges = counted
+            if let bytes = await replica.answer("picture", patience: .seconds(8), {
+                try await Self.bytes(key, for: user, afterPurges: purges, on: $0, logger: logger)
+            }) {
+                return bytes
+            }
         }
-        return try await Self.bytes(key, for: user, on: client, logger: logger)
+        return try await Self.bytes(key, for: user, afterPurges: 0, on: client, logger: logger)
     }
 
-    private static func bytes(_ key: Data, for user: Int64, on client: PostgresClient, logger: Logger) async throws -> Data? {
+    /// The picture's bytes when `user` is granted it on `client`, which has replayed at least
+    /// `purges` of the user's purges; else nil.
+    private static func bytes(_ key: Data, for user: Int64, afterPurges purges: Int64, on client: PostgresClient, logger: Logger) async throws -> Data? {
         try await client.query("""
-            SELECT b.bytes FROM blobs b JOIN blob_grants g ON g.hash = b.hash WHERE g.user_id = \(user) AND b.hash = \(key)
+            SELECT b.bytes FROM blobs b JOIN blob_grants g ON g.hash = b.hash JOIN users u ON u.id = g.user_id
+            WHERE g.user_id = \(user) AND b.hash = \(key) AND u.purges >= \(purges)
             """, logger: logger).decode(Data.self).first(where: { _ in true })
     }
 }

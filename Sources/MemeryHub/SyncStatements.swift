@@ -171,10 +171,10 @@ struct SessionPosition: PostgresPreparedStatement {
         WITH s AS (SELECT id, user_id, last_seen FROM sessions WHERE token_hash = $1),
              touched AS (UPDATE sessions SET last_seen = now()
                          WHERE id IN (SELECT id FROM s WHERE last_seen < now() - interval '1 minute'))
-        SELECT s.user_id, u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = u.position)
+        SELECT s.user_id, u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = u.position), u.purges
         FROM s JOIN users u ON u.id = s.user_id
         """
-    typealias Row = (user: Int64, position: Int64, newest: UUID?)
+    typealias Row = (user: Int64, position: Int64, newest: UUID?, purges: Int64)
     var tokenHash: Data
 
     func makeBindings() throws -> PostgresBindings {
@@ -183,12 +183,13 @@ struct SessionPosition: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, Int64, UUID?).self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64, Int64, UUID?, Int64).self) }
 }
 
 /// A page of a user's events by their id (the session checked before), with the user's
 /// newest position in the same snapshot and the events at the cursor and at `reach`; no row
-/// when the database has not reached `reach` (a replica behind the primary).
+/// when the database has not reached `reach`, or has replayed fewer than `purges` of the
+/// user's purges (a replica behind the primary).
 struct UserPullPage: PostgresPreparedStatement {
     static let sql = """
         SELECT u.position, (SELECT ev.id FROM events ev WHERE ev.user_id = u.id AND ev.position = $2) AS at_id,
@@ -196,20 +197,22 @@ struct UserPullPage: PostgresPreparedStatement {
         FROM users u LEFT JOIN LATERAL (
             SELECT \(eventColumns) FROM events WHERE user_id = u.id AND position > $2 AND type <> '$purged'
             ORDER BY position LIMIT $3) AS e ON true
-        WHERE u.id = $1 AND u.position >= $4
+        WHERE u.id = $1 AND u.position >= $4 AND u.purges >= $5
         """
     typealias Row = (newest: Int64, atCursor: UUID?, atReach: UUID?, event: HubEvent?)
     var user: Int64
     var cursor: Int64
     var limit: Int64
     var reach: Int64
+    var purges: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 4)
+        var bindings = PostgresBindings(capacity: 5)
         bindings.append(user)
         bindings.append(cursor)
         bindings.append(limit)
         bindings.append(reach)
+        bindings.append(purges)
         return bindings
     }
 
