@@ -66,8 +66,9 @@ public struct CreationHistory: Sendable, HistoryNavigation {
     /// changes (it shares the arrays), so the spacing grows with the layers. At 2,000 layers
     /// one every 64 edits meant 78 copies of up to 2,000 layers while replaying 5,000 edits,
     /// a third of `memery history`'s processor time (`perf record`); now 20.
+    /// Capped at 512, since a fold can cost as much as the layers (a search by id).
     static func checkpointDue(folds: Int, layers: Int) -> Bool {
-        folds >= Swift.max(checkpointSpacing, layers / 8)
+        folds >= Swift.max(checkpointSpacing, Swift.min(layers / 8, 512))
     }
 
     public init(id: UUID) {

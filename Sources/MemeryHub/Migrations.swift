@@ -679,17 +679,21 @@ enum Migrations {
             // replica is read for a pull or a picture only once it has replayed as many
             // purges as the primary counts (ReplicaReads); before this, a lagging replica
             // could hand the purged creation back. Counted where a purge first marks its
-            // streams, in the purge's own transaction.
+            // streams, in the purge's own transaction: once per statement (a creation's
+            // streams are marked in one), not per stream, to update the user's row less.
             "ALTER TABLE users ADD COLUMN purges bigint NOT NULL DEFAULT 0",
             """
             CREATE FUNCTION hub_count_purge() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                UPDATE users SET purges = purges + 1 WHERE id = NEW.user_id;
+                UPDATE users SET purges = purges + 1 WHERE id IN (SELECT DISTINCT user_id FROM marked);
                 RETURN NULL;
             END
             $$
             """,
-            "CREATE TRIGGER purge_counted AFTER INSERT ON purged_streams FOR EACH ROW EXECUTE FUNCTION hub_count_purge()",
+            """
+            CREATE TRIGGER purge_counted AFTER INSERT ON purged_streams REFERENCING NEW TABLE AS marked
+            FOR EACH STATEMENT EXECUTE FUNCTION hub_count_purge()
+            """,
         ]),
     ]
 

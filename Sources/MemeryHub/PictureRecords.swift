@@ -62,12 +62,12 @@ struct PostgresPictureRecords: PictureRecords {
         if let replica, replica.isAvailable {
             // A purge takes the user's grants away without moving their position: the replica
             // answers only once it has replayed as many of the user's purges as the primary counts.
-            var counted: Int64 = 0
+            // (No user row on the primary: the primary answers, whatever the replica holds.)
+            var counted: Int64?
             for try await count in try await client.query("SELECT purges FROM users WHERE id = \(user)", logger: logger).decode(Int64.self) {
                 counted = count
             }
-            let purges = counted
-            if let bytes = await replica.answer("picture", patience: .seconds(8), {
+            if let purges = counted, let bytes = await replica.answer("picture", patience: .seconds(8), {
                 try await Self.bytes(key, for: user, afterPurges: purges, on: $0, logger: logger)
             }) {
                 return bytes

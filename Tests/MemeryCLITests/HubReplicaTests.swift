@@ -18,9 +18,9 @@ struct HubReplicaTests {
         return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? -1) } ?? 0
     }
 
-    /// Waits (up to 60 s) until the replica has replayed the user's newest position.
+    /// Waits (up to 60 s) until the replica has replayed the user's newest position and purges.
     static func caughtUp(_ replica: PostgresCluster, _ primary: PostgresCluster, database: String, user: String) throws {
-        let query = "SELECT coalesce((SELECT position FROM users WHERE name_key = '\(user)'), -1)"
+        let query = "SELECT coalesce((SELECT position || ' ' || purges FROM users WHERE name_key = '\(user)'), '-1')"
         let wanted = try primary.sql(query, database: database)
         let end = Date().addingTimeInterval(60)
         while try replica.sql(query, database: database) != wanted {
@@ -154,14 +154,20 @@ struct HubReplicaTests {
             #expect(try replica.sql("SELECT count(*) FROM events WHERE stream = '\(dog)'::uuid AND type <> '$purged'", database: database)
                 .trimmingCharacters(in: .whitespacesAndNewlines) != "0")
             let bToken = try Hub.token(b)
+            let askedBefore = try Self.reads(hub, answeredBy: "primary")
             #expect(try Hub.status(hub.address + "/v1/blobs/" + dogPicture, token: bToken) == 404)
             #expect(try Hub.status(hub.address + "/v1/blobs/" + catPicture, token: bToken) == 200)
             let pulled = try Hub.sync(b)
             #expect(pulled["resent"] as? Bool == false, "\(pulled)")
             #expect(try Hub.list(b) == ["cat"])
+            // The replica was asked each time (it neither rested nor failed) and said it is behind.
+            #expect(try Self.reads(hub, answeredBy: "primary") >= askedBefore + 3)
 
             try replica.resumeReplay()
             try Self.caughtUp(replica, primary, database: database, user: "pia")
+            let replicaBefore = try Self.reads(hub, answeredBy: "replica")
+            #expect(try Hub.status(hub.address + "/v1/blobs/" + catPicture, token: bToken) == 200)
+            #expect(try Self.reads(hub, answeredBy: "replica") == replicaBefore + 1, "the replica answers again once it has replayed the purge")
             #expect(try Hub.status(hub.address + "/v1/blobs/" + dogPicture, token: bToken) == 404)
             let fresh = try Hub.machine(hub, "pia", signUp: false)
             _ = try Hub.sync(fresh)
