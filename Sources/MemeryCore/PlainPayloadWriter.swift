@@ -5,24 +5,24 @@ import Foundation
 /// order), without Codable's containers: encoding was three quarters of making an event.
 /// A value JSON cannot spell (NaN, an infinity) stops it with `NotSpelled`, and the caller
 /// goes through `SortedJSONEncoder`, which names the error.
-struct PlainPayloadWriter {
-    struct NotSpelled: Error {}
+package struct PlainPayloadWriter {
+    package struct NotSpelled: Error {}
 
-    private(set) var bytes = [UInt8]()
+    package private(set) var bytes = [UInt8]()
     /// Whether the next member or element follows another in its container.
     private var follows = false
 
-    init() { bytes.reserveCapacity(96) }
+    package init(reserving capacity: Int = 96) { bytes.reserveCapacity(capacity) }
 
     /// The payload `body` writes; nil when it holds a value JSON cannot spell.
-    static func write(_ body: (inout PlainPayloadWriter) throws(NotSpelled) -> Void) -> Data? {
-        var writer = PlainPayloadWriter()
+    package static func write(reserving capacity: Int = 96, _ body: (inout PlainPayloadWriter) throws(NotSpelled) -> Void) -> Data? {
+        var writer = PlainPayloadWriter(reserving: capacity)
         guard (try? body(&writer)) != nil else { return nil }
         return Data(writer.bytes)
     }
 
     /// An object whose members `body` writes, each with `key`, in sorted order.
-    mutating func object(_ body: (inout PlainPayloadWriter) throws(NotSpelled) -> Void) throws(NotSpelled) {
+    package mutating func object(_ body: (inout PlainPayloadWriter) throws(NotSpelled) -> Void) throws(NotSpelled) {
         bytes.append(UInt8(ascii: "{"))
         follows = false
         try body(&self)
@@ -30,7 +30,7 @@ struct PlainPayloadWriter {
         follows = true
     }
 
-    mutating func array<T>(_ elements: [T], _ element: (inout PlainPayloadWriter, T) throws(NotSpelled) -> Void) throws(NotSpelled) {
+    package mutating func array<T>(_ elements: [T], _ element: (inout PlainPayloadWriter, T) throws(NotSpelled) -> Void) throws(NotSpelled) {
         bytes.append(UInt8(ascii: "["))
         follows = false
         for value in elements {
@@ -43,7 +43,7 @@ struct PlainPayloadWriter {
     }
 
     /// A member's name; its value is written next.
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         if follows { bytes.append(UInt8(ascii: ",")) }
         follows = true
         bytes.append(UInt8(ascii: "\""))
@@ -52,21 +52,22 @@ struct PlainPayloadWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func string(_ value: String) { JSONLeafBytes.string(value, into: &bytes) }
-    mutating func int(_ value: Int) { JSONLeafBytes.integer(value, into: &bytes) }
-    mutating func integer<T: BinaryInteger>(_ value: T) { JSONLeafBytes.integer(value, into: &bytes) }
-    mutating func bool(_ value: Bool) { JSONLeafBytes.bool(value, into: &bytes) }
-    mutating func color(_ value: Color) { JSONLeafBytes.color(value, into: &bytes) }
-    mutating func uuid(_ value: UUID) { JSONLeafBytes.string(value.uuidString, into: &bytes) }
+    package mutating func string(_ value: String) { JSONLeafBytes.string(value, into: &bytes) }
+    package mutating func int(_ value: Int) { JSONLeafBytes.integer(value, into: &bytes) }
+    package mutating func integer<T: BinaryInteger>(_ value: T) { JSONLeafBytes.integer(value, into: &bytes) }
+    package mutating func bool(_ value: Bool) { JSONLeafBytes.bool(value, into: &bytes) }
+    package mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    package mutating func color(_ value: Color) { JSONLeafBytes.color(value, into: &bytes) }
+    package mutating func uuid(_ value: UUID) { JSONLeafBytes.string(value.uuidString, into: &bytes) }
 
-    mutating func double(_ value: Double) throws(NotSpelled) {
+    package mutating func double(_ value: Double) throws(NotSpelled) {
         guard JSONLeafBytes.float(value, into: &bytes) else { throw NotSpelled() }
     }
 
     /// A value of a type with no plain writer, as `SortedJSONEncoder` writes it (compact, so
     /// alone or inside another the same bytes): for rare members, such as a filter's
     /// parameters and a picture's credits.
-    mutating func encoded<T: Encodable>(_ value: T) throws(NotSpelled) {
+    package mutating func encoded<T: Encodable>(_ value: T) throws(NotSpelled) {
         guard let data = try? SortedJSONEncoder().encode(value) else { throw NotSpelled() }
         bytes.append(contentsOf: data)
     }

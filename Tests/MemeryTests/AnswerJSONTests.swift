@@ -1,5 +1,6 @@
 import Foundation
 @testable import Memery
+import MemeryCore
 import MemeryTestSupport
 import Testing
 
@@ -65,6 +66,60 @@ import Testing
         filter.storedParamVersion = 1
         filter.note = "kept as \"stored\""
         try expectSame(filter)
+    }
+
+    /// A creation's detail is written by hand (`CreationDetail+Plain.swift`): for random
+    /// creations of every kind of layer, odd numbers and strings needing escapes, with and
+    /// without gallery marks, a head and a base picture, the same bytes as `SortedJSONEncoder`.
+    @Test func aCreationsDetailIsWrittenByHandToTheEncodersBytes() throws {
+        var random = SeededGenerator(seed: 35)
+        func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+        func number() -> Double { pick([0, -0.0, 1, -1, 0.5, 1e-7, 5e-324, 1e15, 1e16, -2.5e30, 1.0 / 3, 100_000, 564.1000000000001]) }
+        func text() -> String { pick(["", "L1", "ünï 🐈 cødé", "say \"cheese\" / a\\b", "tab\tnew\nline\u{1}\u{7F}\u{2028}"]) }
+        func color() -> Color { Color(red: UInt8(random.next() & 0xff), green: UInt8(random.next() & 0xff), blue: UInt8(random.next() & 0xff), alpha: UInt8(random.next() & 0xff)) }
+        func bool() -> Bool { random.next() % 2 == 0 }
+        func maybe<T>(_ value: @autoclosure () -> T) -> T? { bool() ? value() : nil }
+        func picture() -> BaseImage {
+            BaseImage(blob: text(), width: Int(random.next() % 5000), height: Int(random.next() % 5000), format: text(), sourceName: maybe(text()),
+                      origin: bool() ? PictureOrigin(url: text(), title: maybe(text()), author: maybe(text())) : nil)
+        }
+        func layer() -> Layer {
+            let content: Layer.Content
+            switch random.next() % 4 {
+            case 0: content = .text(TextContent(role: pick(TextContent.Role.allCases), text: text(), width: number(), height: number(),
+                                                style: TextStyle(font: text(), maxSize: number(), fill: color(), outline: color(), outlineWidth: maybe(number()),
+                                                                 align: pick(TextStyle.Alignment.allCases), uppercase: bool())))
+            case 1: content = .image(ImageContent(image: picture()))
+            case 2: content = .shape(ShapeContent(kind: bool() ? .rect : .ellipse, width: number(), height: number(), fill: maybe(color()),
+                                                  alpha: number(), stroke: maybe(color()), strokeWidth: number()))
+            default: content = .drawing(DrawingContent(width: number(), height: number(), strokes: (0..<Int(random.next() % 3)).map { _ in
+                Stroke(points: [Point(x: number(), y: number())], width: number(), color: color(), erase: bool())
+            }))
+            }
+            return Layer(id: pick(["L1", "L2.9f1c", "L30"]), content: content,
+                         transform: Transform(x: number(), y: number(), scale: number(), rotation: number(), flipH: bool(), flipV: bool()), opacity: number())
+        }
+        for round in 0..<40 {
+            var state = Creation(id: UUID())
+            state.name = text()
+            state.canvas = maybe(Canvas(width: Int(random.next() % 20_000), height: Int(random.next() % 20_000), background: color()))
+            state.baseImage = maybe(picture())
+            state.layers = (0..<Int(random.next() % 30)).map { _ in layer() }
+            state.filters = bool() ? [AppliedFilter(id: "F1", filter: "memery.blur", target: .base, paramVersion: 1, params: ["radius": .number(2.5)])] : []
+            let head = CreationHead(state: state, streamVersion: random.next() % 100_000, headVersion: maybe(random.next() % 100_000), headEdit: nil, latest: nil)
+            var detail = CreationDetail(head, frames: Int(random.next() % 3) + 1)
+            detail.favorite = maybe(bool())
+            detail.trashed = maybe(bool())
+            let expected = try SortedJSONEncoder().encode(detail)
+            #expect(detail.plainJSON() == expected, "round \(round): \(String(decoding: expected, as: UTF8.self))")
+            #expect(try AnswerJSON.data(detail) == expected)
+        }
+        // A number JSON cannot spell is refused as before, by the encoder, which names it.
+        var state = Creation(id: UUID())
+        state.layers = [Layer(id: "L1", content: .shape(ShapeContent(kind: .rect, width: 1, height: 1)), transform: Transform(x: .nan, y: 0))]
+        let detail = CreationDetail(CreationHead(state: state, streamVersion: 1, headVersion: 1, headEdit: nil, latest: nil), frames: 1)
+        #expect(detail.plainJSON() == nil)
+        #expect(throws: (any Error).self) { try AnswerJSON.data(detail) }
     }
 
     @Test func anEditSaysNullWhenNothingWasStoredAndLeavesTheRestOut() throws {
