@@ -67,8 +67,9 @@ enum EventRecord {
             record.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
             offset += MemoryLayout<T>.size
         }
-        func put(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes { record[offset] = byte; offset += 1 }
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            UnsafeMutableRawBufferPointer(rebasing: record[offset..<offset + bytes.count]).copyMemory(from: bytes)
+            offset += bytes.count
         }
         let typeCount = event.type.utf8.count
         put(UInt32(fixedHeaderSize + typeCount + idsSize))
@@ -79,7 +80,8 @@ enum EventRecord {
         put(UInt32(truncatingIfNeeded: event.schemaVersion))
         put(UInt64(bitPattern: event.timeMilliseconds))
         put(UInt16(typeCount))
-        put(event.type.utf8)
+        var type = event.type
+        type.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         withUnsafeBytes(of: event.id.uuid) { put($0) }
         withUnsafeBytes(of: (event.parent ?? noParent).uuid) { put($0) }
         event.payload.withUnsafeBytes { payload in
