@@ -1,5 +1,5 @@
 import Foundation
-import MemeryCore
+@testable import MemeryCore
 import MemeryTestSupport
 import Testing
 
@@ -170,6 +170,14 @@ struct HistoryDriver {
         for node in stride(from: 0, to: h.history.nodes.count, by: 37) {
             #expect(h.history.state(at: node) == pathFold(node), "node \(node)")
         }
+        // The spacing grew past 64 edits where the layers passed 512, and stayed within its bound.
+        let folds = h.history.nodes.map(\.foldsFromCheckpoint)
+        #expect(folds.contains { $0 > CreationHistory.checkpointSpacing })
+        for (node, count) in zip(h.history.nodes.indices, folds) where count > 0 {
+            let layers = h.history.state(at: node).layers.count
+            #expect(!CreationHistory.checkpointDue(folds: count, layers: layers), "node \(node) folds \(count) edits at \(layers) layers")
+        }
+        #expect(!CreationHistory.checkpointDue(folds: 511, layers: 100_000) && CreationHistory.checkpointDue(folds: 512, layers: 100_000))
         #expect(h.replayed().state == h.history.state)
     }
 
