@@ -56,7 +56,7 @@ package struct PlainPayloadWriter {
     package mutating func int(_ value: Int) { JSONLeafBytes.integer(value, into: &bytes) }
     package mutating func integer<T: BinaryInteger>(_ value: T) { JSONLeafBytes.integer(value, into: &bytes) }
     package mutating func bool(_ value: Bool) { JSONLeafBytes.bool(value, into: &bytes) }
-    package mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    package mutating func null() { JSONLeafBytes.null(into: &bytes) }
     package mutating func color(_ value: Color) { JSONLeafBytes.color(value, into: &bytes) }
     package mutating func uuid(_ value: UUID) { JSONLeafBytes.string(value.uuidString, into: &bytes) }
 
