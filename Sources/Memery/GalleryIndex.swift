@@ -56,14 +56,16 @@ struct GalleryIndex: Sendable {
         var events = [(GalleryEvent, GalleryStamp?)](), seen = since, metDamage = false
         // A damaged record of one creation does not hide the others: the gallery is listed
         // without it (that creation's own reads fail, naming it), and no snapshot is kept.
-        try store.forEachReadableEvent(from: since + 1, damaged: { sequence, _, _ in
+        // Read in place: most of the log is other streams' events, copied for nothing.
+        try store.forEachReadableBorrowedEvent(from: since + 1, damaged: { sequence, _, _ in
             metDamage = true
             seen = max(seen, sequence)
-        }) { event in
-            if GalleryEvent.types.contains(event.type) {
+        }) { borrowed in
+            if GalleryEvent.types.contains(borrowed.type) {
+                let event = borrowed.stored()
                 if let decoded = try? EventCoding.galleryEvent(event) { events.append((decoded, event.galleryStamp)) } else { metDamage = true }
             }
-            seen = event.sequence
+            seen = borrowed.sequence
             return true
         }
         entries = Gallery.fold(entries, events)
@@ -79,8 +81,9 @@ struct GalleryIndex: Sendable {
     /// them); with `passingDamage`, from every readable record (salvage).
     func replay(passingDamage: Bool = false) throws -> Gallery {
         var events = [(GalleryEvent, GalleryStamp?)]()
-        let visit: (StoredEvent) throws -> Bool = { event in
-            guard GalleryEvent.types.contains(event.type) else { return true }
+        let visit: (BorrowedEvent) throws -> Bool = { borrowed in
+            guard GalleryEvent.types.contains(borrowed.type) else { return true }
+            let event = borrowed.stored()
             if passingDamage {
                 if let decoded = try? EventCoding.galleryEvent(event) { events.append((decoded, event.galleryStamp)) }
             } else {
@@ -88,7 +91,7 @@ struct GalleryIndex: Sendable {
             }
             return true
         }
-        if passingDamage { try store.forEachReadableEvent(damaged: { _, _, _ in }, visit) } else { try store.forEachEvent(visit) }
+        if passingDamage { try store.forEachReadableBorrowedEvent(damaged: { _, _, _ in }, visit) } else { try store.forEachBorrowedEvent(visit) }
         return Gallery(Gallery.fold([], events))
     }
 

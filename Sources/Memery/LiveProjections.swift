@@ -132,15 +132,17 @@ final class LiveProjections: Sendable {
         // A damaged record is passed over (its creation's own reads fail, naming it); what it
         // may have changed is dropped from the cache, to be read again.
         var damagedStreams = [UUID?]()
-        try store.forEachReadableEvent(from: cache.seen + 1, damaged: { _, stream, _ in damagedStreams.append(stream) }) { event in
+        // Read in place: only the events of creations whose heads are cached are copied.
+        try store.forEachReadableBorrowedEvent(from: cache.seen + 1, damaged: { _, stream, _ in damagedStreams.append(stream) }) { event in
             if let first = pending.first, first.batch != event.batch || first.stream != event.stream { flush() }
             if GalleryEvent.types.contains(event.type) {
                 // Gallery events come from every creation's membership stream: the gallery
                 // follows the log, and its version is the last sequence it covers.
                 if let gallery = cache.gallery, event.sequence > gallery.version {
-                    cache.gallery = (try? EventCoding.galleryEvent(event)).map {
+                    let stored = event.stored()
+                    cache.gallery = (try? EventCoding.galleryEvent(stored)).map {
                         var next = Gallery(gallery.state)
-                        next.evolve($0, at: event.galleryStamp)
+                        next.evolve($0, at: stored.galleryStamp)
                         return Folded(state: next.all, version: event.sequence)
                     }
                 }
@@ -148,11 +150,11 @@ final class LiveProjections: Sendable {
                 return event.sequence < last
             }
             switch event.stream {
-            case WellKnownStreams.garage: Self.fold(event, into: &cache.garage, Garage.Event.decode) { $0.evolve($1) }
+            case WellKnownStreams.garage: Self.fold(event.stored(), into: &cache.garage, Garage.Event.decode) { $0.evolve($1) }
             case WellKnownStreams.templates:
-                Self.fold(event, into: &cache.templates, Templates.Event.decode) { $0.evolve($1) }
+                Self.fold(event.stored(), into: &cache.templates, Templates.Event.decode) { $0.evolve($1) }
             default:
-                if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event) }
+                if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event.stored()) }
             }
             return event.sequence < last
         }

@@ -34,7 +34,7 @@ extension StoreChange {
         }
         var changes = [StoreChange]()
         var read = 0
-        try store.forEachEvent(from: sequence + 1) { event in
+        try store.forEachBorrowedEvent(from: sequence + 1) { event in
             read += 1
             let kind: StoreChange.Kind
             switch event.stream {

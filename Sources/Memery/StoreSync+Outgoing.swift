@@ -97,9 +97,9 @@ extension StoreSync {
     /// hub has not had yet: what a sync past the hub's quota sends ahead to free room.
     public func purgesNotPushed(after sequence: UInt64, skip: (UInt64) -> Bool) throws -> [UUID] {
         var creations = [UUID]()
-        try store.forEachEvent(from: sequence + 1) { stored in
-            if stored.type == "CreationPurged", stored.stream == WellKnownStreams.gallery, !skip(stored.sequence),
-               case .purged(let id) = try? GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload) {
+        try store.forEachBorrowedEvent(from: sequence + 1) { stored in
+            if stored.stream == WellKnownStreams.gallery, stored.type == "CreationPurged", !skip(stored.sequence),
+               case .purged(let id) = try? GalleryEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: Data(stored.payload)) {
                 creations.append(id)
             }
             return true

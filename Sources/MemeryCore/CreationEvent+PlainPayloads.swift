@@ -7,8 +7,18 @@ import Foundation
 extension CreationEvent {
     /// The event, or nil when this payload is for Codable to read.
     static func plainDecode(type: String, schemaVersion: Int, payload: Data) -> CreationEvent? {
+        var type = type
+        return type.withUTF8 { type in
+            payload.withUnsafeBytes { plainDecode(type: UnsafeRawBufferPointer(type), schemaVersion: schemaVersion, payload: $0) }
+        }
+    }
+
+    /// `plainDecode` of bytes read in place. The type name's bytes
+    /// are matched as they are: no plain type is spelled other than in ASCII, where bytes
+    /// equal means `String`s equal.
+    static func plainDecode(type: UnsafeRawBufferPointer, schemaVersion: Int, payload: UnsafeRawBufferPointer) -> CreationEvent? {
         typealias R = PlainPayloadReader
-        switch type {
+        switch R.Key(bytes: type) {
         case "TextLayerAdded" where schemaVersion == 2: return R.read(payload, LayerAdded.plain).map(CreationEvent.textLayerAdded)
         case "ImageLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.imageLayerAdded)
         case "ShapeLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.shapeLayerAdded)

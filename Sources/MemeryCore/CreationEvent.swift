@@ -289,6 +289,13 @@ public enum CreationEvent: Sendable, Equatable {
         return try codableDecode(type: type, schemaVersion: schemaVersion, payload: payload)
     }
 
+    /// `decode` of a type name and payload read in place (a record borrowed from the store):
+    /// a plain payload is read without a copy; any other is copied for Codable.
+    public static func decode(typeUTF8 type: UnsafeRawBufferPointer, schemaVersion: Int, payload: UnsafeRawBufferPointer) throws -> CreationEvent {
+        if let event = plainDecode(type: type, schemaVersion: schemaVersion, payload: payload) { return event }
+        return try codableDecode(type: String(decoding: type, as: UTF8.self), schemaVersion: schemaVersion, payload: Data(payload))
+    }
+
     /// Every payload's reading through Codable, which decides what each means or which error it is.
     static func codableDecode(type: String, schemaVersion: Int, payload: Data) throws -> CreationEvent {
         guard let current = currentVersions[type] else { throw EventDecodingError.unknownType(type) }

@@ -23,12 +23,14 @@ struct PlainPayloadReader {
 
     /// The value `body` reads from the whole of `payload`; nil when it is not plain.
     static func read<T>(_ payload: Data, _ body: (inout PlainPayloadReader) throws(NotPlain) -> T) -> T? {
-        payload.withUnsafeBytes { bytes in
-            var reader = PlainPayloadReader(bytes)
-            guard let value = try? body(&reader) else { return nil }
-            reader.parser.skipSpace()
-            return reader.parser.offset == bytes.count ? value : nil
-        }
+        payload.withUnsafeBytes { read($0, body) }
+    }
+
+    static func read<T>(_ payload: UnsafeRawBufferPointer, _ body: (inout PlainPayloadReader) throws(NotPlain) -> T) -> T? {
+        var reader = PlainPayloadReader(payload)
+        guard let value = try? body(&reader) else { return nil }
+        reader.parser.skipSpace()
+        return reader.parser.offset == payload.count ? value : nil
     }
 
     /// A member's name, pointing into the payload; a `switch` matches it against literals.

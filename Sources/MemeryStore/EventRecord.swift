@@ -34,6 +34,17 @@ enum EventRecord {
             }
         }
 
+        /// Whether `stored` (the record's first `size` bytes) is the checksum of `body`,
+        /// compared without making a `RecordChecksum` of either: every read asks.
+        func matches(_ stored: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> Bool {
+            switch self {
+            case .sha256:
+                return SHA256.hash(data: body).withUnsafeBytes { $0.elementsEqual(stored) }
+            case .crc32c:
+                return memery_crc32c(0, body.baseAddress, body.count) == UInt32(bigEndian: stored.loadUnaligned(as: UInt32.self))
+            }
+        }
+
         /// The checksum of `body`, as the record stores it.
         func of(_ body: UnsafeRawBufferPointer) -> RecordChecksum {
             switch self {
@@ -109,67 +120,11 @@ enum EventRecord {
 
     /// Decodes and checks a record; `sequence` is the key it was stored under.
     static func decode(_ record: UnsafeRawBufferPointer, sequence: UInt64, _ checksum: Checksum) throws -> StoredEvent {
-        func damaged(_ reason: String) -> StoreError { .damaged(sequence: sequence, reason: reason) }
-        guard record.count >= checksum.size + 4 + fixedHeaderSize else { throw damaged("record too short (\(record.count) bytes)") }
-        let stored = RecordChecksum(record, size: checksum.size)
-        let body = UnsafeRawBufferPointer(rebasing: record[checksum.size...])
-        guard checksum.of(body) == stored else { throw damaged("checksum mismatch") }
-        var reader = Reader(body)
-        let headerSize = Int(reader.read(UInt32.self))
-        guard headerSize >= fixedHeaderSize, headerSize <= body.count - 4 else { throw damaged("header length \(headerSize) does not fit") }
-        let seq = reader.read(UInt64.self)
-        let batch = reader.read(UInt64.self)
-        let stream = reader.uuid()
-        let version = reader.read(UInt64.self)
-        let schema = Int(reader.read(UInt32.self))
-        let time = Int64(bitPattern: reader.read(UInt64.self))
-        let typeLength = Int(reader.read(UInt16.self))
-        guard fixedHeaderSize + typeLength <= headerSize else { throw damaged("type name past the header") }
-        let type = String(decoding: reader.bytes(typeLength), as: UTF8.self)
-        guard seq == sequence else { throw damaged("record says sequence \(seq)") }
-        let id: UUID, parent: UUID?
-        if headerSize >= fixedHeaderSize + typeLength + idsSize {
-            id = reader.uuid()
-            let storedParent = reader.uuid()
-            parent = storedParent == noParent ? nil : storedParent
-        } else {
-            // Derived only for a format-1 record: hashing it for every record, to be
-            // overwritten by the stored id, was half of the 2026-11-22 slowdown of replay.
-            id = EventIdentity.formatOneID(stream: stream, version: version)
-            parent = nil
-        }
-        return StoredEvent(sequence: sequence, batch: batch, stream: stream, version: version, id: id, parent: parent,
-                           type: type, schemaVersion: schema,
-                           timeMilliseconds: time, payload: Data(bytes: body.baseAddress! + 4 + headerSize, count: body.count - 4 - headerSize),
-                           checksum: stored)
+        try BorrowedEvent(record, sequence: sequence, checksum).stored()
     }
 
     /// The parent field of an event without one.
     static let noParent = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
-    /// Reads big-endian integers off the front of a buffer whose length was checked first.
-    private struct Reader {
-        let buffer: UnsafeRawBufferPointer
-        var offset = 0
-
-        init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
-
-        mutating func read<T: FixedWidthInteger>(_: T.Type) -> T {
-            defer { offset += MemoryLayout<T>.size }
-            return T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
-        }
-
-        /// 16 bytes as a UUID, copied without an intermediate array.
-        mutating func uuid() -> UUID {
-            defer { offset += 16 }
-            return UUID(uuid: buffer.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
-        }
-
-        mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer.SubSequence {
-            defer { offset += count }
-            return buffer[offset..<(offset + count)]
-        }
-    }
 }
 
 extension StoredEvent {

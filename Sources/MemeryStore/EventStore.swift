@@ -342,12 +342,18 @@ public final class EventStore: Sendable {
 
     /// Visits the global log in order from `sequence` while `body` returns true.
     public func forEachEvent(from sequence: UInt64 = 1, _ body: (StoredEvent) throws -> Bool) throws {
+        try forEachBorrowedEvent(from: sequence) { try body($0.stored()) }
+    }
+
+    /// `forEachEvent` with each record read in place, for a scan that decodes few of them
+    /// or decodes them without copies: `event` is valid only inside `body`.
+    public func forEachBorrowedEvent(from sequence: UInt64 = 1, _ body: (_ event: BorrowedEvent) throws -> Bool) throws {
         try env.read { txn in
             try txn.scan(log, from: KeyEncoding.bigEndian(sequence)) { key, value in
                 guard let seq = KeyEncoding.uint64(key) else {
                     throw StoreError.damaged(sequence: nil, reason: "a log key of \(key.count) bytes")
                 }
-                return try body(try EventRecord.decode(value, sequence: seq, recordChecksum))
+                return try body(try BorrowedEvent(value, sequence: seq, recordChecksum))
             }
         }
     }
@@ -358,15 +364,21 @@ public final class EventStore: Sendable {
     /// For what must go on past damage: listing the gallery, salvage.
     public func forEachReadableEvent(from sequence: UInt64 = 1, damaged: (UInt64, UUID?, String) -> Void,
                                      _ body: (StoredEvent) throws -> Bool) throws {
+        try forEachReadableBorrowedEvent(from: sequence, damaged: damaged) { try body($0.stored()) }
+    }
+
+    /// `forEachReadableEvent` with each record read in place: `event` is valid only inside `body`.
+    public func forEachReadableBorrowedEvent(from sequence: UInt64 = 1, damaged: (UInt64, UUID?, String) -> Void,
+                                             _ body: (_ event: BorrowedEvent) throws -> Bool) throws {
         try env.read { txn in
             try txn.scan(log, from: KeyEncoding.bigEndian(sequence)) { key, value in
                 guard let seq = KeyEncoding.uint64(key) else {
                     damaged(0, nil, "a log key of \(key.count) bytes")
                     return true
                 }
-                let event: StoredEvent
+                let event: BorrowedEvent
                 do {
-                    event = try EventRecord.decode(value, sequence: seq, recordChecksum)
+                    event = try BorrowedEvent(value, sequence: seq, recordChecksum)
                 } catch StoreError.damaged(_, let reason) {
                     damaged(seq, EventRecord.streamIfReadable(value, recordChecksum), reason)
                     return true

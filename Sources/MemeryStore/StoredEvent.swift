@@ -65,7 +65,7 @@ public struct RecordChecksum: Sendable, Equatable {
             value = bytes.loadUnaligned(as: SIMD32<UInt8>.self)
         } else {
             value = .zero
-            for index in 0..<size { value[index] = bytes[index] }
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[..<size])) }
         }
     }
 

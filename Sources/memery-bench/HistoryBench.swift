@@ -180,7 +180,7 @@ enum HistoryBench {
         var checked = 0
         let readOnly = try Timings(runs: runs) {
             checked = 0
-            try workspace.eventStore.forEachEvent { stored in
+            try workspace.eventStore.forEachBorrowedEvent { stored in
                 if stored.stream == creation.id { checked += 1 }
                 return true
             }
@@ -189,9 +189,9 @@ enum HistoryBench {
         let read = try Timings(runs: runs) {
             folded = 0
             var state = Creation(id: creation.id)
-            try workspace.eventStore.forEachEvent { stored in
+            try workspace.eventStore.forEachBorrowedEvent { stored in
                 guard stored.stream == creation.id else { return true }
-                let event = try CreationEvent.decode(type: stored.type, schemaVersion: stored.schemaVersion, payload: stored.payload)
+                let event = try CreationEvent.decode(typeUTF8: stored.typeUTF8, schemaVersion: stored.schemaVersion, payload: stored.payload)
                 state.fold(event)
                 folded += 1
                 return true

@@ -50,6 +50,29 @@ import MemeryTestSupport
         #expect(try plain.encodedPayload() == payload)  // bit for bit: a negative zero stays one
     }
 
+    /// A borrowed record's type and payload, read in place, decode as their copies do:
+    /// plainly, through Codable (an older version, another spelling), or to the same error.
+    @Test func aTypeAndPayloadReadInPlaceDecodeAsTheirCopiesDo() throws {
+        var cases = try Self.samples.map { ($0.type, $0.schemaVersion, try $0.encodedPayload()) }
+        cases += [("TextLayerEdited", 1, Data(#"{"\u0069d":"L1","text":"escaped key"}"#.utf8)),
+                  ("TextLayerAdded", 1, Data(#"{"layer":{"id":"L1","text":"v1","top":true}}"#.utf8)),
+                  ("NoSuchType", 1, Data("{}".utf8)), ("TextLayerEdited", 9, Data(#"{"id":"L1"}"#.utf8)),
+                  ("TextLayerEdited", 1, Data(#"{"text":"no id"}"#.utf8))]
+        for (type, version, payload) in cases {
+            let copied = Result { try CreationEvent.decode(type: type, schemaVersion: version, payload: payload) }
+            let inPlace = Result {
+                try Array(type.utf8).withUnsafeBytes { type in
+                    try payload.withUnsafeBytes { try CreationEvent.decode(typeUTF8: type, schemaVersion: version, payload: $0) }
+                }
+            }
+            switch (copied, inPlace) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(type) \(version)")
+            case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(type) \(version)")
+            default: Issue.record("\(type) \(version): \(copied) against \(inPlace)")
+            }
+        }
+    }
+
     @Test(arguments: samples)
     func aPayloadIsWrittenPlainlyToCodablesBytes(_ event: CreationEvent) throws {
         let plain = try #require(event.plainEncodedPayload(), "the plain writer declined \(event)")

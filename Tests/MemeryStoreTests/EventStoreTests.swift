@@ -24,6 +24,37 @@ import Testing
         #expect(try store.events(in: a, fromVersion: 3).map(\.sequence) == [4])
     }
 
+    /// A record read in place (`forEachBorrowedEvent`) says what its copy says, field for field.
+    @Test func aBorrowedRecordReadsAsItsCopy() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let store = try EventStore(directory: dir.url)
+        let a = UUID(), b = UUID(), parent = UUID()
+        try store.append(to: a, expectedVersion: 0, events: [event(#"{"n":1}"#), event(#"{"n":2}"#, type: "Ünïcødé type")])
+        try store.append(to: b, expectedVersion: 0, events: [event(#"{"gone":true}"#)])
+        try store.append(to: a, expectedVersion: 2, events: [NewEvent(parent: parent, type: "Edited", schemaVersion: 7,
+                                                                      payload: Data(String(repeating: "x", count: 5_000).utf8))])
+        _ = try store.purge([b])
+
+        var borrowed = [StoredEvent](), typesInPlace = [String](), purged = [Bool]()
+        try store.forEachBorrowedEvent { event in
+            borrowed.append(event.stored())
+            typesInPlace.append(String(decoding: event.typeUTF8, as: UTF8.self))
+            purged.append(event.isPurged)
+            #expect(event.batch == event.stored().batch && event.id == event.stored().id && event.parent == event.stored().parent)
+            #expect(Data(event.payload) == event.stored().payload)
+            return true
+        }
+        let copied = try store.events()
+        #expect(borrowed == copied)
+        #expect(copied.map(\.version) == [1, 2, 1, 3] && copied[2].isPurged)
+        #expect(typesInPlace == copied.map(\.type) && purged == [false, false, true, false])
+        #expect(copied[1].type == "Ünïcødé type" && copied[3].payload.count == 5_000)
+        #expect(copied.map(\.parent) == [nil, nil, nil, parent] && copied.map(\.schemaVersion)[3] == 7)
+        var stopped = [UInt64]()
+        try store.forEachBorrowedEvent(from: 2) { stopped.append($0.sequence); return $0.sequence < 3 }
+        #expect(stopped == [2, 3], "from a sequence, and only while asked")
+    }
+
     @Test func eventsSurviveReopening() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let id = UUID()
