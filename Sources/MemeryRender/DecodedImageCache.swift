@@ -51,6 +51,9 @@ public final class DecodedImageCache: Sendable {
     private struct State {
         var entries = [Key: Entry]()
         var clock: UInt64 = 0
+        /// The entries' keys by last use, pictures and text apart: a hub keeps hundreds of
+        /// captions, and each caption edit drops one.
+        var pictureUses = UseOrder<Key>(), textUses = UseOrder<Key>()
         var budget: Int
         var bytes = 0
         var hits = 0
@@ -68,17 +71,44 @@ public final class DecodedImageCache: Sendable {
         /// Drops the least recently used until `incoming` more bytes fit; for text, until
         /// they fit the text's share too, dropping text first.
         mutating func trim(toFit incoming: Int, text: Bool = false) {
-            while text, textBytes + incoming > textLimit,
-                  let oldest = entries.filter({ $0.key.text != nil }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                remove(oldest.key)
+            while text, textBytes + incoming > textLimit, let oldest = textUses.leastRecent() { remove(oldest.key) }
+            while bytes + incoming > budget, let oldest = leastRecent() { remove(oldest) }
+        }
+
+        /// The least recently used entry of either kind.
+        private mutating func leastRecent() -> Key? {
+            switch (pictureUses.leastRecent(), textUses.leastRecent()) {
+            case (let picture?, let text?): picture.use < text.use ? picture.key : text.key
+            case (let picture?, nil): picture.key
+            case (nil, let text?): text.key
+            case (nil, nil): nil
             }
-            while bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                remove(oldest.key)
-            }
+        }
+
+        /// Keeps `entry` under `key` (not kept yet), used now.
+        mutating func keep(_ entry: Entry, for key: Key) {
+            clock += 1
+            var entry = entry
+            entry.lastUse = clock
+            entries[key] = entry
+            bytes += entry.bytes
+            if key.text == nil { pictureUses.insert(key, at: clock) } else { textBytes += entry.bytes; textUses.insert(key, at: clock) }
+        }
+
+        /// The kept entry under `key`, marked used now; nil when there is none.
+        mutating func use(_ key: Key) -> Entry? {
+            guard var entry = entries[key] else { return nil }
+            if key.text == nil { pictureUses.remove(at: entry.lastUse) } else { textUses.remove(at: entry.lastUse) }
+            clock += 1
+            entry.lastUse = clock
+            entries[key] = entry
+            if key.text == nil { pictureUses.insert(key, at: clock) } else { textUses.insert(key, at: clock) }
+            return entry
         }
 
         mutating func remove(_ key: Key) {
             guard let entry = entries.removeValue(forKey: key) else { return }
+            if key.text == nil { pictureUses.remove(at: entry.lastUse) } else { textUses.remove(at: entry.lastUse) }
             bytes -= entry.bytes
             if key.text != nil { textBytes -= entry.bytes }
         }
@@ -128,10 +158,7 @@ public final class DecodedImageCache: Sendable {
     /// `make` has nothing to place.
     func placed(for key: Key, make: () throws -> Placed?) throws -> Placed? {
         let found: Placed? = state.withLock { state in
-            guard state.budget > 0, var entry = state.entries[key] else { return nil }
-            state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
+            guard state.budget > 0, let entry = state.use(key) else { return nil }
             if key.text == nil { state.hits += 1 } else { state.textHits += 1 }
             return Placed(raster: entry.raster, x: entry.x, y: entry.y)
         }
@@ -147,10 +174,7 @@ public final class DecodedImageCache: Sendable {
             guard state.budget > 0, size <= (text ? state.textEntryLimit : state.budget) else { return false }
             state.remove(key)
             state.trim(toFit: size, text: text)
-            state.clock += 1
-            state.entries[key] = Entry(raster: made.raster, x: made.x, y: made.y, lastUse: state.clock)
-            state.bytes += size
-            if text { state.textBytes += size }
+            state.keep(Entry(raster: made.raster, x: made.x, y: made.y, lastUse: 0), for: key)
             return true
         }
         // The kept one is never handed out itself, not even to the thread that made it.

@@ -22,6 +22,25 @@ import Testing
         #expect(statistics.entries == 2 && statistics.bytes == 80_000 && statistics.hits == 3 && statistics.misses == 4)
     }
 
+    /// The order the cache drops by: the least recently used first, whatever was used,
+    /// given up or added meanwhile.
+    @Test func theUseOrderGivesTheLeastRecentlyUsed() {
+        var order = UseOrder<String>()
+        #expect(order.leastRecent() == nil && order.isEmpty)
+        order.insert("a", at: 1); order.insert("b", at: 2); order.insert("c", at: 3)
+        #expect(order.leastRecent()?.key == "a")
+        order.remove(at: 1)
+        #expect(order.leastRecent()?.key == "b")
+        order.remove(at: 2); order.insert("b", at: 7)  // b used again
+        #expect(order.leastRecent()?.key == "c" && order.leastRecent()?.use == 3)
+        order.remove(at: 3)
+        #expect(order.leastRecent()?.key == "b")
+        order.remove(at: 7)
+        #expect(order.leastRecent() == nil)
+        order.insert("d", at: 12)
+        #expect(order.leastRecent()?.key == "d")
+    }
+
     @Test func nothingIsKeptWithoutABudgetOrPastIt() throws {
         let none = DecodedImageCache()
         var made = 0
