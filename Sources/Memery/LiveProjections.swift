@@ -116,7 +116,10 @@ final class LiveProjections: Sendable {
     private func follow(_ store: EventStore, _ cache: inout Cache) throws {
         let last = try store.lastSequence()
         guard last != cache.seen else { return }
-        guard last > cache.seen, last - cache.seen <= Self.followLimit else { return cache.clear(at: last) }
+        // A cache that holds nothing (a new process's first read, a one-shot command's) has
+        // nothing to fold: it read every record of a 5,000-event store for nothing, a fifth
+        // of a new process's `history`.
+        guard last > cache.seen, last - cache.seen <= Self.followLimit, !cache.holdsNothing else { return cache.clear(at: last) }
         var pending = [StoredEvent]()  // one creation's batch, applied whole
         func flush() {
             guard let first = pending.first else { return }
