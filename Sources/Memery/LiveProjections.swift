@@ -135,7 +135,7 @@ final class LiveProjections: Sendable {
         // A damaged record is passed over (its creation's own reads fail, naming it); what it
         // may have changed is dropped from the cache, to be read again.
         var damagedStreams = [UUID?]()
-        // Read in place: only the events of creations whose heads are cached are copied.
+        // Read in place: only the events of what the cache holds are copied.
         try store.forEachReadableBorrowedEvent(from: cache.seen + 1, damaged: { _, stream, _ in damagedStreams.append(stream) }) { event in
             if let first = pending.first, first.batch != event.batch || first.stream != event.stream { flush() }
             if GalleryEvent.types.contains(event.type) {
@@ -153,9 +153,10 @@ final class LiveProjections: Sendable {
                 return event.sequence < last
             }
             switch event.stream {
-            case WellKnownStreams.garage: Self.fold(event.stored(), into: &cache.garage, Garage.Event.decode) { $0.evolve($1) }
+            case WellKnownStreams.garage:
+                if cache.garage != nil { Self.fold(event.stored(), into: &cache.garage, Garage.Event.decode) { $0.evolve($1) } }
             case WellKnownStreams.templates:
-                Self.fold(event.stored(), into: &cache.templates, Templates.Event.decode) { $0.evolve($1) }
+                if cache.templates != nil { Self.fold(event.stored(), into: &cache.templates, Templates.Event.decode) { $0.evolve($1) } }
             default:
                 if event.isPurged { cache.heads[event.stream] = nil } else if cache.heads[event.stream] != nil { pending.append(event.stored()) }
             }

@@ -71,18 +71,25 @@ public final class DecodedImageCache: Sendable {
         /// Drops the least recently used until `incoming` more bytes fit; for text, until
         /// they fit the text's share too, dropping text first.
         mutating func trim(toFit incoming: Int, text: Bool = false) {
-            while text, textBytes + incoming > textLimit, let oldest = textUses.leastRecent() { remove(oldest.key) }
-            while bytes + incoming > budget, let oldest = leastRecent() { remove(oldest) }
+            while text, textBytes + incoming > textLimit, let oldest = textUses.leastRecent() { drop(oldest.key, at: oldest.use) }
+            while bytes + incoming > budget, let oldest = leastRecent() { drop(oldest.key, at: oldest.use) }
         }
 
         /// The least recently used entry of either kind.
-        private mutating func leastRecent() -> Key? {
+        private mutating func leastRecent() -> (key: Key, use: UInt64)? {
             switch (pictureUses.leastRecent(), textUses.leastRecent()) {
-            case (let picture?, let text?): picture.use < text.use ? picture.key : text.key
-            case (let picture?, nil): picture.key
-            case (nil, let text?): text.key
+            case (let picture?, let text?): picture.use < text.use ? picture : text
+            case (let picture?, nil): picture
+            case (nil, let text?): text
             case (nil, nil): nil
             }
+        }
+
+        /// Removes the entry the use order names; its use goes in any case, so that a key
+        /// the dictionary cannot find again (one holding a NaN) cannot keep `trim` looping.
+        private mutating func drop(_ key: Key, at use: UInt64) {
+            remove(key)
+            if key.text == nil { pictureUses.remove(at: use) } else { textUses.remove(at: use) }
         }
 
         /// Keeps `entry` under `key` (not kept yet), used now.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MemeryCore
 @testable import MemeryRender
 
 /// The decoded-picture cache: what it keeps, what it drops first, and what it never keeps.
@@ -39,6 +40,40 @@ import Testing
         #expect(order.leastRecent() == nil)
         order.insert("d", at: 12)
         #expect(order.leastRecent()?.key == "d")
+        // Far apart (a million ticks of the other kind between): found at once, not tick by tick.
+        order.insert("e", at: 1_000_012)
+        order.remove(at: 12)
+        #expect(order.leastRecent()?.key == "e" && order.leastRecent()?.use == 1_000_012)
+    }
+
+    /// Pictures and text layers' pixels go by one clock: whichever was used least recently
+    /// goes first, of either kind.
+    @Test func theLeastRecentlyUsedGoesFirstOfEitherKind() throws {
+        func text(_ words: String) -> DecodedImageCache.Key {
+            .init(text: .init(layer: TextContent(role: .free, text: words, width: 10, height: 10, style: .meme(canvasHeight: 300)),
+                              legible: 1, matrix: [1, 0, 0, 1, 0, 0], clip: []))
+        }
+        // 80,000 bytes: two pictures of 40,000, or one and a 30x30 text (3,600) but not both.
+        func run(_ steps: [(DecodedImageCache.Key, Bool)]) throws -> (made: [String], cache: DecodedImageCache) {
+            let cache = DecodedImageCache(budget: 80_000)
+            var made = [String]()
+            for (key, isText) in steps {
+                _ = try cache.placed(for: key) {
+                    made.append(isText ? key.text!.layer.text : key.blob)
+                    return .init(raster: isText ? try Raster(width: 30, height: 30) : try picture())
+                }
+            }
+            return (made, cache)
+        }
+        let a = DecodedImageCache.Key(blob: "a"), b = DecodedImageCache.Key(blob: "b"), t = text("t")
+        // a, t, then b: a is the oldest and goes; t is still kept.
+        var (made, cache) = try run([(a, false), (t, true), (b, false), (t, true), (a, false)])
+        #expect(made == ["a", "t", "b", "a"], "t was kept, a dropped and made again")
+        #expect(cache.statistics.textHits == 1 && cache.statistics.bytes <= 80_000)
+        // a used again after t: then t is the oldest and goes, and a stays.
+        (made, cache) = try run([(a, false), (t, true), (a, false), (b, false), (a, false), (t, true)])
+        #expect(made == ["a", "t", "b", "t"], "a was kept, t dropped and made again")
+        #expect(cache.statistics.hits == 2 && cache.statistics.bytes <= 80_000)
     }
 
     @Test func nothingIsKeptWithoutABudgetOrPastIt() throws {
