@@ -9,10 +9,11 @@ import Testing
 /// database that cannot be reached is a refusal that says so, not a call held until the
 /// pool gives up.
 @Suite(.timeLimit(.minutes(5))) struct HubLocalSyncTests {
-    /// A loopback port nothing listens on (bound, then let go).
-    static func closedPort() throws -> Int {
+    /// A loopback port nothing listens on, held bound (not listening) until `close`: a
+    /// connection to it is refused, and no server the other suites start can take it
+    /// meanwhile, as one could a port bound and let go.
+    static func closedPort() throws -> (port: Int, socket: Int32) {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -20,20 +21,27 @@ import Testing
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
         }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
+        if !bound { close(socket) }
+        try #require(bound, "no port to bind on 127.0.0.1")
+        return (Int(UInt16(bigEndian: address.sin_port)), socket)
     }
 
     @Test func aSyncCallWhoseDatabaseCannotBeReachedIsRefusedSayingSo() async throws {
-        let database = try DatabaseAddress("postgres://memery@127.0.0.1:\(try Self.closedPort())/hub?sslmode=disable")
+        let closed = try Self.closedPort()
+        defer { close(closed.socket) }
+        let database = try DatabaseAddress("postgres://memery@127.0.0.1:\(closed.port)/hub?sslmode=disable")
         var logger = Logger(label: "memery.hub.test")
         logger.logLevel = .critical
         let client = PostgresClient(configuration: database.configuration, backgroundLogger: logger)
         let records = InMemoryHubRecords()
         let settings = HubSettings(database: database, bcryptCost: 4, logLevel: .warning)
-        let local = HubLocalSync(accounts: HubRecords(accounts: records, logins: records, pictures: records).accounts(settings, logger: logger),
+        var local = HubLocalSync(accounts: HubRecords(accounts: records, logins: records, pictures: records).accounts(settings, logger: logger),
                                  events: EventLog(client: client, logger: logger), blobs: Blobs(records: records),
                                  reachable: { await DatabaseReachability.check(database) }, logger: logger)
+        // Only the probe (after 2 s) may answer. With the usual 30 s, a test process whose
+        // two cooperative threads were held that long by other suites' blocking work (their
+        // programs run to the end) answered "did not answer within 30 s", and failed CI once.
+        local.limit = .seconds(200)
         let session = local.session(token: "a token nobody has")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
