@@ -76,6 +76,62 @@ import MemeryCore
         #expect(cache.statistics.hits == 2 && cache.statistics.bytes <= 80_000)
     }
 
+    /// Thousands of uses, additions and budget changes in a seeded random order, each
+    /// compared with a plain list kept in order of use: what is made again, what is kept
+    /// and the bytes held agree after every step.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theCacheAgreesWithAListKeptInOrderOfUse(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        func text(_ words: String) -> DecodedImageCache.Key {
+            .init(text: .init(layer: TextContent(role: .free, text: words, width: 10, height: 10, style: .meme(canvasHeight: 300)),
+                              legible: 1, matrix: [1, 0, 0, 1, 0, 0], clip: []))
+        }
+        // Pictures of 800 to 6,000 bytes and text of 200 to 1,600 (past a text entry's limit
+        // at the larger budgets' sixteenth); twelve of each kind.
+        let keys: [(key: DecodedImageCache.Key, name: String, width: Int, isText: Bool)] =
+            (0..<12).map { (DecodedImageCache.Key(blob: "p\($0)"), "p\($0)", [20, 50, 100, 150][$0 % 4], false) }
+            + (0..<12).map { (text("t\($0)"), "t\($0)", [5, 10, 20, 40][$0 % 4], true) }
+        var budget = 20_000
+        let cache = DecodedImageCache(budget: budget)
+        // The reference: oldest use first.
+        var kept = [(name: String, bytes: Int, isText: Bool)]()
+        func drop(while full: () -> Bool, text: Bool) {
+            while full(), let oldest = kept.firstIndex(where: { !text || $0.isText }) { kept.remove(at: oldest) }
+        }
+        for step in 0..<4_000 {
+            if random.next() % 100 == 0 {
+                budget = [0, 6_000, 20_000, 40_000][Int(random.next() % 4)]
+                cache.setBudget(budget)
+                drop(while: { kept.filter(\.isText).map(\.bytes).reduce(0, +) > budget / 8 }, text: true)
+                drop(while: { kept.map(\.bytes).reduce(0, +) > budget }, text: false)
+            } else {
+                let chosen = keys[Int(random.next() % UInt64(keys.count))]
+                var made = false
+                let placed = try cache.placed(for: chosen.key) {
+                    made = true
+                    return .init(raster: try Raster(width: chosen.width, height: 10))
+                }
+                let bytes = try #require(placed).raster.stride * 10
+                if let found = kept.firstIndex(where: { $0.name == chosen.name }), budget > 0 {
+                    #expect(!made, "step \(step): \(chosen.name) was kept, yet made again")
+                    kept.append(kept.remove(at: found))
+                } else {
+                    #expect(made, "step \(step): \(chosen.name) was not kept, yet not made")
+                    if budget > 0, bytes <= (chosen.isText ? budget / 16 : budget) {
+                        if chosen.isText { drop(while: { kept.filter(\.isText).map(\.bytes).reduce(0, +) + bytes > budget / 8 }, text: true) }
+                        drop(while: { kept.map(\.bytes).reduce(0, +) + bytes > budget }, text: false)
+                        kept.append((chosen.name, bytes, chosen.isText))
+                    }
+                }
+            }
+            let statistics = cache.statistics
+            let expected = (kept.count, kept.map(\.bytes).reduce(0, +), kept.filter(\.isText).map(\.bytes).reduce(0, +))
+            #expect(statistics.entries == expected.0 && statistics.bytes == expected.1 && statistics.textBytes == expected.2,
+                    "step \(step): \(statistics) against \(kept.map(\.name))")
+            if statistics.entries != expected.0 || statistics.bytes != expected.1 { return }
+        }
+    }
+
     @Test func nothingIsKeptWithoutABudgetOrPastIt() throws {
         let none = DecodedImageCache()
         var made = 0
@@ -112,5 +168,18 @@ import MemeryCore
         let second = try cache.raster(for: .init(blob: "a")) { try picture() }
         #expect(first !== second)
         #expect(second.pixel(x: 50, y: 50) == (255, 0, 0, 255))
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing order can be run again.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce5_e4b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
     }
 }
