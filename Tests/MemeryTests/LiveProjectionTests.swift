@@ -33,6 +33,44 @@ import Testing
         #expect(try server.gallery() == (try server.galleryIndex.replay()))
     }
 
+    /// A purge elsewhere and a damaged record elsewhere, met while following the log with
+    /// heads cached: the cache answers as a fresh read of the store does. The purged
+    /// creation is gone from the gallery and its head with it; the damaged one is named as
+    /// damaged, not answered from the head cached before the damage.
+    @Test func aPurgeOrADamagedRecordMetWhileFollowingAnswersAsAFreshRead() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let server = try Workspace(directory: dir.url), other = try Workspace(directory: dir.url)
+        for name in ["a", "b", "c"] { try server.create(name: name, canvasWidth: 40, height: 30, background: .white) }
+        for name in ["a", "b", "c"] { _ = try server.head(of: name) }  // cached now
+        #expect(try server.gallery().count == 3)
+
+        try other.setCaptions("a", top: "after the purge", bottom: nil)
+        _ = try other.purge("b")
+        try other.setCaptions("c", top: "kept", bottom: nil)
+        #expect(try server.gallery().entries.map(\.name) == ["a", "c"])
+        #expect(throws: (any Error).self) { try server.head(of: "b") }
+        #expect(try server.head(of: "a").state.textLayers.map(\.text?.text) == ["after the purge"])
+        #expect(try server.head(of: "c").state.textLayers.map(\.text?.text) == ["kept"])
+
+        // One byte of a caption's record changed where it lies (the checksum no longer matches).
+        try other.setCaptions("a", top: "DAMAGED-MARKER-TEXT", bottom: nil)
+        let file = try FileHandle(forUpdating: dir.url.appendingPathComponent("data.mdb"))
+        defer { try? file.close() }
+        let bytes = try Data(contentsOf: dir.url.appendingPathComponent("data.mdb"))
+        let marker = try #require(bytes.range(of: Data("DAMAGED-MARKER-TEXT".utf8)))
+        try file.seek(toOffset: UInt64(marker.lowerBound - bytes.startIndex + 3))
+        try file.write(contentsOf: Data([bytes[marker.lowerBound + 3] ^ 0x01]))
+        try file.synchronize()
+
+        let fresh = try Workspace(directory: dir.url)
+        for reader in [server, fresh] {
+            let damaged = #expect(throws: (any Error).self) { try reader.head(of: "a") }
+            #expect(String(describing: damaged).contains("damaged"), "\(String(describing: damaged))")
+            #expect(try reader.head(of: "c").state.textLayers.map(\.text?.text) == ["kept"])
+        }
+        #expect(try server.gallery() == (try fresh.gallery()))
+    }
+
     /// After undo, redo and checkout of a small state the store holds a snapshot at the
     /// stream's end, so the next reader folds nothing and never replays the tree.
     @Test func headMovesStoreTheStateTheyLeadTo() throws {
