@@ -157,15 +157,16 @@ struct HubEditorTests {
         // The second hub looks the session up and keeps it; the first revokes it.
         for _ in 0..<3 { #expect(try elsewhere.call("GET", "/api/creations").status == 200) }
         #expect(try machine.run(["account", "revoke", String(session.prefix(8))]).status == 0)
-        let refused = Self.eventually(5) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }
+        // 9 s: under the hubs' 10 s session cache, so only the notice can have told it.
+        let refused = Self.eventually(9) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }
         #expect(refused, "the second hub heard of the revoke")
 
         // Signed in again; the session deleted by hand, as an operator might.
         #expect(try elsewhere.signIn("dot").status == 201)
         for _ in 0..<3 { #expect(try browser.call("GET", "/api/creations").status == 200) }
         _ = try Hub.cluster.sql("DELETE FROM sessions WHERE device LIKE 'browser: %'", database: first.database)
-        #expect(Self.eventually(5) { (try? browser.call("GET", "/api/creations").status) == 401 }, "the first hub heard of the delete")
-        #expect(Self.eventually(5) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }, "and so did the second")
+        #expect(Self.eventually(9) { (try? browser.call("GET", "/api/creations").status) == 401 }, "the first hub heard of the delete")
+        #expect(Self.eventually(9) { (try? elsewhere.call("GET", "/api/creations").status) == 401 }, "and so did the second")
     }
 
     @Test func aHubKilledAndItsCacheDeletedLosesNothingAcknowledgedAndASecondHubServesTheSamePerson() throws {
@@ -222,7 +223,7 @@ struct HubEditorTests {
         let started = Date()
         let refused = try browser.call("POST", "/api/creations?name=big&filename=noise.bmp", file: file, type: "image/bmp")
         #expect(refused.status == 413 && refused.text.contains("notSaved") && refused.text.contains("quota"), "\(refused.status) \(refused.text)")
-        #expect(Date().timeIntervalSince(started) < 20, "the refusal is said at once, not after the copy's requests time out")
+        #expect(Date().timeIntervalSince(started) < 28, "the refusal is said before the copy's requests would time out (30 s)")
         #expect(try Self.events(hub) == 0)
         let listed = try browser.call("GET", "/api/creations")
         #expect(listed.status == 200 && !listed.text.contains("big"), "\(listed.text)")

@@ -196,18 +196,18 @@ struct HubLibraryTests {
         let locker = Process()
         locker.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         locker.arguments = ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "memery", "-d", name, "-q", "-c",
-                            "BEGIN; LOCK TABLE library IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(30); COMMIT;"]
+                            "BEGIN; LOCK TABLE library IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(600); COMMIT;"]
         locker.standardOutput = FileHandle.nullDevice
         locker.standardError = FileHandle.nullDevice
         try locker.run()
         defer {
-            _ = try? cluster.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()",
+            _ = try? cluster.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()",
                                  database: hub.database)
             if locker.isRunning { kill(locker.processIdentifier, SIGKILL) }
             locker.waitUntilExit()
         }
         var locked = false
-        for _ in 0..<50 where !locked {
+        for _ in 0..<600 where !locked {
             locked = (try? cluster.sql("SELECT count(*) FROM pg_locks WHERE relation = 'library'::regclass AND mode = 'AccessExclusiveLock'",
                                        database: hub.database))?.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
             if !locked { usleep(100_000) }

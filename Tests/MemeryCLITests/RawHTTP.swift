@@ -36,8 +36,10 @@ final class RawHTTP {
         }
     }
 
-    /// What arrives within `seconds` (until the server closes or goes quiet that long).
-    func receive(within seconds: Double) -> String {
+    /// A response's head (its status line and headers) as soon as it is all in, or what
+    /// arrived before the server closed or went quiet for `seconds`: a limit generous for a
+    /// busy machine costs nothing when the answer comes at once.
+    func receiveHead(within seconds: Double) -> String {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received = Data()
@@ -46,7 +48,7 @@ final class RawHTTP {
             let n = recv(socket, &buffer, buffer.count, 0)
             if n <= 0 { break }
             received.append(contentsOf: buffer[0..<n])
-            if received.count > 1 << 20 { break }
+            if received.count > 1 << 20 || received.range(of: Data("\r\n\r\n".utf8)) != nil { break }
         }
         return String(decoding: received, as: UTF8.self)
     }

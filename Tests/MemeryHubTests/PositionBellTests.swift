@@ -5,7 +5,7 @@ import Testing
 /// The bell a hub's watchers wait on: a ring wakes every waiter of that user and no other,
 /// a ring before the wait is not missed, and a wait ends at its time limit or when its task
 /// is cancelled (a hub stopping).
-@Suite struct PositionBellTests {
+@Suite(.timeLimit(.minutes(5))) struct PositionBellTests {
     /// How a wait ended, a long time limit raced against what should end it first.
     enum Ended: Equatable { case woken, timedOut }
 
@@ -13,7 +13,7 @@ import Testing
                         meanwhile: @Sendable () async -> Void) async -> Ended {
         await withTaskGroup(of: Ended.self) { group in
             group.addTask { await bell.wait(user, since: seen, atMost: limit); return .woken }
-            group.addTask { try? await Task.sleep(for: .seconds(60)); return .timedOut }
+            group.addTask { try? await Task.sleep(for: .seconds(240)); return .timedOut }
             await meanwhile()
             let first = await group.next()!
             group.cancelAll()
@@ -59,7 +59,7 @@ import Testing
         waiter.cancel()
         let ended = await withTaskGroup(of: Ended.self) { group in
             group.addTask { await waiter.value }
-            group.addTask { try? await Task.sleep(for: .seconds(60)); return .timedOut }
+            group.addTask { try? await Task.sleep(for: .seconds(240)); return .timedOut }
             let first = await group.next()!
             group.cancelAll()
             return first

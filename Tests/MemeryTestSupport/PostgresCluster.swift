@@ -159,20 +159,28 @@ public final class PostgresCluster: @unchecked Sendable {
         return text
     }
 
-    /// A port nobody listens on now: bound to 0, read, released.
+    /// A port nobody listens on now, for a server started seconds later (initdb comes first).
+    /// Drawn from below the range the kernel hands out for port 0 and for outgoing
+    /// connections (32768 up, `ip_local_port_range`), and checked by binding it: a port
+    /// bound to 0 and let go could be handed to another suite's server meanwhile.
     public static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_768)
+            if canBind(port) { return port }
+        }
+        throw ClusterError("no free port between 20000 and 32767 on 127.0.0.1")
+    }
+
+    static func canBind(_ port: Int) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw ClusterError("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
