@@ -263,6 +263,14 @@ import MemeryTestSupport
                             ("L1.9f", "L1.9f"), (".", "."), ("a.", "a..x"), ("L1.ab", "L1.ab.cd"), ("L12", "L1"), ("L1", ""), ("", ""),
                             ("a.\u{301}b", "a.\u{301}b.c")] {
             #expect(LocalLabel.is(label, labelOf: id) == (label == LocalLabel.of(id)), "\(label) \(id)")
+            // `of` reads bytes where it can; the label is still the Characters before the first dot.
+            #expect(LocalLabel.of(id) == String(id.prefix { $0 != "." }), "\(id)")
+        }
+        var random = SeededGenerator(seed: 7)
+        let pieces = ["L", "1", ".", "\u{301}", "\r", "\n", "é", "K", "\u{212A}", "🐈", "x"]
+        for _ in 0..<2_000 {
+            let id = (0..<Int(random.next() % 8)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            #expect(LocalLabel.of(id) == String(id.prefix { $0 != "." }), "\(id.unicodeScalars.map(\.value))")
         }
     }
 }

@@ -110,6 +110,26 @@ import Testing
         #expect(lines.last?.hasPrefix(String(repeating: "  ", count: HistoryTreeText.maxIndent) + "v") == true, "the indent stops growing")
     }
 
+    /// Each line shows its own edit's time, to the second, though a second is formatted
+    /// once for all the lines in it: times within a second, across seconds, before 1970.
+    @Test func eachLineShowsItsOwnEditsTime() throws {
+        var history = CreationHistory(id: UUID())
+        var creation = Creation(id: history.id)
+        let made = try creation.decide(.create(name: "times"))
+        made.forEach { creation = creation.evolve($0) }
+        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: -1_500)
+        let times: [Int64] = [-1_000, -1, 0, 999, 1_000, 1_001, 1_999, 2_000, 61_000, 61_999, 1_800_000_000_000]
+        var version: UInt64 = 2
+        for (n, time) in times.enumerated() {
+            let events = try history.decide(.setCaptions(top: "edit \(n)", bottom: nil))
+            version += UInt64(events.count)
+            history.apply(events, lastVersion: version, time: time)
+        }
+        let shown = HistoryTreeText.lines(history).map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(shown == ([-1_500] + times).map { Substring(HistoryTreeText.time($0)) }, "\(shown)")
+        #expect(shown[0] == "1969-12-31T23:59:58Z" && shown[1] == "1969-12-31T23:59:59Z" && shown[3] == "1970-01-01T00:00:00Z")
+    }
+
     /// Edit numbers pad to a column and are never cut: v100001 was printed as v10000.
     @Test func editNumbersPastSixDigitsArePrintedWhole() throws {
         var history = CreationHistory(id: UUID())
