@@ -41,7 +41,7 @@ import Testing
         // Only the probe (after 2 s) may answer. With the usual 30 s, a test process whose
         // two cooperative threads were held that long by other suites' blocking work (their
         // programs run to the end) answered "did not answer within 30 s", and failed CI once.
-        local.limit = .seconds(200)
+        local.limit = .seconds(120)  // twice, push and pull, within the suite's 5 minutes
         let session = local.session(token: "a token nobody has")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

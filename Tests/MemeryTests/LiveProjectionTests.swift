@@ -43,12 +43,17 @@ import Testing
         for name in ["a", "b", "c"] { try server.create(name: name, canvasWidth: 40, height: 30, background: .white) }
         for name in ["a", "b", "c"] { _ = try server.head(of: name) }  // cached now
         #expect(try server.gallery().count == 3)
+        let purged = try server.entry(named: "b")
 
         try other.setCaptions("a", top: "after the purge", bottom: nil)
         _ = try other.purge("b")
         try other.setCaptions("c", top: "kept", bottom: nil)
         #expect(try server.gallery().entries.map(\.name) == ["a", "c"])
         #expect(throws: (any Error).self) { try server.head(of: "b") }
+        // Asked by its entry from before the purge: what a fresh read gives (the stream is
+        // empty now), not the head cached before the purge.
+        let byEntry = try? server.head(of: purged)
+        #expect(byEntry == (try? Workspace(directory: dir.url).head(of: purged)) && byEntry?.state.canvas == nil, "\(String(describing: byEntry))")
         #expect(try server.head(of: "a").state.textLayers.map(\.text?.text) == ["after the purge"])
         #expect(try server.head(of: "c").state.textLayers.map(\.text?.text) == ["kept"])
 
@@ -58,6 +63,7 @@ import Testing
         defer { try? file.close() }
         let bytes = try Data(contentsOf: dir.url.appendingPathComponent("data.mdb"))
         let marker = try #require(bytes.range(of: Data("DAMAGED-MARKER-TEXT".utf8)))
+        try #require(bytes[marker.upperBound...].range(of: Data("DAMAGED-MARKER-TEXT".utf8)) == nil, "the text is in the file once: its record")
         try file.seek(toOffset: UInt64(marker.lowerBound - bytes.startIndex + 3))
         try file.write(contentsOf: Data([bytes[marker.lowerBound + 3] ^ 0x01]))
         try file.synchronize()
