@@ -11,8 +11,11 @@ public struct HistoryEntry: Sendable {
     public var timeMilliseconds: Int64
     public var type: String
     public var summary: String
-    /// The envelope as JSON (schemas/envelope.schema.json), payload included.
-    public var envelope: [String: any Sendable]
+    private let stored: StoredEvent
+
+    /// The envelope as JSON (schemas/envelope.schema.json), payload included. Made when
+    /// asked: only `--json` prints it, and parsing every payload was most of the text's time.
+    public func envelope() throws -> [String: any Sendable] { try stored.envelopeJSON() }
 
     init(_ stored: StoredEvent, _ event: CreationEvent, in history: CreationHistory) throws {
         version = stored.version
@@ -29,7 +32,7 @@ public struct HistoryEntry: Sendable {
             placementBefore = Self.state(before: position, inNode: node, of: history).basePlacement
         }
         summary = Self.describe(event, moveTarget: target, placementBefore: placementBefore)
-        envelope = try stored.envelopeJSON()
+        self.stored = stored
     }
 
     /// The creation just before the event at `position` of the node at `index`.

@@ -44,14 +44,7 @@ public enum HistoryTreeText {
 
     public static func lines(_ history: CreationHistory) -> [String] {
         var lines = [String]()
-        // Edits come many to a second: each second is formatted once, not each line
-        // (Foundation's format style was a fifth of drawing 5,000 edits).
-        var shownSecond: Int64?, shownTime = ""
-        func timeOnce(_ millis: Int64) -> String {
-            let second = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-            if second != shownSecond { (shownSecond, shownTime) = (second, time(millis)) }
-            return shownTime
-        }
+        var times = EditTimeFormatter()
         enum Item { case chain(start: Int, prefix: String), label(String) }
         var stack = history.nodes.indices.filter { history.nodes[$0].parent == nil }.reversed().map { Item.chain(start: $0, prefix: "") }
         while let item = stack.popLast() {
@@ -64,7 +57,7 @@ public enum HistoryTreeText {
                     let node = history.nodes[index]
                     let number = column(node.version)
                     let head = index == history.head ? "   ← head" : ""
-                    lines.append("\(prefix)\(number) \(timeOnce(node.time))  \(summary(index, in: history))\(head)")
+                    lines.append("\(prefix)\(number) \(times.text(node.time))  \(summary(index, in: history))\(head)")
                     guard node.children.count == 1 else { break }
                     index = node.children[0]
                 }

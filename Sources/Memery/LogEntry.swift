@@ -1,4 +1,5 @@
 public import Foundation
+import MemeryStore
 
 /// One event of the store's global log, as `memery log` shows it.
 public struct LogEntry: Sendable {
@@ -10,6 +11,10 @@ public struct LogEntry: Sendable {
     public var version: UInt64
     public var timeMilliseconds: Int64
     public var type: String
-    /// The envelope as JSON (schemas/envelope.schema.json), payload included.
-    public var envelope: [String: any Sendable]
+    let stored: StoredEvent
+
+    /// The envelope as JSON (schemas/envelope.schema.json), payload included. Made when
+    /// asked: only `--json` prints it, and parsing every payload (Foundation's
+    /// JSONSerialization) was a third of `memery log`'s text.
+    public func envelope() throws -> [String: any Sendable] { try stored.envelopeJSON() }
 }

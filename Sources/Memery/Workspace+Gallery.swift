@@ -70,7 +70,7 @@ extension Workspace {
             guard !event.isPurged else { return true }
             let stream = WellKnownStreams.name(of: event.stream) ?? names[event.stream]
             entries.append(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
-                                    timeMilliseconds: event.timeMilliseconds, type: event.type, envelope: try event.envelopeJSON()))
+                                    timeMilliseconds: event.timeMilliseconds, type: event.type, stored: event))
             return true
         }
         return entries

@@ -32,10 +32,11 @@ struct HistoryCommand: ParsableCommand {
         if events {
             let entries = try workspace.events(of: name).suffix(last ?? Int.max)
             if json {
-                try printJSON(entries.map(\.envelope))
+                try printJSON(entries.map { try $0.envelope() })
             } else {
+                var times = EditTimeFormatter()
                 for entry in entries {
-                    print("v\(entry.version)\t#\(entry.sequence)\t\(HistoryTreeText.time(entry.timeMilliseconds))\t\(entry.type)\t\(entry.summary)")
+                    print("v\(entry.version)\t#\(entry.sequence)\t\(times.text(entry.timeMilliseconds))\t\(entry.type)\t\(entry.summary)")
                 }
             }
             return

@@ -19,15 +19,16 @@ struct LogCommand: ParsableCommand {
         let entries = try storeOptions.open().log(from: from)
         if json {
             try printJSON(entries.map { entry in
-                var envelope = entry.envelope
+                var envelope = try entry.envelope()
                 envelope["creation"] = entry.streamName
                 return envelope
             })
             return
         }
+        var times = EditTimeFormatter()
         for event in entries {
             let stream = event.streamName ?? event.stream.uuidString.lowercased()
-            print("#\(event.sequence)\t\(stream)\tv\(event.version)\t\(HistoryTreeText.time(event.timeMilliseconds))\t\(event.type)")
+            print("#\(event.sequence)\t\(stream)\tv\(event.version)\t\(times.text(event.timeMilliseconds))\t\(event.type)")
         }
     }
 }

@@ -105,6 +105,24 @@ import Testing
         #expect(lines[1].contains("imported chelsea.png (png, 451x300)"))
         #expect(lines[4].contains("LayerRemoved") && lines[4].contains("removed L1"))
     }
+
+    /// The envelopes are made only for `--json` now: the text and the JSON still name the
+    /// same events, and the JSON still carries each payload.
+    @Test func theLogAndTheEventsSayTheSameInTextAndInJSON() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "h", "--image", Paths.example])
+        try s.ok(["text", "h", "--top", "one", "--bottom", "two"])
+        let text = try s.ok(["log"]).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let json = try #require(try s.json(["log", "--json"]) as? [[String: Any]])
+        #expect(text.count == json.count && text.count >= 5, "\(text)")
+        #expect(text.map { [$0[0], $0[1], $0[4]] } == json.map {
+            ["#\($0["seq"] as? Int ?? -1)", $0["creation"] as? String ?? "?", $0["type"] as? String ?? "?"]
+        })
+        #expect(json.allSatisfy { $0["payload"] is [String: Any] })
+        let events = try s.ok(["history", "h", "--events"]).split(separator: "\n")
+        let eventsJSON = try #require(try s.json(["history", "h", "--events", "--json"]) as? [[String: Any]])
+        #expect(events.map { String($0.split(separator: "\t")[3]) } == eventsJSON.map { $0["type"] as? String ?? "?" })
+    }
 }
 
 @Suite struct StoreLocationTests {
