@@ -167,7 +167,9 @@ struct CreationRepository: Sendable {
         // The history index is built alongside when it cannot answer (missing, damaged, or a
         // tail only a replay places), so that the next new process need not replay.
         var index = !writingIndex || HistoryIndex.isCurrent(store, stream: id) ? nil : HistoryIndex.Building()
-        for batch in HistoryOrdering.batches(ordered) {
+        let batches = HistoryOrdering.batches(ordered)
+        history.reserveCapacity(appends: batches.count)
+        for batch in batches {
             guard let envelope = EventCoding.envelope(batch) else { continue }
             let events = try batch.map(EventCoding.domainEvent)
             history.apply(events, envelope)

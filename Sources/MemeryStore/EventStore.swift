@@ -335,10 +335,13 @@ public final class EventStore: Sendable {
     }
 
     func event(at sequence: UInt64, in txn: Transaction) throws -> StoredEvent {
-        guard let bytes = try txn.get(log, KeyEncoding.bigEndian(sequence)) else {
+        // Read in the map: the record is copied once, into the event kept.
+        guard let event = try txn.withValue(log, KeyEncoding.bigEndian(sequence), {
+            try EventRecord.decode($0, sequence: sequence, recordChecksum)
+        }) else {
             throw StoreError.damaged(sequence: sequence, reason: "the stream index points at a missing event")
         }
-        return try bytes.withUnsafeBytes { try EventRecord.decode($0, sequence: sequence, recordChecksum) }
+        return event
     }
 
     /// Visits the global log in order from `sequence` while `body` returns true.

@@ -12,13 +12,19 @@ public struct Transaction {
     /// The first `prefix` bytes of the value under `key` (all of it when shorter), or nil:
     /// a header read without copying a large value out of the map.
     public func get(_ dbi: MDB_dbi, _ key: [UInt8], prefix: Int) throws -> [UInt8]? {
+        try withValue(dbi, key) { Array(UnsafeRawBufferPointer(rebasing: $0.prefix(prefix))) }
+    }
+
+    /// `body` over the value under `key` in the map, without copying it out; nil when the key
+    /// is absent. The buffer lives only during the call.
+    public func withValue<T>(_ dbi: MDB_dbi, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         try key.withUnsafeBytes { keyBytes in
             var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             var v = MDB_val()
             let rc = mdb_get(handle, dbi, &k, &v)
             if rc == MDB_NOTFOUND { return nil }
             try LMDBError.check(rc, "mdb_get")
-            return Array(UnsafeRawBufferPointer(start: v.mv_data, count: min(prefix, v.mv_size)))
+            return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
         }
     }
 

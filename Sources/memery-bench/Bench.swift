@@ -11,6 +11,7 @@ import MemeryStore
 ///     memery-bench appends DIR COUNT               durable single-event appends/s: Memery's store vs a raw LMDB loop
 ///     memery-bench history DIR                     open at 10, 10,000 and 100,000 edits (snapshot + tail vs full replay), checkout and history (--last 20 too) at 100,000, then `layers`
 ///     memery-bench layers DIR                      the first undo, redo, checkout and history (--last 20 too) in a new process at 5,000 edits with 2,000 layers
+///     memery-bench cold-history DIR NAME RUNS      whole history of an existing creation, each in a new Workspace (for paired builds)
 ///     memery-bench state DIR RUNS                  encoding and decoding the state of layers' creation (DIR made by `layers`)
 ///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
 ///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
@@ -50,6 +51,13 @@ enum Bench {
             let url = URL(fileURLWithPath: args.dropFirst().first ?? "bench-layers")
             try? FileManager.default.removeItem(at: url)
             try HistoryBench.manyLayers(in: url)
+        case "cold-history":
+            let rest = Array(args.dropFirst())
+            guard rest.count == 3, let runs = Int(rest[2]), runs > 0 else {
+                print("usage: memery-bench cold-history DIR NAME RUNS")
+                exit(2)
+            }
+            try HistoryBench.coldHistory(in: URL(fileURLWithPath: rest[0]), name: rest[1], runs: runs)
         case "state":
             try HistoryBench.stateCoding(in: URL(fileURLWithPath: args.dropFirst().first ?? "bench-layers"), runs: Int(args.dropFirst(2).first ?? "") ?? 20)
         case "preview":
@@ -65,7 +73,7 @@ enum Bench {
             }
             try WatchBench.run(memery: rest[0], hubs: (rest[1], rest[2]), runs: runs)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS | watch MEMERY HUB-A HUB-B RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | cold-history DIR NAME RUNS | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS | watch MEMERY HUB-A HUB-B RUNS")
             exit(2)
         }
     }

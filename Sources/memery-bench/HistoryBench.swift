@@ -87,6 +87,17 @@ enum HistoryBench {
         try manyLayers(in: url)
     }
 
+    /// The whole history of a creation already in `url`, each run in a new `Workspace` (as a
+    /// new process reads it), so two builds can be run in turns on one store.
+    static func coldHistory(in url: URL, name: String, runs: Int) throws {
+        var history = Timings(), nodes = 0
+        for _ in 0..<runs {
+            let fresh = try Workspace(directory: url)
+            history.add(try seconds { nodes = try fresh.history(of: name).nodes.count })
+        }
+        print("  whole history of \(name) (\(nodes) edits) in a new Workspace: \(history.milliseconds)")
+    }
+
     /// A creation with 2,000 layers and 5,000 edits (2,000 layers added, then 3,000 caption
     /// edits): the first undo, redo, checkout and history in a new process fold every edit
     /// into a state holding up to 2,000 layers.
