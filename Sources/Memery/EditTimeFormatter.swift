@@ -10,8 +10,10 @@ public struct EditTimeFormatter {
 
     /// `millis` since 1970, as `HistoryTreeText.time` writes it.
     public mutating func text(_ millis: Int64) -> String {
-        // Floor division: -1 ms is the second before 1970, as the format style says.
-        let second = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        // Floor division: -1 ms is the second before 1970, as the format style says
+        // (written so that no time, however damaged its record, overflows).
+        let (quotient, remainder) = millis.quotientAndRemainder(dividingBy: 1000)
+        let second = remainder < 0 ? quotient - 1 : quotient
         if second != shownSecond { (shownSecond, shownText) = (second, HistoryTreeText.time(millis)) }
         return shownText
     }

@@ -15,6 +15,7 @@ public struct LogEntry: Sendable {
 
     /// The envelope as JSON (schemas/envelope.schema.json), payload included. Made when
     /// asked: only `--json` prints it, and parsing every payload (Foundation's
-    /// JSONSerialization) was a third of `memery log`'s text.
+    /// JSONSerialization) for every line was most of `memery log`'s time. A payload that is
+    /// not JSON fails only `--json` now.
     public func envelope() throws -> [String: any Sendable] { try stored.envelopeJSON() }
 }

@@ -107,21 +107,32 @@ import Testing
     }
 
     /// The envelopes are made only for `--json` now: the text and the JSON still name the
-    /// same events, and the JSON still carries each payload.
+    /// same events at the same times, and the JSON still carries each payload whole.
     @Test func theLogAndTheEventsSayTheSameInTextAndInJSON() throws {
         let s = try Sandbox()
         try s.ok(["new", "h", "--image", Paths.example])
         try s.ok(["text", "h", "--top", "one", "--bottom", "two"])
         let text = try s.ok(["log"]).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         let json = try #require(try s.json(["log", "--json"]) as? [[String: Any]])
-        #expect(text.count == json.count && text.count >= 5, "\(text)")
-        #expect(text.map { [$0[0], $0[1], $0[4]] } == json.map {
-            ["#\($0["seq"] as? Int ?? -1)", $0["creation"] as? String ?? "?", $0["type"] as? String ?? "?"]
+        try #require(text.count == json.count && text.count >= 5 && text.allSatisfy { $0.count == 5 }, "\(text)")
+        // Whole seconds since 1970, written independently of the formatter under test.
+        func second(_ millis: Any?) -> String {
+            guard let millis = millis as? Int, millis >= 0 else { return "?" }
+            return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis / 1000)))
+        }
+        #expect(text.map { [$0[0], $0[1], $0[3], $0[4]] } == json.map {
+            ["#\($0["seq"] as? Int ?? -1)", $0["creation"] as? String ?? "?", second($0["time"]), $0["type"] as? String ?? "?"]
         })
-        #expect(json.allSatisfy { $0["payload"] is [String: Any] })
-        let events = try s.ok(["history", "h", "--events"]).split(separator: "\n")
+        let payloads = try json.map { entry in
+            (entry["type"] as? String ?? "?", String(decoding: try JSONSerialization.data(withJSONObject: entry["payload"] ?? [:]), as: UTF8.self))
+        }
+        #expect(payloads.allSatisfy { $0.1 != "{}" }, "an envelope without its payload: \(payloads)")
+        #expect(payloads.contains { $0.0 == "TextLayerAdded" && $0.1.contains("\"one\"") }, "\(payloads)")
+        #expect(payloads.contains { $0.0 == "TextLayerAdded" && $0.1.contains("\"two\"") }, "\(payloads)")
+        let events = try s.ok(["history", "h", "--events"]).split(separator: "\n").map { $0.split(separator: "\t") }
         let eventsJSON = try #require(try s.json(["history", "h", "--events", "--json"]) as? [[String: Any]])
-        #expect(events.map { String($0.split(separator: "\t")[3]) } == eventsJSON.map { $0["type"] as? String ?? "?" })
+        try #require(events.count == eventsJSON.count && events.allSatisfy { $0.count == 5 }, "\(events)")
+        #expect(events.map { [String($0[2]), String($0[3])] } == eventsJSON.map { [second($0["time"]), $0["type"] as? String ?? "?"] })
     }
 }
 

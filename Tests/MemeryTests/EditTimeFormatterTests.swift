@@ -29,5 +29,9 @@ import Testing
             "1969-12-31T23:59:58Z", "1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z",
             "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "1970-01-01T00:00:01Z",
         ])
+        // A damaged record's time cannot trap: it is formatted as the format style does.
+        for millis in [Int64.min, Int64.min + 998, Int64.max] {
+            #expect(times.text(millis) == HistoryTreeText.time(millis))
+        }
     }
 }
