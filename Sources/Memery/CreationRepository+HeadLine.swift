@@ -28,6 +28,25 @@ extension CreationRepository {
     }
 }
 
+extension CreationRepository {
+    /// The whole tree as `memery history` prints it: from the tree this process holds when it
+    /// has one, else from the history index (no event replayed), else replayed (which builds
+    /// the index for the next process).
+    func historyTree(_ entry: Gallery.Entry) throws -> HistoryTreeAnswer {
+        if histories.tree(entry.id) == nil, let read = try Self.naming(entry.name, { try historyTreeFromIndex(entry) }) { return read }
+        return HistoryTreeAnswer(try history(entry))
+    }
+
+    private func historyTreeFromIndex(_ entry: Gallery.Entry) throws -> HistoryTreeAnswer? {
+        do {
+            return try store.readCache(entry.id) { cache in try HistoryIndexReader(cache)?.treeAnswer(name: entry.name) }
+        } catch where HistoryIndex.cannotAnswer(error) {
+            try? store.updateCache(entry.id) { try $0.removeAll() }
+            return nil
+        }
+    }
+}
+
 extension HistoryIndexReader {
     /// The edit at `node` as `memery history --json` gives it.
     func answerNode(_ node: Int) throws -> HistoryTreeAnswer.Node {

@@ -13,12 +13,15 @@ import MemeryStore
 /// - `h` node: one edit (`Node`), its batch too: its events by global sequence and history
 ///   numbers, its time, its parent, its first and last child and its next sibling (children
 ///   are a list, oldest first)
+/// - `d` node: what the edit did as `memery history` says it (`Description`), so that the
+///   whole tree is drawn from these records without reading an event
 /// - `g` move: one undo, redo or checkout (a `CreationHistory.Batch` of the move kind)
 /// - `h` ffffffff: the index itself (`Meta`): the stream version it covers, counts, head,
 ///   genesis, latest order
 /// - `s` node: the state at a node (a checkpoint), JSON
 enum HistoryIndex {
-    static let format: UInt8 = 1
+    /// 2: each node's description (`d`). An index of another format is built again.
+    static let format: UInt8 = 2
     static let none = UInt32.max
     /// A checkpoint is written where the payloads to fold since the last one reach the last
     /// one's size, and at least this: rebuilding any state then reads at most about twice
@@ -77,12 +80,31 @@ enum HistoryIndex {
         var checkpointBytes: UInt64
     }
 
+    /// What an edit did, as `memery history` says it: its events' types and its summary.
+    /// A turn of the picture alone is said as a change from the state before it, which the
+    /// writer may not have at hand: then `summary` is nil and a reader asks the events.
+    struct Description: Equatable {
+        var types: [String]
+        var summary: String?
+
+        init(types: [String], summary: String?) {
+            self.types = types
+            self.summary = summary
+        }
+
+        /// The description of an edit of `events`, with its summary when no event needs the state before it.
+        init(_ events: [CreationEvent]) {
+            self.init(types: events.map(\.type), summary: HistoryTreeText.summaryWithoutState(events))
+        }
+    }
+
     // MARK: Keys
 
     // The index's own record comes right after the nodes: catching up writes one range.
     static let metaKey: [UInt8] = [UInt8(ascii: "h"), 0xff, 0xff, 0xff, 0xff]
     static func nodeKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "h")] + bytes(node) }
     static func moveKey(_ move: UInt32) -> [UInt8] { [UInt8(ascii: "g")] + bytes(move) }
+    static func descriptionKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "d")] + bytes(node) }
     static func stateKey(_ node: UInt32) -> [UInt8] { [UInt8(ascii: "s")] + bytes(node) }
 
     static func bytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
@@ -117,7 +139,10 @@ struct HistoryRecordsOverlay<Base: HistoryRecords>: HistoryRecords {
 extension HistoryIndex {
     static func meta(in records: some HistoryRecords) throws -> Meta? {
         guard let value = try records.get(metaKey) else { return nil }
-        var reader = FieldReader(value)
+        return try FieldReader.read(value) { reader in try meta(&reader) }
+    }
+
+    private static func meta(_ reader: inout FieldReader) throws -> Meta? {
         guard try reader.u8() == format else { return nil }  // another format: built again
         var meta = Meta()
         meta.coveredVersion = try reader.u64()
@@ -146,12 +171,62 @@ extension HistoryIndex {
 
     static func node(_ node: UInt32, in records: some HistoryRecords) throws -> Node {
         guard let value = try records.get(nodeKey(node)) else { throw Unusable(reason: "node \(node) is missing") }
-        var reader = FieldReader(value)
-        return Node(id: try reader.uuid(), parent: try reader.u32(), firstSequence: try reader.u64(), eventCount: try reader.u32(),
-                    firstVersion: try reader.u64(), lastVersion: try reader.u64(), time: try reader.i64(), childCount: try reader.u32(),
-                    firstChild: try reader.u32(), lastChild: try reader.u32(), nextSibling: try reader.u32(), checkpoint: try reader.u32(), foldBytes: try reader.u64(), checkpointBytes: try reader.u64())
+        return try FieldReader.read(value, Node.init)
     }
 
+    static func put(_ description: Description, at index: UInt32, in records: inout some HistoryRecords) throws {
+        // A type too long for its length byte (none is) is left to the events, as a summary is.
+        let fits = description.types.allSatisfy { $0.utf8.count <= Int(UInt8.max) } && description.types.count <= Int(UInt8.max)
+        var value: [UInt8] = [fits && description.summary != nil ? 0 : Description.askTheEvents]
+        if fits {
+            value.append(UInt8(description.types.count))
+            for type in description.types { value += [UInt8(type.utf8.count)] + Array(type.utf8) }
+            value += Array((description.summary ?? "").utf8)
+        }
+        try records.put(descriptionKey(index), value)
+    }
+}
+
+extension HistoryIndex.Description {
+    /// The flag of a description whose summary (or more) only the events can give.
+    static let askTheEvents: UInt8 = 1
+
+    /// Nil when only the events can say what the edit did.
+    init?(_ reader: inout FieldReader) throws {
+        var unshared = LastTypes()
+        try self.init(&reader, sharing: &unshared)
+    }
+
+    /// The types read last, as bytes and as the list made of them.
+    struct LastTypes {
+        var bytes: [UInt8] = []
+        var list: [String] = []
+    }
+
+    /// `last`: the types read last. Consecutive edits are mostly of one type: the same list is
+    /// kept rather than a new one made for each (an allocation a node, in drawing 100,000).
+    init?(_ reader: inout FieldReader, sharing last: inout LastTypes) throws {
+        guard try reader.u8() & Self.askTheEvents == 0 else { return nil }
+        let start = reader.position
+        var read = [UnsafeRawBufferPointer]()
+        for _ in 0..<Int(try reader.u8()) { read.append(try reader.bytes(Int(try reader.u8()))) }
+        let section = reader.read(since: start)  // the count and the types: at least a byte
+        let same = last.bytes.count == section.count && last.bytes.withUnsafeBytes { memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 }
+        if !same { last = LastTypes(bytes: Array(section), list: read.map { String(decoding: $0, as: UTF8.self) }) }
+        self.init(types: last.list, summary: String(decoding: try reader.bytes(reader.remaining), as: UTF8.self))
+    }
+}
+
+extension HistoryIndex.Node {
+    init(_ reader: inout FieldReader) throws {
+        self.init(id: try reader.uuid(), parent: try reader.u32(), firstSequence: try reader.u64(), eventCount: try reader.u32(),
+                  firstVersion: try reader.u64(), lastVersion: try reader.u64(), time: try reader.i64(), childCount: try reader.u32(),
+                  firstChild: try reader.u32(), lastChild: try reader.u32(), nextSibling: try reader.u32(), checkpoint: try reader.u32(),
+                  foldBytes: try reader.u64(), checkpointBytes: try reader.u64())
+    }
+}
+
+extension HistoryIndex {
     static func put(_ node: Node, at index: UInt32, in records: inout some HistoryRecords) throws {
         var value = withUnsafeBytes(of: node.id.uuid) { Array($0) } + bytes(node.parent) + bytes(node.firstSequence) + bytes(node.eventCount)
         value += bytes(node.firstVersion) + bytes(node.lastVersion) + bytes(node.time) + bytes(node.childCount)
@@ -162,7 +237,10 @@ extension HistoryIndex {
 
     static func move(_ move: UInt32, in records: some HistoryRecords) throws -> CreationHistory.Batch {
         guard let value = try records.get(moveKey(move)) else { throw Unusable(reason: "move \(move) is missing") }
-        var reader = FieldReader(value)
+        return try FieldReader.read(value) { reader in try self.move(move, &reader) }
+    }
+
+    static func move(_ move: UInt32, _ reader: inout FieldReader) throws -> CreationHistory.Batch {
         let first = try reader.u64(), last = try reader.u64(), time = try reader.i64(), kind = try reader.u8(), node = Int(try reader.u32())
         let cause: CreationEvent.HeadMoved.Cause
         switch kind {
@@ -181,25 +259,46 @@ extension HistoryIndex {
     }
 }
 
-/// Fixed-width big-endian fields, read in order; running out is damage.
+/// Fixed-width big-endian fields, read in order from a record's bytes (valid only while
+/// they are: inside `read`, or a scan's closure); running out is damage.
 struct FieldReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    private mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
-        guard offset + count <= bytes.count else { throw HistoryIndex.Unusable(reason: "a record is shorter than its fields") }
-        defer { offset += count }
-        return bytes[offset..<offset + count]
+    static func read<T>(_ value: [UInt8], _ body: (inout FieldReader) throws -> T) throws -> T {
+        try value.withUnsafeBytes { bytes in
+            var reader = FieldReader(bytes)
+            return try body(&reader)
+        }
     }
 
-    private mutating func unsigned(_ count: Int) throws -> UInt64 { try take(count).reduce(0) { $0 << 8 | UInt64($1) } }
-    mutating func u8() throws -> UInt8 { UInt8(try unsigned(1)) }
-    mutating func u32() throws -> UInt32 { UInt32(try unsigned(4)) }
-    mutating func u64() throws -> UInt64 { try unsigned(8) }
-    mutating func i64() throws -> Int64 { Int64(bitPattern: try unsigned(8)) }
+    var remaining: Int { bytes.count - offset }
+    var position: Int { offset }
+
+    /// The bytes read since `position` was `start`.
+    func read(since start: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[start..<offset]) }
+
+    /// The next `count` bytes, in place.
+    mutating func bytes(_ count: Int) throws -> UnsafeRawBufferPointer {
+        guard count <= remaining else { throw HistoryIndex.Unusable(reason: "a record is shorter than its fields") }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard size <= remaining else { throw HistoryIndex.Unusable(reason: "a record is shorter than its fields") }
+        defer { offset += size }
+        return T(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    mutating func u8() throws -> UInt8 { try integer(UInt8.self) }
+    mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
+    mutating func u64() throws -> UInt64 { try integer(UInt64.self) }
+    mutating func i64() throws -> Int64 { try integer(Int64.self) }
     mutating func uuid() throws -> UUID {
-        let b = Array(try take(16))
+        let b = try bytes(16)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }

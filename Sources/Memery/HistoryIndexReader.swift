@@ -9,7 +9,7 @@ import MemeryStore
 final class HistoryIndexReader: HistoryNavigation {
     let cache: StreamCache
     /// The stored index with the edits appended since it was written added in memory.
-    private let records: HistoryRecordsOverlay<StreamCache>
+    let records: HistoryRecordsOverlay<StreamCache>
     let meta: HistoryIndex.Meta
     private var lastState: (node: Int, state: Creation)?
     /// A state known already (the head's, which the session holds): a state below it folds from there.

@@ -20,6 +20,13 @@ public enum HistoryTreeText {
         }.joined(separator: "; ")
     }
 
+    /// What an edit's events did, when saying it needs no state (nil: a turn of the picture
+    /// alone, said as a change from where it was). What the history index keeps.
+    static func summaryWithoutState(_ events: [CreationEvent]) -> String? {
+        guard !events.contains(where: { if case .baseImageMoved = $0 { true } else { false } }) else { return nil }
+        return summary(events) { _ in Creation(id: UUID()) }
+    }
+
     /// A time as ISO 8601 (`2026-11-27T03:44:28Z`). A format style, not a new
     /// ISO8601DateFormatter per line: making one costs 200 µs (ICU), which was most of
     /// `memery history` on a creation of 5,000 edits.
@@ -36,17 +43,31 @@ public enum HistoryTreeText {
         return number.count >= 6 ? number : number + String(repeating: " ", count: 6 - number.count)
     }
 
-    /// The tree drawn top-down: a chain of edits stays at one indent; where edits branched,
-    /// each branch is drawn indented under a "branch K" line. Iterative, with a stack of its
-    /// own, so a history branched a hundred thousand times deep cannot overflow the call stack.
     /// How many levels of branches are drawn indented.
     public static let maxIndent = 32
 
-    public static func lines(_ history: CreationHistory) -> [String] {
+    /// The tree drawn top-down: a chain of edits stays at one indent; where edits branched,
+    /// each branch is drawn indented under a "branch K" line. Iterative, with a stack of its
+    /// own, so a history branched a hundred thousand times deep cannot overflow the call stack.
+    public static func lines(_ history: CreationHistory) -> [String] { lines(HistoryTreeAnswer(history)) }
+
+    /// The tree drawn from its answer (`Workspace.historyTree`, which a new process reads
+    /// from the history index). Its nodes are in history order, so by ascending number.
+    public static func lines(_ tree: HistoryTreeAnswer) -> [String] {
+        let nodes = tree.nodes
+        func position(_ version: UInt64) -> Int? {
+            var low = 0, high = nodes.count
+            while low < high {
+                let middle = (low + high) / 2
+                if nodes[middle].version < version { low = middle + 1 } else { high = middle }
+            }
+            return low < nodes.count && nodes[low].version == version ? low : nil
+        }
         var lines = [String]()
+        lines.reserveCapacity(nodes.count)
         var times = EditTimeFormatter()
         enum Item { case chain(start: Int, prefix: String), label(String) }
-        var stack = history.nodes.indices.filter { history.nodes[$0].parent == nil }.reversed().map { Item.chain(start: $0, prefix: "") }
+        var stack = nodes.indices.filter { nodes[$0].parent == nil }.reversed().map { Item.chain(start: $0, prefix: "") }
         while let item = stack.popLast() {
             switch item {
             case .label(let text):
@@ -54,14 +75,13 @@ public enum HistoryTreeText {
             case let .chain(start, prefix):
                 var index = start
                 while true {
-                    let node = history.nodes[index]
-                    let number = column(node.version)
-                    let head = index == history.head ? "   ← head" : ""
-                    lines.append("\(prefix)\(number) \(times.text(node.time))  \(summary(index, in: history))\(head)")
-                    guard node.children.count == 1 else { break }
-                    index = node.children[0]
+                    let node = nodes[index]
+                    let head = node.version == tree.head ? "   ← head" : ""
+                    lines.append("\(prefix)\(column(node.version)) \(times.text(node.time))  \(node.summary)\(head)")
+                    guard node.children.count == 1, let child = position(node.children[0]) else { break }
+                    index = child
                 }
-                let children = history.nodes[index].children
+                let children = nodes[index].children.compactMap(position)
                 guard children.count > 1 else { continue }
                 // Pushed in reverse so branch 1 is drawn first.
                 for (offset, child) in children.enumerated().reversed() {
@@ -105,20 +125,39 @@ public enum HistoryTreeText {
     /// FNV-1a over each append up to `version`: an edit's id, or a move's time, cause and
     /// target. Any append inserted, dropped or reordered changes it.
     static func tip(of history: CreationHistory, through version: UInt64) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        }
+        var tip = HistoryTip()
         for batch in history.batches where batch.lastVersion <= version {
             switch batch.kind {
-            case .edit(let node):
-                mix(withUnsafeBytes(of: history.nodes[node].id.uuid) { Array($0) })
-            case let .move(to, cause):
-                mix("move \(batch.time) \(cause.rawValue) ".utf8)
-                mix(withUnsafeBytes(of: history.nodes[to].id.uuid) { Array($0) })
+            case .edit(let node): tip.edit(history.nodes[node].id, lastVersion: batch.lastVersion)
+            case let .move(to, cause): tip.move(time: batch.time, cause: cause, to: history.nodes[to].id, lastVersion: batch.lastVersion)
             }
-            mix(withUnsafeBytes(of: batch.lastVersion.bigEndian) { Array($0) })
         }
-        return String(hash, radix: 16)
+        return tip.text
     }
+}
+
+/// A history's `tip`: FNV-1a over each append in history order, an edit's id, or a move's
+/// time, cause and target, each with its last event's number. Any append inserted, dropped
+/// or reordered changes it.
+struct HistoryTip {
+    private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private mutating func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    }
+
+    private mutating func mix(_ id: UUID) { withUnsafeBytes(of: id.uuid) { mix($0) } }
+
+    mutating func edit(_ id: UUID, lastVersion: UInt64) {
+        mix(id)
+        withUnsafeBytes(of: lastVersion.bigEndian) { mix($0) }
+    }
+
+    mutating func move(time: Int64, cause: CreationEvent.HeadMoved.Cause, to id: UUID, lastVersion: UInt64) {
+        mix("move \(time) \(cause.rawValue) ".utf8)
+        mix(id)
+        withUnsafeBytes(of: lastVersion.bigEndian) { mix($0) }
+    }
+
+    var text: String { String(hash, radix: 16) }
 }

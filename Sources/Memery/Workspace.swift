@@ -93,6 +93,9 @@ public final class Workspace: Sendable {
 
     /// The creation's whole history: the tree of edits, the head, and the state there.
     public func history(of name: String) throws -> CreationHistory { try creations.history(try entry(named: name)) }
+    /// The tree as `memery history` prints it (`HistoryTreeText.lines`) and `--json` gives it:
+    /// in a new process, read from the history index without replaying the events.
+    public func historyTree(of name: String) throws -> HistoryTreeAnswer { try creations.historyTree(try entry(named: name)) }
 
     /// The last `count` edits leading to the head, oldest first: fast at any length of history.
     public func headLine(of name: String, last count: Int) throws -> HeadLineAnswer {

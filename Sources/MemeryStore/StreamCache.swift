@@ -29,6 +29,23 @@ public struct StreamCache {
         return crc == kept ? Array(body) : nil
     }
 
+    /// Visits the stream's records in key order from the first key at or after `start`, while
+    /// `body` returns true: each key without the stream's id, and its value in place (valid
+    /// only during the call), or nil when it fails its checksum. Reading a range this way
+    /// costs a step of a cursor a record, where `get` costs a lookup from the root.
+    public func scan(from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) throws -> Bool) throws {
+        let prefix = KeyEncoding.uuid(stream)
+        try txn.scan(store.snapshots, from: fullKey(start)) { key, stored in
+            guard key.count > prefix.count, key.starts(with: prefix) else { return false }
+            let suffix = UnsafeRawBufferPointer(rebasing: key[prefix.count...])
+            guard stored.count >= 4 else { return try body(suffix, nil) }
+            let value = UnsafeRawBufferPointer(rebasing: stored[..<(stored.count - 4)])
+            let crc = memery_crc32c(0, value.baseAddress, value.count)
+            let kept = UInt32(bigEndian: stored.loadUnaligned(fromByteOffset: stored.count - 4, as: UInt32.self))
+            return try body(suffix, crc == kept ? value : nil)
+        }
+    }
+
     public func put(_ key: [UInt8], _ value: [UInt8]) throws {
         precondition(writable, "a stream's cache is written only in a write transaction")
         let crc = value.withUnsafeBytes { memery_crc32c(0, $0.baseAddress, $0.count) }

@@ -67,7 +67,7 @@ enum HistoryBench {
             coldBack.add(try cold(.checkout(.event(100_001))))
             coldTime.add(try cold(.checkout(.time(midway))))
             let fresh = try Workspace(directory: url)
-            coldHistory.add(try seconds { _ = try fresh.history(of: "h100000") })
+            coldHistory.add(try seconds { _ = try fresh.historyTree(of: "h100000") })
             let another = try Workspace(directory: url)
             coldLine.add(try seconds { _ = try another.headLine(of: "h100000", last: 20) })
         }
@@ -90,12 +90,19 @@ enum HistoryBench {
     /// The whole history of a creation already in `url`, each run in a new `Workspace` (as a
     /// new process reads it), so two builds can be run in turns on one store.
     static func coldHistory(in url: URL, name: String, runs: Int) throws {
-        var history = Timings(), nodes = 0
+        var tree = Timings(), lines = Timings(), replay = Timings(), nodes = 0
         for _ in 0..<runs {
-            let fresh = try Workspace(directory: url)
-            history.add(try seconds { nodes = try fresh.history(of: name).nodes.count })
+            // What `memery history` does: the tree from the history index, then drawn.
+            var answer: HistoryTreeAnswer?
+            let fresh = try Workspace(directory: url), other = try Workspace(directory: url)
+            tree.add(try seconds { answer = try fresh.historyTree(of: name) })
+            lines.add(seconds { _ = HistoryTreeText.lines(answer!) })
+            // Its peer: the whole tree replayed from the events (what it did before the index kept descriptions).
+            replay.add(try seconds { nodes = try other.history(of: name).nodes.count })
         }
-        print("  whole history of \(name) (\(nodes) edits) in a new Workspace: \(history.milliseconds)")
+        print("  whole history of \(name) (\(nodes) edits) in a new Workspace: from the index \(tree.milliseconds), "
+              + "drawn \(lines.milliseconds); replayed \(replay.milliseconds); index / replay (medians) "
+              + String(format: "%.2f", tree.median / replay.median))
     }
 
     /// A creation with 2,000 layers and 5,000 edits (2,000 layers added, then 3,000 caption
@@ -125,7 +132,7 @@ enum HistoryBench {
             away.add(try cold(.checkout(.event(events / 2))))
             back.add(try cold(.checkout(.event(events))))
             let fresh = try Workspace(directory: url)
-            history.add(try seconds { _ = try fresh.history(of: name) })
+            history.add(try seconds { _ = try fresh.historyTree(of: name) })
             let another = try Workspace(directory: url)
             line.add(try seconds { _ = try another.headLine(of: name, last: 20) })
         }

@@ -29,6 +29,7 @@ import Testing
                 #expect(try index.state(at: node) == tree.state(at: node), "step \(step), node \(node)")
                 #expect(try index.summary(of: node) == HistoryTreeText.summary(node, in: tree))
             }
+            #expect(try index.treeAnswer(name: name) == HistoryTreeAnswer(tree), "step \(step): the whole tree, from the index's records")
             for version in 0...tree.streamVersion + 1 {
                 #expect(try index.batch(holdingEvent: version) == tree.batch(holdingEvent: version), "step \(step), v\(version)")
                 #expect(try index.head(afterBatchStartingAtOrBefore: version) == tree.head(afterBatchStartingAtOrBefore: version))
@@ -79,6 +80,11 @@ import Testing
                 #expect(reader.histories.statistics.built == 0, "step \(step): the line read from the index")
                 #expect(try line == Self.headLine(of: try workspace.history(of: "m"), named: "m", last: 6), "step \(step)")
                 #expect(line.head == (try workspace.head(of: "m").headVersion) && line.nodes.count <= 6)
+                // `memery history` in a new process: the whole tree and its drawing, without a replay.
+                let drawer = try Workspace(directory: dir.url)
+                let tree = try drawer.historyTree(of: "m"), replayed = try workspace.history(of: "m")
+                #expect(drawer.histories.statistics.built == 0, "step \(step): the tree read from the index")
+                #expect(tree == HistoryTreeAnswer(replayed) && HistoryTreeText.lines(tree) == HistoryTreeText.lines(replayed), "step \(step)")
             }
         }
         #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(try workspace.history(of: "m")))
@@ -274,6 +280,54 @@ import Testing
         fresh = try Workspace(directory: dir.url)
         #expect(try fresh.perform(.checkout(.event(9)), on: "m").state?.caption(.top)?.text?.text == "e6", "a move answers too")
         try Self.expectSameAnswers(fresh, "m", 2)
+    }
+
+    /// `memery history` in a new process draws the whole tree from the index's records: each
+    /// edit's description is kept beside its node, except a turn of the picture alone (said as
+    /// a change from the state before it), which is asked of its events. A damaged description
+    /// costs one replay, never a wrong line.
+    @Test func theWholeTreeIsDrawnFromTheIndexAsTheReplayDrawsIt() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "cat", imageAt: TestData.example("chelsea.png").path).id
+        for n in 0..<30 { try workspace.perform(.captions(top: "edit \(n)", bottom: nil, style: TextStyleChanges()), on: "cat") }
+        try workspace.perform(.rotate(degrees: 90, .picture), on: "cat")
+        try workspace.perform(.flip(.h, .picture), on: "cat")
+        try workspace.perform(.undo(steps: 3), on: "cat")
+        try workspace.perform(.rotate(degrees: 180, .picture), on: "cat")  // a branch, and the move writes the index
+        for n in 0..<5 { try workspace.perform(.captions(top: "after \(n)", bottom: nil, style: TextStyleChanges()), on: "cat") }  // the tail
+        let replayed = try Workspace(directory: dir.url).history(of: "cat")
+        let turns = replayed.nodes.indices.filter { HistoryTreeText.summary($0, in: replayed).contains("the picture alone") }
+        #expect(turns.count == 3, "\(replayed.nodes.indices.map { HistoryTreeText.summary($0, in: replayed) })")
+
+        let fresh = try Workspace(directory: dir.url)
+        let tree = try fresh.historyTree(of: "cat")
+        #expect(fresh.histories.statistics.built == 0, "read from the index")
+        #expect(tree == HistoryTreeAnswer(replayed))
+        let lines = HistoryTreeText.lines(tree)
+        #expect(lines == HistoryTreeText.lines(replayed))
+        #expect(lines.contains { $0.contains("branch 2") } && lines.last?.hasSuffix("← head") == true, "\(lines)")
+        let described = try workspace.store.readCache(id) { cache in
+            try (0..<UInt32(replayed.nodes.count)).filter { node in
+                guard let value = try cache.get(HistoryIndex.descriptionKey(node)) else { return false }  // the tail's: in memory
+                return try FieldReader.read(value) { try HistoryIndex.Description(&$0) } != nil
+            }.count
+        }
+        #expect(described == replayed.nodes.count - 3 - 5, "all but the turns kept a summary; the tail's are in memory: \(described)")
+
+        // A flipped byte in a description: replayed once, the same tree, the index built again.
+        let key = KeyEncoding.uuid(id) + HistoryIndex.descriptionKey(4)
+        try workspace.store.env.write { txn in
+            var value = try #require(try txn.get(workspace.store.snapshots, key))
+            value[value.count - 6] ^= 0x20
+            try txn.put(workspace.store.snapshots, key, value)
+        }
+        let damaged = try Workspace(directory: dir.url)
+        #expect(try damaged.historyTree(of: "cat") == HistoryTreeAnswer(replayed))
+        #expect(damaged.histories.statistics.built == 1, "replayed")
+        let again = try Workspace(directory: dir.url)
+        #expect(try again.historyTree(of: "cat") == HistoryTreeAnswer(replayed))
+        #expect(again.histories.statistics.built == 0, "the index built again")
     }
 
     /// A purge removes the index with the stream; the snapshot of another stream stays.

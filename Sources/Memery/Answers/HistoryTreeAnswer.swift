@@ -5,7 +5,7 @@ import MemeryCore
 /// head, and `tip`, which names the tree as far as it goes. Given what a page already holds
 /// (`since` and its `tip`), only what came after, marked `since`; the whole tree when that
 /// part is not this tree's (an edit synced in before its end).
-public struct HistoryTreeAnswer: Encodable, Sendable {
+public struct HistoryTreeAnswer: Encodable, Sendable, Equatable {
     public struct Node: Encodable, Sendable, Equatable {
         public var id: String
         public var version: UInt64
@@ -16,7 +16,7 @@ public struct HistoryTreeAnswer: Encodable, Sendable {
         public var summary: String
         public var types: [String]
     }
-    public struct Move: Encodable, Sendable {
+    public struct Move: Encodable, Sendable, Equatable {
         public var version: UInt64
         public var time: Int64
         public var cause: String
@@ -30,6 +30,15 @@ public struct HistoryTreeAnswer: Encodable, Sendable {
     public var moves: [Move]
     public var tip: String
     public var since: UInt64?
+
+    init(name: String, head: UInt64?, events: UInt64, nodes: [Node], moves: [Move], tip: String) {
+        self.name = name
+        self.head = head
+        self.events = events
+        self.nodes = nodes
+        self.moves = moves
+        self.tip = tip
+    }
 
     public init(_ history: CreationHistory, since: UInt64? = nil, tip: String? = nil) {
         var after: UInt64?
@@ -53,7 +62,7 @@ public struct HistoryTreeAnswer: Encodable, Sendable {
 extension HistoryTreeAnswer.Node {
     init(_ index: Int, in history: CreationHistory) {
         let node = history.nodes[index]
-        self.init(id: node.id.uuidString.lowercased(), version: node.version, firstVersion: node.firstVersion,
+        self.init(id: node.id.lowercasedString, version: node.version, firstVersion: node.firstVersion,
                   parent: node.parent.map { history.nodes[$0].version }, children: node.children.map { history.nodes[$0].version },
                   time: node.time, summary: HistoryTreeText.summary(index, in: history), types: node.events.map(\.type))
     }

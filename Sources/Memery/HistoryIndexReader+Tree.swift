@@ -1,0 +1,115 @@
+import Foundation
+import MemeryCore
+import MemeryStore
+
+extension HistoryIndexReader {
+    /// The whole tree as `memery history` prints it, from the index's records alone: one pass
+    /// of a cursor over each kind (nodes, their descriptions, moves), with the edits caught up
+    /// from the tail in memory over them. No event is read, except the few of an edit only
+    /// they can describe (a turn of the picture alone), so a new process draws 100,000 edits
+    /// without replaying them.
+    func treeAnswer(name: String) throws -> HistoryTreeAnswer {
+        let count = Int(meta.nodeCount)
+        let nodes = try allRecords(HistoryIndex.nodeKey, count: count, HistoryIndex.Node.init)
+        var lastTypes = HistoryIndex.Description.LastTypes()
+        let descriptions = try allRecords(HistoryIndex.descriptionKey, count: count) { try HistoryIndex.Description(&$0, sharing: &lastTypes) }
+        let moves = try allRecords(HistoryIndex.moveKey, count: Int(meta.moveCount)) { try HistoryIndex.move(0, &$0) }
+
+        // Children by parent, oldest first: nodes are numbered in history order, as the lists are.
+        var children = [[UInt64]](repeating: [], count: count)
+        for (index, node) in nodes.enumerated() where node.parent != HistoryIndex.none {
+            guard Int(node.parent) < index else { throw HistoryIndex.Unusable(reason: "node \(index) comes before its parent") }
+            children[Int(node.parent)].append(node.lastVersion)
+        }
+        var answerNodes = [HistoryTreeAnswer.Node]()
+        answerNodes.reserveCapacity(count)
+        for (index, node) in nodes.enumerated() {
+            let parent = node.parent == HistoryIndex.none ? nil : nodes[Int(node.parent)].lastVersion
+            var described = descriptions[index]
+            if described == nil {
+                let events = try events(of: index)
+                described = .init(types: events.map(\.type), summary: try summary(of: index, events: events))
+            }
+            answerNodes.append(HistoryTreeAnswer.Node(id: node.id.lowercasedString, version: node.lastVersion, firstVersion: node.firstVersion,
+                                                      parent: parent, children: children[index], time: node.time,
+                                                      summary: described?.summary ?? "", types: described?.types ?? []))
+        }
+
+        // The tip takes the appends in history order: the two lists merged by event number.
+        var tip = HistoryTip(), answerMoves = [HistoryTreeAnswer.Move]()
+        var nextMove = 0
+        func addMoves(before version: UInt64) throws {
+            while nextMove < moves.count, moves[nextMove].firstVersion < version {
+                let move = moves[nextMove]
+                guard case let .move(to, cause) = move.kind, to < count else { throw HistoryIndex.Unusable(reason: "move \(nextMove) goes past the nodes") }
+                tip.move(time: move.time, cause: cause, to: nodes[to].id, lastVersion: move.lastVersion)
+                answerMoves.append(.init(version: move.lastVersion, time: move.time, cause: cause.rawValue, to: nodes[to].lastVersion))
+                nextMove += 1
+            }
+        }
+        for node in nodes {
+            try addMoves(before: node.firstVersion)
+            tip.edit(node.id, lastVersion: node.lastVersion)
+        }
+        try addMoves(before: .max)
+        return HistoryTreeAnswer(name: name, head: head.map { nodes[$0].lastVersion }, events: streamVersion,
+                                 nodes: answerNodes, moves: answerMoves, tip: tip.text)
+    }
+
+    /// Every record of one kind, numbered 0..<count: the stored ones by a cursor (in key
+    /// order, so by number), then those written in memory since (the tail caught up) over
+    /// them. A gap or a damaged record makes the index unusable.
+    private func allRecords<T>(_ key: (UInt32) -> [UInt8], count: Int, _ parse: (inout FieldReader) throws -> T) throws -> [T] {
+        var found = [T]()
+        found.reserveCapacity(count)
+        let kind = key(0)[0]
+        /// The record's number, when it is one of this kind's below `count`.
+        func number(_ key: UnsafeRawBufferPointer) -> Int? {
+            guard key.count == 5, key[0] == kind else { return nil }
+            let index = Int(UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 1, as: UInt32.self)))
+            return index < count ? index : nil  // past the last (`h` ffffffff is the index's own record)
+        }
+        if count > 0 {
+            try records.base?.scan(from: key(0)) { key, value in
+                guard let index = number(key) else { return false }
+                guard index == found.count else { throw HistoryIndex.Unusable(reason: "record \(found.count) is missing") }
+                guard let value else { throw HistoryIndex.Unusable(reason: "record \(index) fails its checksum") }
+                var reader = FieldReader(value)
+                found.append(try parse(&reader))
+                return true
+            }
+        }
+        let written = records.written.compactMap { key, value in key.withUnsafeBytes(number).map { ($0, value) } }
+        for (index, value) in written.sorted(by: { $0.0 < $1.0 }) {
+            let record = try FieldReader.read(value, parse)
+            if index < found.count { found[index] = record } else if index == found.count { found.append(record) } else {
+                throw HistoryIndex.Unusable(reason: "record \(found.count) is missing")
+            }
+        }
+        guard found.count == count else { throw HistoryIndex.Unusable(reason: "record \(found.count) is missing") }
+        return found
+    }
+}
+
+extension UUID {
+    /// The id as the answers spell it (lower case), written directly: `uuidString.lowercased()`
+    /// makes two strings, which showed in drawing 100,000 edits.
+    var lowercasedString: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var at = 0
+            withUnsafeBytes(of: uuid) { bytes in
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        buffer[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    buffer[at] = digits.utf8Start[Int(byte >> 4)]
+                    buffer[at + 1] = digits.utf8Start[Int(byte & 0xf)]
+                    at += 2
+                }
+            }
+            return at
+        }
+    }
+}
