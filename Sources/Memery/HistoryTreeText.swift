@@ -54,6 +54,25 @@ public enum HistoryTreeText {
     /// The tree drawn from its answer (`Workspace.historyTree`, which a new process reads
     /// from the history index). Its nodes are in history order, so by ascending number.
     public static func lines(_ tree: HistoryTreeAnswer) -> [String] {
+        var lines = [String]()
+        lines.reserveCapacity(tree.nodes.count)
+        draw(tree) { lines.append($0) }
+        return lines
+    }
+
+    /// The lines as one text, each ended by a newline: what `memery history` prints in one
+    /// write (a print a line, and an array of 100,000 lines joined, were most of its time).
+    public static func text(_ tree: HistoryTreeAnswer) -> String {
+        var text = ""
+        text.reserveCapacity(tree.nodes.count * 64)
+        draw(tree) { line in
+            text += line
+            text += "\n"
+        }
+        return text
+    }
+
+    private static func draw(_ tree: HistoryTreeAnswer, _ emit: (String) -> Void) {
         let nodes = tree.nodes
         func position(_ version: UInt64) -> Int? {
             var low = 0, high = nodes.count
@@ -63,21 +82,19 @@ public enum HistoryTreeText {
             }
             return low < nodes.count && nodes[low].version == version ? low : nil
         }
-        var lines = [String]()
-        lines.reserveCapacity(nodes.count)
         var times = EditTimeFormatter()
         enum Item { case chain(start: Int, prefix: String), label(String) }
         var stack = nodes.indices.filter { nodes[$0].parent == nil }.reversed().map { Item.chain(start: $0, prefix: "") }
         while let item = stack.popLast() {
             switch item {
             case .label(let text):
-                lines.append(text)
+                emit(text)
             case let .chain(start, prefix):
                 var index = start
                 while true {
                     let node = nodes[index]
                     let head = node.version == tree.head ? "   ← head" : ""
-                    lines.append("\(prefix)\(column(node.version)) \(times.text(node.time))  \(node.summary)\(head)")
+                    emit("\(prefix)\(column(node.version)) \(times.text(node.time))  \(node.summary)\(head)")
                     guard node.children.count == 1, let child = position(node.children[0]) else { break }
                     index = child
                 }
@@ -93,7 +110,6 @@ public enum HistoryTreeText {
                 }
             }
         }
-        return lines
     }
 
     /// The edits leading to the head, one line each as the tree draws them, with where

@@ -50,8 +50,7 @@ struct HistoryCommand: ParsableCommand {
         if json {
             try printJSON(tree)
         } else {
-            // One write: a print a line was most of drawing 100,000 edits.
-            print(HistoryTreeText.lines(tree).joined(separator: "\n"))
+            print(HistoryTreeText.text(tree), terminator: "")
         }
     }
 }
