@@ -42,6 +42,8 @@ public struct HistoryEntry: Sendable {
         return start.evolve(node.events.prefix(position).filter { !$0.isHeadMove })
     }
 
+    /// The history index keeps these words (`HistoryIndex.Description`): changing them
+    /// means bumping `HistoryIndex.format`, or `memery history` shows the old words.
     /// `moveTarget`: where a move of the head went, by the event number people see.
     /// `placementBefore`: where the picture was before a turn of the picture alone, so that
     /// the turn is said as what changed.

@@ -83,6 +83,8 @@ enum HistoryIndex {
     /// What an edit did, as `memery history` says it: its events' types and its summary.
     /// A turn of the picture alone is said as a change from the state before it, which the
     /// writer may not have at hand: then `summary` is nil and a reader asks the events.
+    /// The summary is `HistoryEntry.describe`'s words, kept: a change to them must bump
+    /// `format`, so that kept words are written again (HistoryIndexTests freezes a sample).
     struct Description: Equatable {
         var types: [String]
         var summary: String?
@@ -177,13 +179,10 @@ extension HistoryIndex {
     static func put(_ description: Description, at index: UInt32, in records: inout some HistoryRecords) throws {
         // A type too long for its length byte (none is) is left to the events, as a summary is.
         let fits = description.types.allSatisfy { $0.utf8.count <= Int(UInt8.max) } && description.types.count <= Int(UInt8.max)
-        var value: [UInt8] = [fits && description.summary != nil ? 0 : Description.askTheEvents]
-        if fits {
-            value.append(UInt8(description.types.count))
-            for type in description.types { value += [UInt8(type.utf8.count)] + Array(type.utf8) }
-            value += Array((description.summary ?? "").utf8)
-        }
-        try records.put(descriptionKey(index), value)
+        guard fits, let summary = description.summary else { return try records.put(descriptionKey(index), [Description.askTheEvents]) }
+        var value: [UInt8] = [0, UInt8(description.types.count)]
+        for type in description.types { value += [UInt8(type.utf8.count)] + Array(type.utf8) }
+        try records.put(descriptionKey(index), value + Array(summary.utf8))
     }
 }
 

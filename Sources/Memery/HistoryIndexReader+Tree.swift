@@ -10,6 +10,7 @@ extension HistoryIndexReader {
     /// without replaying them.
     func treeAnswer(name: String) throws -> HistoryTreeAnswer {
         let count = Int(meta.nodeCount)
+        guard head.map({ $0 < count }) ?? true else { throw HistoryIndex.Unusable(reason: "the head is past the nodes") }
         let nodes = try allRecords(HistoryIndex.nodeKey, count: count, HistoryIndex.Node.init)
         var lastTypes = HistoryIndex.Description.LastTypes()
         let descriptions = try allRecords(HistoryIndex.descriptionKey, count: count) { try HistoryIndex.Description(&$0, sharing: &lastTypes) }

@@ -147,6 +147,10 @@ final class HistoryIndexReader: HistoryNavigation {
                 state = known.state  // a redo: the head's state and the child's events
                 break
             }
+            if let lastState, current == lastState.node {
+                state = lastState.state  // an ancestor's, asked for last (turns drawn one after another)
+                break
+            }
             if current == Int(checkpoint) {
                 guard let data = try records.get(HistoryIndex.stateKey(checkpoint)) else {
                     throw HistoryIndex.Unusable(reason: "the state at node \(checkpoint) is missing")

@@ -315,6 +315,26 @@ import Testing
         }
         #expect(described == replayed.nodes.count - 3 - 5, "all but the turns kept a summary; the tail's are in memory: \(described)")
 
+        // The index keeps these words: a change to `HistoryEntry.describe` must bump `HistoryIndex.format`
+        // (and then this list), or `memery history` shows the old words where undo shows the new.
+        #expect(Array(tree.nodes.map(\.summary).prefix(3)) == [
+            "created \"cat\"; imported chelsea.png (png, 451x300)", "added top text L1 \"edit 0\"", "edited L1: text \"edit 1\"",
+        ], "HistoryIndex.format is \(HistoryIndex.format)")
+        #expect(tree.nodes.filter { $0.summary.contains("the picture alone") }.map(\.summary) == [
+            "turned the picture alone by 90° (now at 90°)", "mirrored the picture alone left to right", "turned the picture alone by 180° (now at 180°)",
+        ])
+
+        // An index of the format before: replayed once, and built again in this one.
+        try workspace.store.updateCache(id) { cache in
+            var value = try #require(try cache.get(HistoryIndex.metaKey))
+            value[0] = HistoryIndex.format - 1
+            try cache.put(HistoryIndex.metaKey, value)
+        }
+        let older = try Workspace(directory: dir.url)
+        #expect(try older.historyTree(of: "cat") == HistoryTreeAnswer(replayed))
+        #expect(older.histories.statistics.built == 1, "replayed")
+        #expect(try Self.index(older, "cat") { $0 != nil }, "and built again")
+
         // A flipped byte in a description: replayed once, the same tree, the index built again.
         let key = KeyEncoding.uuid(id) + HistoryIndex.descriptionKey(4)
         try workspace.store.env.write { txn in
