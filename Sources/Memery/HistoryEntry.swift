@@ -11,10 +11,10 @@ public struct HistoryEntry: Sendable {
     public var timeMilliseconds: Int64
     public var type: String
     public var summary: String
-    private let stored: StoredEvent
+    let stored: StoredEvent
 
-    /// The envelope as JSON (schemas/envelope.schema.json), payload included. Made when
-    /// asked: only `--json` prints it, and parsing every payload was most of the text's time.
+    /// The envelope as JSON values (schemas/envelope.schema.json), payload parsed. Made when
+    /// asked; `--json` writes it through `EnvelopeArrayWriter` instead.
     public func envelope() throws -> [String: any Sendable] { try stored.envelopeJSON() }
 
     init(_ stored: StoredEvent, _ event: CreationEvent, in history: CreationHistory) throws {

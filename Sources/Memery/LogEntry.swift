@@ -13,9 +13,8 @@ public struct LogEntry: Sendable {
     public var type: String
     let stored: StoredEvent
 
-    /// The envelope as JSON (schemas/envelope.schema.json), payload included. Made when
-    /// asked: only `--json` prints it, and parsing every payload (Foundation's
-    /// JSONSerialization) for every line was most of `memery log`'s time. A payload that is
-    /// not JSON fails only `--json` now.
+    /// The envelope as JSON values (schemas/envelope.schema.json), payload parsed. Made when
+    /// asked: parsing every payload was most of `memery log`'s time. `--json` does not use
+    /// it: `EnvelopeArrayWriter` writes the stored payload without parsing it.
     public func envelope() throws -> [String: any Sendable] { try stored.envelopeJSON() }
 }

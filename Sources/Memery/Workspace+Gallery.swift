@@ -60,19 +60,25 @@ extension Workspace {
     /// The store's global log from `sequence` on, purged events left out, each with the
     /// name of the creation it belongs to (or the well-known stream's name).
     public func log(from sequence: UInt64 = 1) throws -> [LogEntry] {
+        var entries = [LogEntry]()
+        try forEachLogEntry(from: sequence) { entries.append($0) }
+        return entries
+    }
+
+    /// The log from `sequence` on, one entry at a time as it is read, without holding it
+    /// all: what `memery log` prints, at any size of store.
+    public func forEachLogEntry(from sequence: UInt64 = 1, _ body: (LogEntry) throws -> Void) throws {
         var names = [UUID: String]()  // a creation's stream: its name; its membership: "NAME (gallery)"
         for entry in try gallery().all {
             names[entry.id] = entry.name
             names[GalleryIndex.membershipStream(of: entry.id)] = "\(entry.name) (gallery)"
         }
-        var entries = [LogEntry]()
         try store.forEachEvent(from: sequence) { event in
             guard !event.isPurged else { return true }
             let stream = WellKnownStreams.name(of: event.stream) ?? names[event.stream]
-            entries.append(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
-                                    timeMilliseconds: event.timeMilliseconds, type: event.type, stored: event))
+            try body(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
+                              timeMilliseconds: event.timeMilliseconds, type: event.type, stored: event))
             return true
         }
-        return entries
     }
 }

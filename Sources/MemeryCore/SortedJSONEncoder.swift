@@ -346,14 +346,14 @@ private struct NestedEncoder: Encoder {
 
 /// The bytes of JSON's leaves as this encoder writes them, for `JSONByteWriter` and for
 /// `PlainPayloadWriter`, which must write the same bytes.
-enum JSONLeafBytes {
-    static func null(into bytes: inout [UInt8]) { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+package enum JSONLeafBytes {
+    package static func null(into bytes: inout [UInt8]) { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 
-    static func bool(_ value: Bool, into bytes: inout [UInt8]) {
+    package static func bool(_ value: Bool, into bytes: inout [UInt8]) {
         if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
     }
 
-    static func integer<T: BinaryInteger>(_ value: T, into bytes: inout [UInt8]) {
+    package static func integer<T: BinaryInteger>(_ value: T, into bytes: inout [UInt8]) {
         if value == 0 { bytes.append(UInt8(ascii: "0")); return }
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         // Digits from the end into a small stack buffer; the magnitude of the minimum fits a UInt64.
@@ -370,7 +370,7 @@ enum JSONLeafBytes {
     }
 
     /// False, with nothing written, for NaN and the infinities, which JSON cannot spell.
-    static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, into bytes: inout [UInt8]) -> Bool {
+    package static func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, into bytes: inout [UInt8]) -> Bool {
         guard value.isFinite else { return false }
         if T.self == Double.self, value == value.rounded(.towardZero), value.magnitude < 1e15 {
             if value == 0, value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
@@ -385,7 +385,7 @@ enum JSONLeafBytes {
 
     /// A JSON string: quotes, backslashes and control characters escaped, everything else
     /// as its UTF-8 (slashes too, as with `.withoutEscapingSlashes`).
-    static func string(_ string: String, into bytes: inout [UInt8]) {
+    package static func string(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
@@ -411,10 +411,10 @@ enum JSONLeafBytes {
     }
 
     /// A lowercase hex digit, for `\u00XX` escapes and colours alike.
-    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+    package static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
 
     /// As `Color`'s own encode(to:) writes it, without the String: "#rrggbb" needs no escapes.
-    static func color(_ color: Color, into bytes: inout [UInt8]) {
+    package static func color(_ color: Color, into bytes: inout [UInt8]) {
         color.withHexBytes { hex in
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: hex)

@@ -43,10 +43,7 @@ func printJSON(_ answer: some Encodable) throws {
     print(String(decoding: try AnswerJSON.data(answer, pretty: true), as: UTF8.self))
 }
 
-/// Prints JSON that has no type of its own (an event's envelope, whose payload is any
-/// event's): pretty, keys sorted as JSONSerialization sorts them (ignoring case), slashes
-/// left alone.
-func printJSON(_ value: Any) throws {
-    let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
-    print(String(decoding: data, as: UTF8.self))
+/// Writes bytes to standard output as they come (for output too big to gather first).
+func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
+    try FileHandle.standardOutput.write(contentsOf: Data(bytes))
 }

@@ -32,7 +32,9 @@ struct HistoryCommand: ParsableCommand {
         if events {
             let entries = try workspace.events(of: name).suffix(last ?? Int.max)
             if json {
-                try printJSON(entries.map { try $0.envelope() })
+                var writer = EnvelopeArrayWriter(into: writeToStandardOutput)
+                for entry in entries { try writer.append(entry) }
+                try writer.finish()
             } else {
                 var times = EditTimeFormatter()
                 for entry in entries {

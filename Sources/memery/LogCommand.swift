@@ -16,17 +16,15 @@ struct LogCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let entries = try storeOptions.open().log(from: from)
+        let workspace = try storeOptions.open()
         if json {
-            try printJSON(entries.map { entry in
-                var envelope = try entry.envelope()
-                envelope["creation"] = entry.streamName
-                return envelope
-            })
+            var writer = EnvelopeArrayWriter(into: writeToStandardOutput)
+            try workspace.forEachLogEntry(from: from) { try writer.append($0) }
+            try writer.finish()
             return
         }
         var times = EditTimeFormatter()
-        for event in entries {
+        try workspace.forEachLogEntry(from: from) { event in
             let stream = event.streamName ?? event.stream.uuidString.lowercased()
             print("#\(event.sequence)\t\(stream)\tv\(event.version)\t\(times.text(event.timeMilliseconds))\t\(event.type)")
         }
