@@ -3,10 +3,11 @@ import MemeryCore
 import MemeryStore
 
 /// `memery log --json` and `memery history --events --json`: a JSON array of envelopes
-/// (schemas/envelope.schema.json), pretty, written a piece at a time as the events are read,
-/// so that a store of any size prints in memory of its own. The envelope's keys are written
-/// in their sorted order; the payload as it is stored (`PrettyJSON`), not parsed and
-/// written again.
+/// (schemas/envelope.schema.json), pretty, handed over a piece at a time, so that the log
+/// of a store of any size prints in memory of its own. The envelope's keys are written in
+/// their sorted order; the payload as it is stored (`PrettyJSON`), not parsed and written
+/// again. A payload that is not a JSON object stops it with the event named; what was
+/// handed over before is a truncated array, never a complete-looking one.
 public struct EnvelopeArrayWriter {
     private var bytes = [UInt8]()
     private var count = 0
@@ -51,7 +52,11 @@ public struct EnvelopeArrayWriter {
         }
         bytes.append(contentsOf: "    \"payload\" : ".utf8)
         do {
-            try event.payload.withUnsafeBytes { try PrettyJSON.append($0, level: 2, to: &bytes) }
+            try event.payload.withUnsafeBytes { payload in
+                // Admission takes no other payload; the schema promises an object.
+                guard PrettyJSON.isObject(payload) else { throw PrettyJSON.Invalid(offset: 0, reason: "not an object") }
+                try PrettyJSON.append(payload, level: 2, to: &bytes)
+            }
         } catch {
             bytes.removeSubrange(start...)
             throw StoreError.damaged(sequence: event.sequence, reason: "its payload is not JSON (\(error))")

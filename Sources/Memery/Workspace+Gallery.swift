@@ -65,20 +65,31 @@ extension Workspace {
         return entries
     }
 
-    /// The log from `sequence` on, one entry at a time as it is read, without holding it
-    /// all: what `memery log` prints, at any size of store.
-    public func forEachLogEntry(from sequence: UInt64 = 1, _ body: (LogEntry) throws -> Void) throws {
+    /// The log from `sequence` on, as it is read, without holding it all: what `memery log`
+    /// prints, at any size of store. The entries are read `perRead` at a time, each
+    /// batch in its own read transaction, and handed to `body` outside it: a reader paused
+    /// on a pipe (`| less`) must not hold a snapshot that keeps writers from reusing pages.
+    /// The log only grows, so the batches join up.
+    public func forEachLogEntry(from sequence: UInt64 = 1, perRead: Int = 1024, _ body: (LogEntry) throws -> Void) throws {
+        precondition(perRead > 0)
         var names = [UUID: String]()  // a creation's stream: its name; its membership: "NAME (gallery)"
         for entry in try gallery().all {
             names[entry.id] = entry.name
             names[GalleryIndex.membershipStream(of: entry.id)] = "\(entry.name) (gallery)"
         }
-        try store.forEachEvent(from: sequence) { event in
-            guard !event.isPurged else { return true }
-            let stream = WellKnownStreams.name(of: event.stream) ?? names[event.stream]
-            try body(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
-                              timeMilliseconds: event.timeMilliseconds, type: event.type, stored: event))
-            return true
-        }
+        var next = sequence
+        var batch = [LogEntry]()
+        repeat {
+            batch.removeAll(keepingCapacity: true)
+            try store.forEachEvent(from: next) { event in
+                next = event.sequence + 1
+                guard !event.isPurged else { return true }
+                let stream = WellKnownStreams.name(of: event.stream) ?? names[event.stream]
+                batch.append(LogEntry(sequence: event.sequence, stream: event.stream, streamName: stream, version: event.version,
+                                      timeMilliseconds: event.timeMilliseconds, type: event.type, stored: event))
+                return batch.count < perRead
+            }
+            for entry in batch { try body(entry) }
+        } while batch.count == perRead
     }
 }

@@ -5,19 +5,31 @@
 /// with sorted keys, which compares them through ICU collation) `memery log --json` of
 /// 115,000 events took 8.3 s.
 package enum PrettyJSON {
-    /// Deeper than any payload this project writes; a hostile one cannot exhaust the stack.
-    package static let maximumDepth = 256
+    /// As deep as Foundation's parser, which admits events from other machines, reads (and
+    /// `PayloadJSONDecoder`): whatever was admitted can be printed; a hostile payload
+    /// cannot exhaust the stack.
+    package static let maximumDepth = 512
 
     package struct Invalid: Error, CustomStringConvertible {
         package var offset: Int
         package var reason: String
         package var description: String { "\(reason) at byte \(offset)" }
+        package init(offset: Int, reason: String) { self.offset = offset; self.reason = reason }
+    }
+
+    /// Whether `json` holds an object (what every event's payload is), before anything is written.
+    package static func isObject(_ json: UnsafeRawBufferPointer) -> Bool {
+        var reader = Reader(bytes: json)
+        if json.starts(with: [0xEF, 0xBB, 0xBF]) { reader.at = 3 }
+        reader.skipSpace()
+        return reader.next == UInt8(ascii: "{")
     }
 
     /// Appends `json` (one value, any whitespace) laid out as the member of an object
     /// `level` levels deep would be: its nested lines indented from there.
     package static func append(_ json: UnsafeRawBufferPointer, level: Int, to out: inout [UInt8]) throws {
         var reader = Reader(bytes: json)
+        if json.starts(with: [0xEF, 0xBB, 0xBF]) { reader.at = 3 }  // a UTF-8 byte order mark, which Foundation skips
         reader.skipSpace()
         try reader.value(level: level, depth: 0, into: &out)
         reader.skipSpace()

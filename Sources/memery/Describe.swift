@@ -1,3 +1,4 @@
+import ArgumentParser
 import Memery
 import Foundation
 
@@ -43,7 +44,13 @@ func printJSON(_ answer: some Encodable) throws {
     print(String(decoding: try AnswerJSON.data(answer, pretty: true), as: UTF8.self))
 }
 
-/// Writes bytes to standard output as they come (for output too big to gather first).
+/// Writes bytes to standard output as they come (for output too big to gather first). A
+/// reader that stops early (`| head`) ends the command quietly with success, as `print`'s
+/// dropped writes did, instead of reading the rest for nobody.
 func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
-    try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+    do {
+        try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+    } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
+        throw ExitCode.success
+    }
 }

@@ -22,6 +22,28 @@ import Testing
         return (try Data(contentsOf: URL(fileURLWithPath: file)), process.terminationStatus)
     }
 
+    /// A reader that stops early (`memery log --json | head`) is not an error of ours: the
+    /// log ends quietly, with success, as the lines `print` dropped did before.
+    @Test func theLogIntoAPipeNobodyReadsEndsQuietly() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--canvas", "10x10"])
+        // A pipe whose reading end is closed before the command starts: its first write fails (EPIPE).
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        let errors = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.memery)
+        process.arguments = ["log", "--json", "--store", s.store]
+        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        process.standardError = errors.fileHandleForWriting
+        try process.run()
+        process.waitUntilExit()
+        try errors.fileHandleForWriting.close()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && said.isEmpty, "\(process.terminationStatus): \(said)")
+    }
+
     @Test func exportAndQuickWriteThePictureToStandardOutput() throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])

@@ -27,6 +27,8 @@ import Testing
         #"[{"x":1.25,"y":-3}]"#,
         #"[]"#, #"{}"#, #""alone""#, #"42"#, #"null"#,
         " {\n \"a\" : [ 1 ,\t2 ] ,\r\n \"b\":{ } } ",
+        "\u{FEFF}{\"after a byte order mark\":1}",
+        String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
     ])
     func laysOutAsFoundationDoes(json: String) throws {
         #expect(try Self.pretty(json) == (try Self.foundationPretty(json)))
@@ -36,6 +38,12 @@ import Testing
     /// sits two levels in.
     @Test func nestedLinesStartFromTheLevelGiven() throws {
         #expect(try Self.pretty(#"{"a":[1]}"#, level: 2) == "{\n      \"a\" : [\n        1\n      ]\n    }")
+    }
+
+    /// A payload is copied as it is written, where JSONSerialization made values of it and
+    /// wrote them again: escapes, numbers and the order of keys stay as stored.
+    @Test func whatIsWrittenIsCopiedNotRewritten() throws {
+        #expect(try Self.pretty(#"{"b":"\/ \u00e9","a":1.0,"c":1E2}"#) == "{\n  \"b\" : \"\\/ \\u00e9\",\n  \"a\" : 1.0,\n  \"c\" : 1E2\n}")
     }
 
     /// Every random event's payload, as the store keeps it, lays out to the same value.
@@ -58,7 +66,7 @@ import Testing
         (#""open"#, "not closed"), (#""\x""#, "not an escape"), (#""\u12G4""#, "four hex digits"),
         ("\"raw\u{1}control\"", "control character"), ("01", "more after the value"), ("1.", "after '.'"),
         ("-", "needs a digit"), ("1e+", "exponent"), ("tru", "not a value"), ("", "ends early"),
-        (String(repeating: "[", count: 300) + String(repeating: "]", count: 300), "nested deeper than 256"),
+        (String(repeating: "[", count: 600) + String(repeating: "]", count: 600), "nested deeper than 512"),
     ])
     func notJSONIsRefusedByName(json: String, reason: String) {
         let error = #expect(throws: PrettyJSON.Invalid.self) { try Self.pretty(json) }

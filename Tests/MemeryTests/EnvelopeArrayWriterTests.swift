@@ -53,6 +53,22 @@ import Testing
         #expect(historyJSON == (try Self.foundationPretty(try history.map { try $0.envelope() })), "no creation key in a history")
     }
 
+    /// Read a few at a time, one read transaction each, the log is the same entries in the
+    /// same order, whether its length is a multiple of the batch or not, from any start.
+    @Test(arguments: [1, 2, 3, 7, 1024])
+    func theLogReadInBatchesIsTheWholeLog(perRead: Int) throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        try workspace.create(name: "c", canvasWidth: 8, height: 8, background: .white)
+        for index in 0..<5 { try workspace.setCaptions("c", top: "\(index)", bottom: nil) }
+        let whole = try workspace.log().map(\.sequence)
+        for start in [1, 2, whole.count / 2, whole.count, whole.count + 1] {
+            var read = [UInt64]()
+            try workspace.forEachLogEntry(from: UInt64(start), perRead: perRead) { read.append($0.sequence) }
+            #expect(read == whole.filter { $0 >= UInt64(start) }, "from \(start), \(perRead) a read")
+        }
+    }
+
     @Test func anEmptyLogIsAnEmptyArrayAsFoundationLaysItOut() throws {
         var pieces = [Int]()
         #expect(try Self.written(in: &pieces) { _ in } == (try Self.foundationPretty([])))
@@ -72,14 +88,16 @@ import Testing
         #expect(pieces.count >= 2 && pieces.dropLast().allSatisfy { $0 >= 1 << 16 && $0 < (1 << 16) + 8192 }, "\(pieces)")
     }
 
-    /// A record whose bytes check out but whose payload is not JSON (nothing this project
-    /// writes; a store damaged by hand) is named by its sequence, and nothing of it is written.
+    /// A record whose bytes check out but whose payload is not a JSON object (nothing this
+    /// project writes or admits; a store damaged by hand) is named by its sequence, and
+    /// nothing of it is written.
     @Test func aPayloadThatIsNotJSONIsNamedNotWrittenInPart() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
         let stored = try workspace.store.append(to: UUID(), expectedVersion: 0, events: [
             NewEvent(type: "Odd", schemaVersion: 1, payload: Data(#"{"a":1}"#.utf8)),
             NewEvent(type: "Odd", schemaVersion: 1, payload: Data(#"{"a":"#.utf8)),
+            NewEvent(type: "Odd", schemaVersion: 1, payload: Data(#"[1]"#.utf8)),
         ])
         var out = [UInt8]()
         var writer = EnvelopeArrayWriter(into: { out.append(contentsOf: $0) })
@@ -91,8 +109,14 @@ import Testing
             guard case StoreError.damaged(let sequence, let reason) = error else { return false }
             return sequence == stored[1].sequence && reason.contains("its payload is not JSON")
         }
+        #expect {
+            try writer.append(entries[2])
+        } throws: { error in
+            guard case StoreError.damaged(let sequence, let reason) = error else { return false }
+            return sequence == stored[2].sequence && reason.contains("not an object")
+        }
         try writer.finish()
         let array = try JSONSerialization.jsonObject(with: Data(out)) as? [[String: Any]]
-        #expect(array?.count == 1, "the first envelope whole, nothing of the second")
+        #expect(array?.count == 1, "the first envelope whole, nothing of the others")
     }
 }
