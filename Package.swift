@@ -78,7 +78,11 @@ let package = Package(
         // The domain, pure Swift, no I/O.
         .target(name: "MemeryCore"),
         // Pixels: decode/encode (gdk-pixbuf; giflib and libwebp for animations), compose (Cairo), text (Pango).
-        .target(name: "MemeryRender", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
+        // Pixels without drawing: a raster, the decoders, the filter host and the helpers' side
+        // of both. No Cairo or Pango, so that memery-helper, built on it alone, starts fast.
+        .target(name: "MemeryPixels", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
+        // Drawing: composing (Cairo), text (Pango), encoding, the decoded-picture cache; over MemeryPixels.
+        .target(name: "MemeryRender", dependencies: ["MemeryPixels", "MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks"],
                 resources: [.copy("Stickers")],  // the bundled stickers (CC0, scripts/make-stickers)
@@ -132,7 +136,7 @@ let package = Package(
 
         // The helper processes' executable: decoding and isolated filters, without the store,
         // the servers or the hub, so that it starts fast (HelperProcess.helperBinary).
-        .executableTarget(name: "memery-helper", dependencies: ["MemeryRender"]),
+        .executableTarget(name: "memery-helper", dependencies: ["MemeryPixels"]),
         // `make crashtest`: kill -9 a streaming `memery apply` at random moments and at fail points.
         .executableTarget(name: "memery-crashtest", dependencies: ["Memery", "MemeryStore", "MemeryCore"]),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -D FUZZING); built as
@@ -154,8 +158,8 @@ let package = Package(
         .target(name: "MemeryTestSupport", dependencies: ["MemeryRender", .product(name: "Logging", package: "swift-log")], path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryCRC32C", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
-        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryPixels", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
+        .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryPixels", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),

@@ -194,9 +194,8 @@ extension Raster {
     /// Another raster over these pixels, keeping this one alive: for a reader on another
     /// thread (Cairo surfaces are not shared between threads; their pixels may be read by many).
     func sharingPixels() throws -> Raster {
-        cairo_surface_flush(surface)
-        guard let pixels = cairo_image_surface_get_data(surface) else { throw RenderError.outOfMemory(width: width, height: height) }
-        return try Raster(wrapping: UnsafeMutableRawPointer(pixels), width: width, height: height, stride: stride,
+        drawing.withLock { $0 }?.willTouchPixels()
+        return try Raster(wrapping: UnsafeMutableRawPointer(pixelBytes), width: width, height: height, stride: stride,
                           release: { withExtendedLifetime(self) {} })
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MemeryTestSupport
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Animated GIF and WebP (issue 11 §4): every frame decoded as browsers show it, checked

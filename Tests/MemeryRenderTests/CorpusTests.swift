@@ -1,6 +1,7 @@
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Every picture of Tests/Corpus (public decoder test suites, see its SOURCES.md) decodes as

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MemeryCore
+@testable import MemeryPixels
 @testable import MemeryRender
 import MemeryTestSupport
 

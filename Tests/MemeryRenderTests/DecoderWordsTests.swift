@@ -1,6 +1,7 @@
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Damaged pictures are refused in plain words: what is wrong with the file, not the

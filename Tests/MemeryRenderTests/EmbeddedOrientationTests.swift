@@ -1,6 +1,7 @@
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// PNG and WebP files that record an orientation (EXIF, or XMP's tiff:Orientation) come out

@@ -1,6 +1,7 @@
 import Foundation
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Emoji stickers: drawn in colour by the emoji font (bootstrap installs

@@ -2,6 +2,7 @@ import Foundation
 import MemeryCore
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// The built-in filters on a 160x120 piece of examples/chelsea.png, and the plugin loader's checks.

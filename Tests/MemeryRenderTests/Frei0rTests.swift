@@ -2,6 +2,7 @@ import Foundation
 import MemeryCore
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Debian's frei0r-plugins (scripts/bootstrap installs them) as frei0r.<name> filters.

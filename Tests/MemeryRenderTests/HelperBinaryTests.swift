@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// The helper processes run `memery-helper`, an executable that links only the rendering

@@ -2,6 +2,7 @@ import MemeryCore
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 @Suite(.enabled(if: Paths.sharedAvailable, "../shared/testdata is absent: the decoder tests need its images"))

@@ -1,6 +1,7 @@
 import MemeryCore
 import Foundation
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 @Suite struct ImageEncoderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Each layer kind and each canvas edit, drawn, on examples/chelsea.png (451x300).

@@ -1,6 +1,7 @@
 import Foundation
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Meme text on examples/chelsea.png (451x300), compared with goldens in Golden/.

@@ -1,6 +1,7 @@
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// A PNG whose picture is whole but whose end is damaged is shown, as browsers show it (issue

@@ -1,5 +1,6 @@
 import Testing
 import MemeryCore
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// What a migration must leave (ParamMigration.checkComplete), on parameter sets as a

@@ -2,6 +2,7 @@ import Foundation
 import MemeryCore
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Previews composed at their own width, from pictures decoded once and scaled once, look

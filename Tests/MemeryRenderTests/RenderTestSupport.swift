@@ -2,6 +2,7 @@ import Foundation
 import MemeryTestSupport
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 enum Paths {

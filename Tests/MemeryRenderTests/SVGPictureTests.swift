@@ -1,6 +1,7 @@
 import Foundation
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// SVG stickers (issue 32 §4): told by their first element, drawn by librsvg at a size Memery

@@ -3,6 +3,7 @@ import Foundation
 import MemeryCore
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// JPEG written while the picture is decoded (issue 11 §6): the same bytes as encoding the

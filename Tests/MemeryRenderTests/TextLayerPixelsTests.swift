@@ -2,6 +2,7 @@ import CPangoCairo
 import Foundation
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Text layers drawn through pixels of their own (`TextLayerPixels`): the same picture as

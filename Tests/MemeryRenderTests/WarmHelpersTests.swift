@@ -1,6 +1,7 @@
 import Foundation
 import MemeryCore
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Decoding helpers kept warm between pictures (issue 34): the same limits as a helper of

@@ -2,6 +2,7 @@ import Foundation
 import MemeryCore
 import MemeryTestSupport
 import Testing
+@testable import MemeryPixels
 @testable import MemeryRender
 
 /// Third-party and frei0r filters in warm helpers (issue 34): one helper runs one filter after

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Memery
 import MemeryCore
+@testable import MemeryPixels
 @testable import MemeryRender
 import MemeryTestSupport
 import Testing

@@ -66,6 +66,15 @@ def test_installed_memery_decodes_in_its_own_small_helper(staged):
     helper = root / "lib/memery/memery-helper"
     assert helper.exists() and os.access(helper, os.X_OK)
     assert not (root / "bin/memery-helper").exists(), "the helper is not a command for people: it stays off the PATH"
+    # It starts fast because it links only what decoding and filters need: no drawing (Cairo,
+    # Pango and the font and X libraries they bring), which memery itself links.
+    def needed(binary):
+        dynamic = subprocess.run(["readelf", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
+        return re.findall(r"\(NEEDED\).*\[(.*)\]", dynamic)
+    drawing = re.compile(r"^lib(cairo|pango|harfbuzz|fontconfig|freetype|X11)")
+    assert any(drawing.match(name) for name in needed(root / "bin/memery")), needed(root / "bin/memery")
+    assert not [name for name in needed(helper) if drawing.match(name)], needed(helper)
+    assert "libgdk_pixbuf-2.0.so.0" in needed(helper), needed(helper)
     shutil.copy(ROOT / "examples" / "chelsea.png", home / "helped.png")
     helper.chmod(0o644)
     try:

@@ -13,9 +13,9 @@ public struct HelperProcess {
                                                   executableDirectory: InstallLayout.executableDirectory(),
                                                   installPrefix: InstallLayout.installPrefix)
 
-    /// `memery-helper` links only the rendering engine, so it starts in about two thirds of
-    /// the whole `memery`'s time: a one-shot command pays a helper's start for every picture
-    /// it imports. It is looked for beside the executable (a build folder), then in
+    /// `memery-helper` links only MemeryPixels (no drawing, no store), so it starts in a
+    /// fraction of the whole `memery`'s time: a one-shot command pays a helper's start for
+    /// every picture it imports. It is looked for beside the executable (a build folder), then in
     /// PREFIX/lib/memery (installed, off the PATH); `memery`, which has the same hidden
     /// modes, serves when neither has it. MEMERY_HELPER names another (the tests' broken ones).
     static func helperBinary(environment: [String: String], executableDirectory: String?, installPrefix: URL?,

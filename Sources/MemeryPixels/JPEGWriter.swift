@@ -3,13 +3,13 @@ import MemeryCore
 import MemeryJPEG
 
 /// A JPEG written with libjpeg-turbo a band of Cairo rows at a time, read in place.
-final class JPEGWriter {
+package final class JPEGWriter {
     private let writer: OpaquePointer
-    let height: Int
+    package let height: Int
     /// Rows written so far.
-    private(set) var written = 0
+    package private(set) var written = 0
 
-    init(width: Int, height: Int, quality: Int) throws {
+    package init(width: Int, height: Int, quality: Int) throws {
         guard ExportFormat.qualityRange.contains(quality) else { throw RenderError.qualityOutOfRange(quality) }
         var message = [CChar](repeating: 0, count: 200)
         guard let writer = memery_jpeg_writer_new(Int32(width), Int32(height), Int32(quality), &message, message.count) else {
@@ -22,7 +22,7 @@ final class JPEGWriter {
     deinit { memery_jpeg_writer_free(writer) }
 
     /// The next `rows` rows, from `pixels`, `stride` bytes apart.
-    func write(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) throws {
+    package func write(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) throws {
         guard rows > 0 else { return }
         var message = [CChar](repeating: 0, count: 200)
         guard memery_jpeg_writer_rows(writer, pixels, Int32(stride), Int32(rows), &message, message.count) == 0 else {
@@ -32,7 +32,7 @@ final class JPEGWriter {
     }
 
     /// The JPEG, once every row is written.
-    func finish() throws -> Data {
+    package func finish() throws -> Data {
         guard written == height else { throw RenderError.encodeFailed(format: "jpeg", reason: "only \(written) of \(height) rows were written") }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0

@@ -150,7 +150,7 @@ public struct ImageDecoder: Sendable {
     /// Refuses, from the header alone, what would be refused after decoding or drawn wrong:
     /// a format not accepted, a known-bad variant, a size with no pixels or over the limits,
     /// too many frames. Nothing is decoded, so nothing is allocated for them.
-    func admit(_ header: ImageHeader, source: String, fromOutside: Bool = true) throws {
+    package func admit(_ header: ImageHeader, source: String, fromOutside: Bool = true) throws {
         if fromOutside, !alsoAccepted.contains("all") {
             if let format = header.format {
                 if !Self.acceptedFormats.contains(format), !alsoAccepted.contains(format) {

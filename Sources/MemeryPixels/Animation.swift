@@ -13,7 +13,7 @@ public typealias AnimationLoops = Int?
 
 /// Reads an animation frame by frame, each composed over what the last one left, so one
 /// canvas is held at a time however many frames there are.
-protocol FrameSource: AnyObject {
+package protocol FrameSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
     var frameCount: Int { get }
@@ -24,17 +24,17 @@ protocol FrameSource: AnyObject {
     func skip() throws -> Bool
 }
 
-enum Animations {
+package enum Animations {
     /// The formats whose files may hold more than one frame.
-    static let formats: Set<String> = ["gif", "webp"]
+    package static let formats: Set<String> = ["gif", "webp"]
 
     /// Whether the header says the file holds an animation Memery plays.
-    static func isAnimated(_ header: ImageHeader) -> Bool {
+    package static func isAnimated(_ header: ImageHeader) -> Bool {
         header.frames > 1 && header.format.map(formats.contains) == true
     }
 
     /// A reader for an animated GIF or WebP; `source` names the file in errors.
-    static func open(_ data: Data, format: String, source: String) throws -> FrameSource {
+    package static func open(_ data: Data, format: String, source: String) throws -> FrameSource {
         switch format {
         case "gif": return try GIFFrames(data, source: source)
         case "webp": return try WebPFrames(data, source: source)

@@ -4,16 +4,16 @@ import Foundation
 /// signature, not its name) and, for the formats Memery accepts, the size it declares and,
 /// for GIF and WebP, how many frames it holds. Checked against the limits before gdk-pixbuf sees a
 /// byte, so no loader allocates for a size or a frame count that would be refused.
-struct ImageHeader: Equatable {
+package struct ImageHeader: Equatable {
     /// gdk-pixbuf's name for the format (png, jpeg, gif, webp, bmp, tiff, avif), or a name
     /// for people of one Memery does not accept by default (an ICNS icon, ...); nil: unknown.
-    var format: String?
+    package var format: String?
     /// What the format is called in messages: "PNG", "an ICNS icon", ...
     var kind: String
     /// The declared size, when the header gives one (the largest frame's for GIF).
     var width: Int?
     var height: Int?
-    var frames = 1
+    package var frames = 1
     /// How often an animated GIF plays (its NETSCAPE2.0 extension), wherever the file puts it.
     var loops: AnimationLoops = nil
     /// Why the file cannot be used whatever the limits: a variant the decoder gets wrong.
@@ -38,7 +38,7 @@ struct ImageHeader: Equatable {
     /// fields agree).
     static let signedFormats: Set<String> = ["png", "jpeg", "gif", "webp", "bmp", "tiff", "avif", "icns", "ico", "ani", "qtif", "xpm", "pnm", "xbm", "tga", "svg"]
 
-    static func read(_ data: Data) -> ImageHeader {
+    package static func read(_ data: Data) -> ImageHeader {
         data.withUnsafeBytes { read($0) }  // in place: a picture can be hundreds of megabytes
     }
 

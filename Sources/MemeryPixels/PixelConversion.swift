@@ -1,5 +1,5 @@
 import CGdkPixbuf
-import CPangoCairo
+
 
 /// Moves pixels between gdk-pixbuf (RGB or RGBA bytes, straight alpha) and Cairo
 /// (native-endian ARGB32 words, premultiplied alpha).
