@@ -10,6 +10,8 @@ struct PictureReader: Sendable {
     let decoder: ImageDecoder
     /// Decoding helpers kept between pictures, when the process lives long (`memery serve`).
     let warmHelpers = WarmHelpers(.decoding)
+    /// Told once a picture's helper is running (`IsolatedDecoder.whenStarted`).
+    var whenHelperStarted: (@Sendable () -> Void)?
 
     /// Reads and decodes an image file: its bytes, what it is, and its pixels.
     func readImage(at path: String) throws -> (data: Data, image: BaseImage, raster: Raster) {
@@ -20,7 +22,9 @@ struct PictureReader: Sendable {
     /// outside. Errors name `source` as the person named the picture (a path, an upload).
     func decodeImage(_ data: Data, source: String, origin: PictureOrigin? = nil) throws -> (data: Data, image: BaseImage, raster: Raster) {
         try decoder.checkFileSize(data.count, source: source)
-        let (kept, raster, info) = try IsolatedDecoder(decoder: decoder, warm: warmHelpers).decodeForKeeping(data, source: source)
+        var isolated = IsolatedDecoder(decoder: decoder, warm: warmHelpers)
+        isolated.whenStarted = whenHelperStarted
+        let (kept, raster, info) = try isolated.decodeForKeeping(data, source: source)
         var image = Self.baseImage(info, of: kept, hash: BlobHash.of(kept), path: source)
         image.origin = origin
         return (kept, image, raster)
@@ -28,10 +32,7 @@ struct PictureReader: Sendable {
 
     /// An image file's bytes, once it is known to be a file within the size limit.
     func readImageFile(at path: String) throws -> Data {
-        if let problem = Self.problem(withImageFile: path) { throw RenderError.unreadable(path: path.isEmpty ? "\"\"" : path, reason: problem) }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
-            try decoder.checkFileSize(size, source: path)
-        }
+        try decoder.checkFileSize(try Self.regularFileSize(path), source: path)
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -43,22 +44,25 @@ struct PictureReader: Sendable {
         BaseImage(blob: hash, width: info.width, height: info.height, format: info.format, sourceName: URL(fileURLWithPath: path).lastPathComponent)
     }
 
-    /// Why a path cannot be read as a picture, before reading it: a directory, a device or
-    /// a FIFO would otherwise give Foundation's jargon, or block, or never end.
-    static func problem(withImageFile path: String) -> String? {
-        if path.isEmpty { return "an empty path names no file" }
+    /// The size of a regular file, from one `stat`. Anything else is refused before it is
+    /// read: a directory, a device or a FIFO would otherwise give Foundation's jargon, or
+    /// block, or never end. (Foundation's `attributesOfItem` would also look the file's owner
+    /// and group up by name in the system's user database, on the path of every `memery new`.)
+    static func regularFileSize(_ path: String) throws -> Int {
+        func refused(_ reason: String) -> RenderError { .unreadable(path: path.isEmpty ? "\"\"" : path, reason: reason) }
+        if path.isEmpty { throw refused("an empty path names no file") }
         var info = stat()
         guard stat(path, &info) == 0 else {
             switch errno {
-            case ENOENT: return "no such file"
-            case EACCES: return "permission denied"
-            default: return String(cString: strerror(errno))
+            case ENOENT: throw refused("no such file")
+            case EACCES: throw refused("permission denied")
+            default: throw refused(String(cString: strerror(errno)))
             }
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "it is a directory, not an image file"
-        default: return "it is not a regular file"
+        case S_IFREG: return Int(info.st_size)
+        case S_IFDIR: throw refused("it is a directory, not an image file")
+        default: throw refused("it is not a regular file")
         }
     }
 

@@ -21,6 +21,9 @@ public struct IsolatedDecoder: Sendable {
     public var warm: WarmHelpers?
     /// A fail point of the tests: processor time the helper spends before decoding.
     var spendMilliseconds: Int?
+    /// Told once the helper is running with its picture (not told when the picture is refused
+    /// before one starts): a caller that started a decode ahead may go on from there.
+    public var whenStarted: (@Sendable () -> Void)?
 
     public init(decoder: ImageDecoder, helper: String = HelperProcess.helperBinary,
                 cpuSeconds: Int = Self.setting("MEMERY_DECODE_SECONDS") ?? 30,
@@ -117,6 +120,7 @@ public struct IsolatedDecoder: Sendable {
             let argument = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             job = try process.start(["__image-worker", argument], input: data, output: shared?.fileHandle)
         }
+        whenStarted?()
         var consumerFailure: Error?, starts = 0, handedOver = false
         if let streaming, let shared, let streamed {
             (consumerFailure, starts, handedOver) = Self.follow(job, shared, streamed, streaming.consumer)

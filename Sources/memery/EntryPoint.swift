@@ -11,6 +11,8 @@ enum EntryPoint {
         // A closed pipe must give an error, not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let arguments = storeFirst(Array(CommandLine.arguments.dropFirst()))
+        // `memery new --image FILE`: the picture's helper runs while the arguments are parsed.
+        _ = PictureReadAheadAtStart.picture
         let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         // The parser takes "-help" for --help: as a name it would print help and succeed.
         if arguments.prefix(while: { $0 != "--" }).contains("-help") {

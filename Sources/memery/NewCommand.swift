@@ -57,8 +57,10 @@ struct NewCommand: AsyncParsableCommand {
             let size = try CanvasSize(parsing: canvas ?? "")
             source = .canvas(width: size.width, height: size.height, background: try Color(parsing: background))
         }
-        // The picture is read and decoded (in its helper) while the store opens.
-        let result = try storeOptions.perform(.new(source), on: name, readingAhead: image.map(PictureReadAhead.init(path:)))
+        // The picture is read and decoded (in its helper) while the store opens; for most
+        // commands that began before the arguments were parsed (`PictureReadAheadAtStart`).
+        let picture = image.map { PictureReadAheadAtStart.taken(for: $0) ?? PictureReadAhead(path: $0) }
+        let result = try storeOptions.perform(.new(source), on: name, readingAhead: picture)
         let id = result.state?.id.uuidString.lowercased() ?? ""
         try output.report(result, extra: ["id": id]) { print("\(result.creation ?? name)\t\(id)") }
     }

@@ -59,6 +59,33 @@ import Testing
         #expect(try s.ok(["verify"]).hasPrefix("format 3: 55 events (and 4 purged)"))
     }
 
+    /// `memery new --image FILE` starts its picture's helper before the arguments are parsed
+    /// (`PictureReadAheadAtStart`). Whatever form the arguments take, the creation is of the
+    /// file the parser names, and arguments the parser refuses store nothing.
+    @Test func thePictureReadBeforeTheArgumentsAreParsedIsTheOneTheParserNames() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "blank", "--canvas", "20x10"])
+        let small = s.path("small.png")
+        try s.ok(["export", "blank", "-o", small])
+        func size(_ name: String) throws -> String {
+            try s.ok(["show", name]).split(separator: "\n").first { $0.hasPrefix("canvas:") }.map(String.init) ?? ""
+        }
+        try s.ok(["new", "equals", "--image=\(small)"])
+        #expect(try size("equals").hasSuffix(" 20x10"))
+        try s.ok(["new", "--image", small, "first"])
+        #expect(try size("first").hasSuffix(" 20x10"))
+        // Named twice: nothing starts early, and the parser's choice (the last) is the picture.
+        try s.ok(["new", "twice", "--image", Paths.example, "--image", small])
+        #expect(try size("twice").hasSuffix(" 20x10"))
+        try s.ok(["new", "cat", "--image", small, "--image", Paths.example])
+        #expect(try size("cat").hasSuffix(" 451x300"))
+        let refused = try s.run(["new", "both", "--image", Paths.example, "--canvas", "3x3"])
+        #expect(refused.status == 2 && refused.stderr.contains("give one of --image FILE"), "\(refused)")
+        try s.fails(["new", "gone", "--image=\(s.path("nope.png"))"], containing: "cannot read \(s.path("nope.png")): no such file")
+        let listed = try s.ok(["list"])
+        #expect(!listed.contains("both") && !listed.contains("gone"), "\(listed)")
+    }
+
     @Test func badNamesAndMissingFilesAreRefused() throws {
         let s = try Sandbox()
         try s.fails(["new", " ", "--image", Paths.example], containing: "cannot be used")

@@ -1,10 +1,11 @@
 import Foundation
+import MemeryLocks
 import Testing
 @testable import MemeryPixels
 @testable import MemeryRender
 
-/// The helper processes run `memery-helper`, an executable that links only the rendering
-/// engine (issue 34: a one-shot command pays a helper's start for every picture it imports).
+/// The helper processes run `memery-helper`, an executable that links only MemeryPixels, no
+/// drawing (issue 34: a one-shot command pays a helper's start for every picture it imports).
 @Suite struct HelperBinaryTests {
     static let build = URL(fileURLWithPath: "/opt/memery/bin")
     static let prefix = URL(fileURLWithPath: "/opt/memery")
@@ -41,6 +42,22 @@ import Testing
         decoder.spendMilliseconds = 5_000
         let error = try #require(throws: RenderError.self) { try decoder.decode(picture, source: "bomb.png") }
         #expect(error == .decodeTooSlow(source: "bomb.png", seconds: 1))
+    }
+
+    /// `memery new` waits until its picture's helper runs before parsing its arguments
+    /// (`PictureReadAhead.waitUntilHelperStarted`): the decoder says when that is, once, and
+    /// never for a picture refused by its header, for which no helper starts.
+    @Test func theDecoderSaysOnceWhenItsHelperIsRunningAndNeverForAPictureItRefusesFirst() throws {
+        let told = Locked(0)
+        var decoder = IsolatedDecoder(decoder: ImageDecoder())
+        decoder.whenStarted = { told.withLock { $0 += 1 } }
+        let (raster, _) = try decoder.decode(try WarmHelpersTests.png(red: 7), source: "red.png")
+        #expect(raster.width == 64 && told.withLock { $0 } == 1)
+        #expect(throws: RenderError.self) { try decoder.decode(Data("not a picture at all".utf8), source: "words.png") }
+        #expect(told.withLock { $0 } == 1, "a refused header starts no helper")
+        decoder.warm = WarmHelpers(.decoding, keep: 1)
+        _ = try decoder.decode(try WarmHelpersTests.png(red: 8), source: "warm.png")
+        #expect(told.withLock { $0 } == 2, "a warm helper's job is told as well")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MEMERY_HELPER"] == nil, "MEMERY_HELPER names another helper"))

@@ -36,6 +36,23 @@ import Testing
         #expect(try workspace.create(name: "cat", imageAt: chelsea, readAhead: ahead).baseImage?.sourceName == "chelsea.png")
     }
 
+    /// `memery new` waits until the picture's helper runs before parsing its arguments: the
+    /// wait ends for a picture being decoded, and for a file read no further (missing, a
+    /// folder, not a picture), whose error the read then gives.
+    @Test(.timeLimit(.minutes(1))) func waitingForTheHelperEndsWhetherOrNotOneStarts() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let words = dir.url.appendingPathComponent("words.png").path
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: words))
+        let picture = PictureReadAhead(path: TestData.example("chelsea.png").path)
+        picture.waitUntilHelperStarted()
+        #expect(try picture.wait().image.width == 451)
+        for path in [dir.url.appendingPathComponent("missing.png").path, dir.url.path, words] {
+            let ahead = PictureReadAhead(path: path)
+            ahead.waitUntilHelperStarted()
+            #expect(throws: RenderError.self) { try ahead.wait() }
+        }
+    }
+
     @Test func aPictureThatCannotBeReadFailsAsReadingItWould() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
