@@ -81,7 +81,7 @@ let package = Package(
         // Pixels without drawing: a raster, the decoders, the filter host and the helpers' side
         // of both. No Cairo or Pango, so that memery-helper, built on it alone, starts fast.
         .target(name: "MemeryPixels", dependencies: ["MemeryCore", "MemeryLocks", "CGdkPixbuf", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
-        // Drawing: composing (Cairo), text (Pango), encoding, the decoded-picture cache; over MemeryPixels.
+        // Drawing: composing (Cairo), text (Pango), shapes, emoji, fonts, the decoded-picture cache; over MemeryPixels.
         .target(name: "MemeryRender", dependencies: ["MemeryPixels", "MemeryCore", "MemeryLocks", "CGdkPixbuf", "CPangoCairo", "CGif", "CWebP", "CZlib", "CSharedMemory", "MemeryJPEG", "MemeryPluginABI", "MemeryGuardPages", "MemeryHelperIPC"]),
         // The facade: a Workspace joins store + core + render.
         .target(name: "Memery", dependencies: ["MemeryStore", "MemeryCore", "MemeryRender", "MemeryLocks"],
@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "MemeryTestSupport", dependencies: ["MemeryRender", .product(name: "Logging", package: "swift-log")], path: "Tests/MemeryTestSupport"),
         .testTarget(name: "MemeryStoreTests", dependencies: ["MemeryStore", "MemeryCRC32C", "MemeryTestSupport"]),
         .testTarget(name: "MemeryCoreTests", dependencies: ["MemeryCore", "MemeryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryPixels", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
+        .testTarget(name: "MemeryRenderTests", dependencies: ["MemeryRender", "MemeryPixels", "MemeryLocks", "MemeryCore", "CPangoCairo", "MemeryTestSupport"], exclude: ["Golden", "Plugins"]),
         .testTarget(name: "MemeryTests", dependencies: ["Memery", "MemeryStore", "MemeryCore", "MemeryRender", "MemeryPixels", "MemeryLocks", "MemeryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MemeryWebTests", dependencies: [
             "MemeryWeb", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),

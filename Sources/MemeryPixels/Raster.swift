@@ -9,12 +9,14 @@ import MemeryLocks
 public final class Raster {
     public let width: Int
     public let height: Int
+    /// The memory, held by the raster and by whatever draws over it (a Cairo surface that a
+    /// pattern still names keeps it, as when Cairo owned the pixels).
+    package let storage: PixelStorage
     /// The first pixel's byte: `stride * height` bytes.
-    let pixels: UnsafeMutableRawPointer
+    var pixels: UnsafeMutableRawPointer { storage.pixels }
     /// The pixels for what draws on them (which then owns what is pending); others use
     /// `withMutablePixels`.
     package var pixelBytes: UnsafeMutablePointer<UInt8> { pixels.assumingMemoryBound(to: UInt8.self) }
-    private let release: () -> Void
 
     /// Whatever draws on these pixels (a Cairo surface over them), told before and after each
     /// direct access so that its pending drawing lands first and its caches are dropped after.
@@ -28,10 +30,9 @@ public final class Raster {
         guard Self.admits(width: width, height: height), let pixels = calloc(width * height, 4) else {
             throw RenderError.outOfMemory(width: width, height: height)
         }
-        self.pixels = pixels
+        self.storage = PixelStorage(pixels) { free(pixels) }
         self.width = width
         self.height = height
-        self.release = { free(pixels) }
     }
 
     /// Pixels this raster does not own (rows `stride` bytes apart, which must be Cairo's,
@@ -41,21 +42,15 @@ public final class Raster {
             release()
             throw RenderError.outOfMemory(width: width, height: height)
         }
-        self.pixels = pixels
+        self.storage = PixelStorage(pixels, release: release)
         self.width = width
         self.height = height
-        self.release = release
     }
 
     /// For pixels in memory shared with another process (`SharedPixels`): where the count of
     /// rows filled so far is published.
     var progress: UnsafeMutablePointer<UInt64>?
 
-    deinit {
-        // What draws over the pixels goes first: a surface must not outlive its memory.
-        drawing.withLock { $0 = nil }
-        release()
-    }
 
     /// Bytes per row: four a pixel, never padded (Cairo's stride for ARGB32).
     public var stride: Int { width * 4 }
@@ -81,6 +76,21 @@ public final class Raster {
 
     /// Whether every pixel is fully opaque: such a picture loses nothing to JPEG's lack of alpha.
     public var isOpaque: Bool { PixelConversion.isOpaque(self) }
+}
+
+/// A raster's memory and what gives it back, once nothing holds it. `@unchecked Sendable`,
+/// earned: the pointer never changes, and what is read or written through it is the
+/// raster's users' to order (as Cairo's surfaces were).
+package final class PixelStorage: @unchecked Sendable {
+    package let pixels: UnsafeMutableRawPointer
+    private let release: () -> Void
+
+    init(_ pixels: UnsafeMutableRawPointer, release: @escaping () -> Void) {
+        self.pixels = pixels
+        self.release = release
+    }
+
+    deinit { release() }
 }
 
 /// What draws on a raster's pixels (MemeryRender's Cairo surface over them).

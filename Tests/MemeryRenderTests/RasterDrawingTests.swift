@@ -45,6 +45,27 @@ import Testing
         #expect(released.withLock { $0 } == 1)
     }
 
+    /// A pattern made from a raster's surface outlives the raster: the pixels must stay
+    /// until Cairo lets the surface go. At 64 MB the pixels are a mapping of their own, which
+    /// freeing unmaps, so reading them after would crash the test, not pass it by chance.
+    @Test func aPatternThatOutlivesItsRasterStillPaintsItsPixels() throws {
+        var source: Raster? = try Raster(width: 4096, height: 4096)
+        source!.draw { cr in
+            cairo_set_source_rgb(cr, 0, 0, 1)
+            cairo_rectangle(cr, 0, 0, 4, 4)
+            cairo_fill(cr)
+        }
+        let pattern = try #require(cairo_pattern_create_for_surface(source!.surface))
+        defer { cairo_pattern_destroy(pattern) }
+        source = nil
+        let target = try Raster(width: 4, height: 4)
+        target.draw { cr in
+            cairo_set_source(cr, pattern)
+            cairo_paint(cr)
+        }
+        #expect(target.pixel(x: 3, y: 3) == (0, 0, 255, 255))
+    }
+
     @Test func sidesCairoCannotDrawAreRefusedBeforeAnyMemoryIsTaken() {
         for (width, height) in [(0, 5), (5, 0), (32768, 1), (1, 32768), (-1, 4)] {
             #expect(throws: RenderError.outOfMemory(width: width, height: height)) { try Raster(width: width, height: height) }

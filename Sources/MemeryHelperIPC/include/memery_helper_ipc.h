@@ -1,4 +1,4 @@
-/* A warm helper's plumbing (MemeryRender/WarmHelpers.swift): jobs as messages carrying
+/* A warm helper's plumbing (MemeryPixels/WarmHelpers.swift): jobs as messages carrying
    descriptors, and a helper started with a socket for its standard input. Plain C types
    only: this header includes no system header, so it changes no other module's view of them. */
 #ifndef MEMERY_HELPER_IPC_H
