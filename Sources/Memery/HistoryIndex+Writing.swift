@@ -55,7 +55,7 @@ extension HistoryIndex {
             if after.canvas != nil { meta.genesis = index }
         }
         try put(made, at: index, in: &records)
-        try put(Description(events), at: index, in: &records)
+        try put(Description(events), of: made, at: index, in: &records)
         if let parent, var parentNode {
             if parentNode.childCount == 0 {
                 parentNode.firstChild = index

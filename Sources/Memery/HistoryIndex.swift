@@ -13,15 +13,18 @@ import MemeryStore
 /// - `h` node: one edit (`Node`), its batch too: its events by global sequence and history
 ///   numbers, its time, its parent, its first and last child and its next sibling (children
 ///   are a list, oldest first)
-/// - `d` node: what the edit did as `memery history` says it (`Description`), so that the
-///   whole tree is drawn from these records without reading an event
+/// - `d` node: what the edit did as `memery history` says it (`Description`), after the
+///   node's parent, last event number and time (which never change once written), so that
+///   the whole tree is drawn from these records alone
 /// - `g` move: one undo, redo or checkout (a `CreationHistory.Batch` of the move kind)
 /// - `h` ffffffff: the index itself (`Meta`): the stream version it covers, counts, head,
 ///   genesis, latest order
 /// - `s` node: the state at a node (a checkpoint), JSON
 enum HistoryIndex {
-    /// 2: each node's description (`d`). An index of another format is built again.
-    static let format: UInt8 = 2
+    /// 2: each node's description (`d`). 3: a description begins with its node's parent,
+    /// last event number and time, so that drawing the tree reads one record an edit. An
+    /// index of another format is built again.
+    static let format: UInt8 = 3
     static let none = UInt32.max
     /// A checkpoint is written where the payloads to fold since the last one reach the last
     /// one's size, and at least this: rebuilding any state then reads at most about twice
@@ -176,11 +179,12 @@ extension HistoryIndex {
         return try FieldReader.read(value, Node.init)
     }
 
-    static func put(_ description: Description, at index: UInt32, in records: inout some HistoryRecords) throws {
+    static func put(_ description: Description, of node: Node, at index: UInt32, in records: inout some HistoryRecords) throws {
+        let drawn = bytes(node.parent) + bytes(node.lastVersion) + bytes(node.time)
         // A type too long for its length byte (none is) is left to the events, as a summary is.
         let fits = description.types.allSatisfy { $0.utf8.count <= Int(UInt8.max) } && description.types.count <= Int(UInt8.max)
-        guard fits, let summary = description.summary else { return try records.put(descriptionKey(index), [Description.askTheEvents]) }
-        var value: [UInt8] = [0, UInt8(description.types.count)]
+        guard fits, let summary = description.summary else { return try records.put(descriptionKey(index), drawn + [Description.askTheEvents]) }
+        var value: [UInt8] = drawn + [0, UInt8(description.types.count)]
         for type in description.types { value += [UInt8(type.utf8.count)] + Array(type.utf8) }
         try records.put(descriptionKey(index), value + Array(summary.utf8))
     }
@@ -205,14 +209,27 @@ extension HistoryIndex.Description {
     /// `last`: the types read last. Consecutive edits are mostly of one type: the same list is
     /// kept rather than a new one made for each (an allocation a node, in drawing 100,000).
     init?(_ reader: inout FieldReader, sharing last: inout LastTypes) throws {
-        guard try reader.u8() & Self.askTheEvents == 0 else { return nil }
-        let start = reader.position
-        var read = [UnsafeRawBufferPointer]()
-        for _ in 0..<Int(try reader.u8()) { read.append(try reader.bytes(Int(try reader.u8()))) }
-        let section = reader.read(since: start)  // the count and the types: at least a byte
+        guard let (section, summary) = try Self.parts(&reader).said else { return nil }
         let same = last.bytes.count == section.count && last.bytes.withUnsafeBytes { memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 }
-        if !same { last = LastTypes(bytes: Array(section), list: read.map { String(decoding: $0, as: UTF8.self) }) }
-        self.init(types: last.list, summary: String(decoding: try reader.bytes(reader.remaining), as: UTF8.self))
+        if !same {
+            var types = FieldReader(section)
+            let list = try (0..<Int(try types.u8())).map { _ in String(decoding: try types.bytes(Int(try types.u8())), as: UTF8.self) }
+            last = LastTypes(bytes: Array(section), list: list)
+        }
+        self.init(types: last.list, summary: String(decoding: summary, as: UTF8.self))
+    }
+
+    /// A record's parts, in place: its node's parent, last event number and time; then its
+    /// types (their count, then each after its length) and its summary, nil when only the
+    /// events can say what the edit did.
+    static func parts(_ reader: inout FieldReader) throws
+        -> (parent: UInt32, lastVersion: UInt64, time: Int64, said: (types: UnsafeRawBufferPointer, summary: UnsafeRawBufferPointer)?) {
+        let (parent, lastVersion, time) = (try reader.u32(), try reader.u64(), try reader.i64())
+        guard try reader.u8() & askTheEvents == 0 else { return (parent, lastVersion, time, nil) }
+        let start = reader.position
+        for _ in 0..<Int(try reader.u8()) { _ = try reader.bytes(Int(try reader.u8())) }
+        let types = reader.read(since: start)  // the count and the types: at least a byte
+        return (parent, lastVersion, time, (types, try reader.bytes(reader.remaining)))
     }
 }
 

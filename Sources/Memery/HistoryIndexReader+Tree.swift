@@ -57,12 +57,58 @@ extension HistoryIndexReader {
                                  nodes: answerNodes, moves: answerMoves, tip: tip.text)
     }
 
-    /// Every record of one kind, numbered 0..<count: the stored ones by a cursor (in key
-    /// order, so by number), then those written in memory since (the tail caught up) over
-    /// them. A gap or a damaged record makes the index unusable.
+    /// The tree as `memery history` draws it, from the description records alone (each
+    /// begins with its node's parent, number and time; the moves are not drawn): a flat array
+    /// and one buffer of summaries, filled in one cursor pass.
+    func outline() throws -> HistoryOutline {
+        let count = Int(meta.nodeCount)
+        guard head.map({ $0 < count }) ?? true else { throw HistoryIndex.Unusable(reason: "the head is past the nodes") }
+        var outline = HistoryOutline()
+        outline.nodes.reserveCapacity(count)
+        outline.summaries.reserveCapacity(count * 48)
+        // Marked, and said from their events once every record is read (a record written
+        // since may describe one after all).
+        let askTheEvents = -1 ..< -1
+        var marked = [Int]()
+        try forEachRecord(HistoryIndex.descriptionKey, count: count) { index, reader in
+            let parts = try HistoryIndex.Description.parts(&reader)
+            guard parts.parent == HistoryIndex.none || Int(parts.parent) < index else {
+                throw HistoryIndex.Unusable(reason: "node \(index) comes before its parent")
+            }
+            var read = HistoryOutline.Node(version: parts.lastVersion, time: parts.time, parent: parts.parent == HistoryIndex.none ? -1 : Int32(parts.parent))
+            if let said = parts.said {
+                read.summary = outline.keep(said.summary)
+            } else {
+                read.summary = askTheEvents
+                marked.append(index)
+            }
+            if index < outline.nodes.count { outline.nodes[index] = read } else { outline.nodes.append(read) }
+        }
+        for index in marked where outline.nodes[index].summary == askTheEvents {
+            outline.nodes[index].summary = outline.keep(try summary(of: index).utf8)
+        }
+        outline.head = head
+        outline.linkChildren()
+        return outline
+    }
+
+    /// Every record of one kind, numbered 0..<count.
     private func allRecords<T>(_ key: (UInt32) -> [UInt8], count: Int, _ parse: (inout FieldReader) throws -> T) throws -> [T] {
         var found = [T]()
         found.reserveCapacity(count)
+        try forEachRecord(key, count: count) { index, reader in
+            let record = try parse(&reader)
+            if index < found.count { found[index] = record } else { found.append(record) }
+        }
+        return found
+    }
+
+    /// Visits every record of one kind, numbered 0..<count: the stored ones by a cursor (in
+    /// key order, so by number), then those written in memory since (the tail caught up),
+    /// which may visit a number again, to take its place. A gap or a damaged record makes
+    /// the index unusable.
+    private func forEachRecord(_ key: (UInt32) -> [UInt8], count: Int, _ visit: (Int, inout FieldReader) throws -> Void) throws {
+        var visited = 0
         let kind = key(0)[0]
         /// The record's number, when it is one of this kind's below `count`.
         func number(_ key: UnsafeRawBufferPointer) -> Int? {
@@ -73,22 +119,21 @@ extension HistoryIndexReader {
         if count > 0 {
             try records.base?.scan(from: key(0)) { key, value in
                 guard let index = number(key) else { return false }
-                guard index == found.count else { throw HistoryIndex.Unusable(reason: "record \(found.count) is missing") }
+                guard index == visited else { throw HistoryIndex.Unusable(reason: "record \(visited) is missing") }
                 guard let value else { throw HistoryIndex.Unusable(reason: "record \(index) fails its checksum") }
                 var reader = FieldReader(value)
-                found.append(try parse(&reader))
+                try visit(index, &reader)
+                visited += 1
                 return true
             }
         }
         let written = records.written.compactMap { key, value in key.withUnsafeBytes(number).map { ($0, value) } }
         for (index, value) in written.sorted(by: { $0.0 < $1.0 }) {
-            let record = try FieldReader.read(value, parse)
-            if index < found.count { found[index] = record } else if index == found.count { found.append(record) } else {
-                throw HistoryIndex.Unusable(reason: "record \(found.count) is missing")
-            }
+            guard index <= visited else { throw HistoryIndex.Unusable(reason: "record \(visited) is missing") }
+            try FieldReader.read(value) { try visit(index, &$0) }
+            if index == visited { visited += 1 }
         }
-        guard found.count == count else { throw HistoryIndex.Unusable(reason: "record \(found.count) is missing") }
-        return found
+        guard visited == count else { throw HistoryIndex.Unusable(reason: "record \(visited) is missing") }
     }
 }
 

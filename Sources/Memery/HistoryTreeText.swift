@@ -39,77 +39,116 @@ public enum HistoryTreeText {
     /// An edit's number padded to a column of six; never cut (`padding(toLength:)` would
     /// print v100001 as v10000).
     static func column(_ version: UInt64) -> String {
-        let number = "v\(version)"
-        return number.count >= 6 ? number : number + String(repeating: " ", count: 6 - number.count)
+        var bytes = [UInt8]()
+        appendColumn(version, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendColumn(_ version: UInt64, to text: inout [UInt8]) {
+        var digits = 1, rest = version
+        while rest >= 10 {
+            digits += 1
+            rest /= 10
+        }
+        let width = max(1 + digits, 6)
+        text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+        let end = text.count
+        text[end - width] = UInt8(ascii: "v")
+        rest = version
+        for position in stride(from: end - width + digits, to: end - width, by: -1) {
+            text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     /// How many levels of branches are drawn indented.
     public static let maxIndent = 32
 
     /// The tree drawn top-down: a chain of edits stays at one indent; where edits branched,
-    /// each branch is drawn indented under a "branch K" line. Iterative, with a stack of its
-    /// own, so a history branched a hundred thousand times deep cannot overflow the call stack.
+    /// each branch is drawn indented under a "branch K" line.
     public static func lines(_ history: CreationHistory) -> [String] { lines(HistoryTreeAnswer(history)) }
 
-    /// The tree drawn from its answer (`Workspace.historyTree`, which a new process reads
-    /// from the history index). Its nodes are in history order, so by ascending number.
-    public static func lines(_ tree: HistoryTreeAnswer) -> [String] {
-        var lines = [String]()
-        lines.reserveCapacity(tree.nodes.count)
-        draw(tree) { lines.append($0) }
-        return lines
-    }
+    /// The tree drawn from its answer, a line each (its nodes are in history order, so by
+    /// ascending number).
+    public static func lines(_ tree: HistoryTreeAnswer) -> [String] { lines(HistoryOutline(tree)) }
 
-    /// The lines as one text, each ended by a newline: what `memery history` prints in one
-    /// write (a print a line, and an array of 100,000 lines joined, were most of its time).
-    public static func text(_ tree: HistoryTreeAnswer) -> String {
-        var text = ""
-        text.reserveCapacity(tree.nodes.count * 64)
-        draw(tree) { line in
-            text += line
-            text += "\n"
+    static func lines(_ outline: HistoryOutline) -> [String] {
+        var text = [UInt8](), ends = [Int]()
+        ends.reserveCapacity(outline.nodes.count)
+        // Nothing here throws: the text is kept whole.
+        try? draw(outline, to: { text += $0 }, lineEnded: { ends.append($0) })
+        var start = 0
+        return ends.map { end in
+            defer { start = end + 1 }
+            return String(decoding: text[start..<end], as: UTF8.self)
         }
-        return text
     }
 
-    private static func draw(_ tree: HistoryTreeAnswer, _ emit: (String) -> Void) {
-        let nodes = tree.nodes
-        func position(_ version: UInt64) -> Int? {
-            var low = 0, high = nodes.count
-            while low < high {
-                let middle = (low + high) / 2
-                if nodes[middle].version < version { low = middle + 1 } else { high = middle }
+    /// The tree as `memery history` prints it, each line ended by a newline: UTF-8 written
+    /// straight from the outline, handed to `write` in pieces of about 64 KiB (one String a
+    /// line, joined, and one print a line were most of its time at 100,000 edits; one buffer
+    /// of the whole text was a sixth of its page faults).
+    /// `lineEnded(offset)`: called at each line's end, with where in the text its newline goes.
+    static func draw(_ outline: HistoryOutline, to write: (UnsafeRawBufferPointer) throws -> Void,
+                     lineEnded: (Int) -> Void = { _ in }) throws {
+        let nodes = outline.nodes
+        let piece = 64 * 1024
+        var text = [UInt8](), handedOver = 0
+        text.reserveCapacity(piece + 4096)
+        func endLine() throws {
+            lineEnded(handedOver + text.count)
+            text.append(UInt8(ascii: "\n"))
+            if text.count >= piece {
+                try text.withUnsafeBytes(write)
+                handedOver += text.count
+                text.removeAll(keepingCapacity: true)
             }
-            return low < nodes.count && nodes[low].version == version ? low : nil
         }
         var times = EditTimeFormatter()
-        enum Item { case chain(start: Int, prefix: String), label(String) }
-        var stack = nodes.indices.filter { nodes[$0].parent == nil }.reversed().map { Item.chain(start: $0, prefix: "") }
-        while let item = stack.popLast() {
-            switch item {
-            case .label(let text):
-                emit(text)
-            case let .chain(start, prefix):
-                var index = start
-                while true {
-                    let node = nodes[index]
-                    let head = node.version == tree.head ? "   ← head" : ""
-                    emit("\(prefix)\(column(node.version)) \(times.text(node.time))  \(node.summary)\(head)")
-                    guard node.children.count == 1, let child = position(node.children[0]) else { break }
-                    index = child
-                }
-                let children = nodes[index].children.compactMap(position)
-                guard children.count > 1 else { continue }
-                // Pushed in reverse so branch 1 is drawn first.
-                for (offset, child) in children.enumerated().reversed() {
-                    let last = offset == children.count - 1
-                    // Past a deep nesting the indent stops growing, so a line stays readable.
-                    let deeper = prefix.count >= 2 * maxIndent ? prefix : prefix + (last ? "  " : "│ ")
-                    stack.append(.chain(start: child, prefix: deeper))
-                    stack.append(.label("\(prefix)\(last ? "└" : "├") branch \(offset + 1)"))
+        let head = Array("   ← head".utf8), indent = Array("  ".utf8), bar = Array("│ ".utf8)
+        /// A chain: from `start` down while each edit has one child. A label: `branch K` under `prefix`.
+        enum Item { case chain(start: Int, prefix: [UInt8], depth: Int), label(prefix: [UInt8], number: Int, last: Bool) }
+        // The summaries read in place: a slice of the array would be made and retained a line.
+        try outline.summaries.withUnsafeBytes { summaries in
+            // Iterative, with a stack of its own, so a history branched a hundred thousand
+            // times deep cannot overflow the call stack.
+            var stack = nodes.indices.reversed().filter { nodes[$0].parent < 0 }.map { Item.chain(start: $0, prefix: [], depth: 0) }
+            while let item = stack.popLast() {
+                switch item {
+                case let .label(prefix, number, last):
+                    text += prefix
+                    text += Array("\(last ? "└" : "├") branch \(number)".utf8)
+                    try endLine()
+                case let .chain(start, prefix, depth):
+                    var index = start
+                    while true {
+                        let node = nodes[index]
+                        if !prefix.isEmpty { text += prefix }
+                        appendColumn(node.version, to: &text)
+                        text.append(UInt8(ascii: " "))
+                        times.append(node.time, to: &text)
+                        text.append(UInt8(ascii: " "))
+                        text.append(UInt8(ascii: " "))
+                        text.append(contentsOf: UnsafeRawBufferPointer(rebasing: summaries[node.summary]))
+                        if index == outline.head { text += head }
+                        try endLine()
+                        guard let child = outline.onlyChild(of: index) else { break }
+                        index = child
+                    }
+                    let children = outline.children(of: index)
+                    guard children.count > 1 else { continue }
+                    // Pushed in reverse so branch 1 is drawn first.
+                    for (offset, child) in children.enumerated().reversed() {
+                        let last = offset == children.count - 1
+                        // Past a deep nesting the indent stops growing, so a line stays readable.
+                        let deeper = depth >= maxIndent ? prefix : prefix + (last ? indent : bar)
+                        stack.append(.chain(start: child, prefix: deeper, depth: min(depth + 1, maxIndent)))
+                        stack.append(.label(prefix: prefix, number: offset + 1, last: last))
+                    }
                 }
             }
         }
+        if !text.isEmpty { try text.withUnsafeBytes(write) }
     }
 
     /// The edits leading to the head, one line each as the tree draws them, with where

@@ -93,9 +93,16 @@ public final class Workspace: Sendable {
 
     /// The creation's whole history: the tree of edits, the head, and the state there.
     public func history(of name: String) throws -> CreationHistory { try creations.history(try entry(named: name)) }
-    /// The tree as `memery history` prints it (`HistoryTreeText.lines`) and `--json` gives it:
-    /// in a new process, read from the history index without replaying the events.
+    /// The tree as `memery history --json` gives it: in a new process, read from the
+    /// history index without replaying the events.
     public func historyTree(of name: String) throws -> HistoryTreeAnswer { try creations.historyTree(try entry(named: name)) }
+
+    /// The tree as `memery history` prints it (UTF-8, a newline after each line; the lines of
+    /// `HistoryTreeText.lines`), handed to `write` in pieces: in a new process drawn straight
+    /// from the history index.
+    public func drawHistory(of name: String, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try creations.drawHistory(try entry(named: name), to: write)
+    }
 
     /// The last `count` edits leading to the head, oldest first: fast at any length of history.
     public func headLine(of name: String, last count: Int) throws -> HeadLineAnswer {

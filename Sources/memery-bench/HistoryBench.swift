@@ -58,7 +58,7 @@ enum HistoryBench {
             let runner = EditRunner(workspace: try Workspace(directory: url))
             return try seconds { _ = try runner.perform(edit, on: "h100000") }
         }
-        var coldUndo = Timings(), coldRedo = Timings(), coldAway = Timings(), coldBack = Timings(), coldTime = Timings(), coldHistory = Timings(), coldLine = Timings()
+        var coldUndo = Timings(), coldRedo = Timings(), coldAway = Timings(), coldBack = Timings(), coldTime = Timings(), coldHistory = Timings(), coldTree = Timings(), coldLine = Timings()
         let midway = ISO8601DateFormatter().string(from: halfway)  // whole seconds, as `checkout --at` reads them
         for _ in 0..<5 {
             coldUndo.add(try cold(.undo(steps: 1)))
@@ -67,13 +67,16 @@ enum HistoryBench {
             coldBack.add(try cold(.checkout(.event(100_001))))
             coldTime.add(try cold(.checkout(.time(midway))))
             let fresh = try Workspace(directory: url)
-            coldHistory.add(try seconds { _ = try fresh.historyTree(of: "h100000") })
+            coldHistory.add(try seconds { try fresh.drawHistory(of: "h100000") { _ in } })
+            let forJSON = try Workspace(directory: url)
+            coldTree.add(try seconds { _ = try forJSON.historyTree(of: "h100000") })
             let another = try Workspace(directory: url)
             coldLine.add(try seconds { _ = try another.headLine(of: "h100000", last: 20) })
         }
         print("  at 100,000 edits, the first in a new process: undo \(coldUndo.milliseconds), redo \(coldRedo.milliseconds), "
               + "checkout to event 50,000 \(coldAway.milliseconds), back to the end \(coldBack.milliseconds), "
-              + "by time (to halfway) \(coldTime.milliseconds), history \(coldHistory.milliseconds), history --last 20 \(coldLine.milliseconds)")
+              + "by time (to halfway) \(coldTime.milliseconds), history (drawn) \(coldHistory.milliseconds), "
+              + "its tree for --json \(coldTree.milliseconds), history --last 20 \(coldLine.milliseconds)")
         let fresh = try Workspace(directory: url)
         let coldShow = try seconds { _ = try fresh.creation(named: "h100000") }
         print(String(format: "  show after an undo, another process's first read: %.1f ms", coldShow * 1000))
@@ -90,19 +93,24 @@ enum HistoryBench {
     /// The whole history of a creation already in `url`, each run in a new `Workspace` (as a
     /// new process reads it), so two builds can be run in turns on one store.
     static func coldHistory(in url: URL, name: String, runs: Int) throws {
-        var tree = Timings(), lines = Timings(), replay = Timings(), nodes = 0
+        var drawn = Timings(), tree = Timings(), replay = Timings(), nodes = 0, bytes = 0
         for _ in 0..<runs {
-            // What `memery history` does: the tree from the history index, then drawn.
-            var answer: HistoryTreeAnswer?
-            let fresh = try Workspace(directory: url), other = try Workspace(directory: url)
-            tree.add(try seconds { answer = try fresh.historyTree(of: name) })
-            lines.add(seconds { _ = HistoryTreeText.lines(answer!) })
-            // Its peer: the whole tree replayed from the events (what it did before the index kept descriptions).
+            // What `memery history` does: the tree drawn from the history index's records.
+            let fresh = try Workspace(directory: url), forJSON = try Workspace(directory: url), other = try Workspace(directory: url)
+            drawn.add(try seconds {
+                bytes = 0
+                try fresh.drawHistory(of: name) { bytes += $0.count }
+            })
+            // What `--json` reads: the answer, an object per edit.
+            tree.add(try seconds { _ = try forJSON.historyTree(of: name) })
+            // Their peer: the whole tree replayed from the events (what it did before the index kept descriptions).
             replay.add(try seconds { nodes = try other.history(of: name).nodes.count })
         }
-        print("  whole history of \(name) (\(nodes) edits) in a new Workspace: from the index \(tree.milliseconds), "
-              + "drawn \(lines.milliseconds); replayed \(replay.milliseconds); index / replay (medians) "
-              + String(format: "%.2f", tree.median / replay.median))
+        // The first run is a new process's: the store's map not yet touched (later Workspaces share the environment).
+        print(String(format: "  whole history of \(name), the first drawing in this process: %.1f ms", drawn.seconds[0] * 1000))
+        print("  whole history of \(name) (\(nodes) edits) in a new Workspace: drawn from the index \(drawn.milliseconds) (\(bytes) bytes), "
+              + "the tree for --json \(tree.milliseconds); replayed \(replay.milliseconds); drawn / replay (medians) "
+              + String(format: "%.3f", drawn.median / replay.median))
     }
 
     /// A creation with 2,000 layers and 5,000 edits (2,000 layers added, then 3,000 caption
@@ -132,13 +140,13 @@ enum HistoryBench {
             away.add(try cold(.checkout(.event(events / 2))))
             back.add(try cold(.checkout(.event(events))))
             let fresh = try Workspace(directory: url)
-            history.add(try seconds { _ = try fresh.historyTree(of: name) })
+            history.add(try seconds { try fresh.drawHistory(of: name) { _ in } })
             let another = try Workspace(directory: url)
             line.add(try seconds { _ = try another.headLine(of: name, last: 20) })
         }
         print("  at 5,000 edits with 2,000 layers (\(events) events), the first in a new process: undo \(undo.milliseconds), "
               + "redo \(redo.milliseconds), checkout to event \(events / 2) \(away.milliseconds), back to the end \(back.milliseconds), "
-              + "history \(history.milliseconds), history --last 20 \(line.milliseconds)")
+              + "history (drawn) \(history.milliseconds), history --last 20 \(line.milliseconds)")
         // What memery serve does for an undo or a redo: the move in a long-lived workspace,
         // then the head read for its answer.
         let server = try Workspace(directory: url)

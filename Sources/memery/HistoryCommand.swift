@@ -48,11 +48,10 @@ struct HistoryCommand: ParsableCommand {
             if json { try printJSON(line) } else { HistoryTreeText.lines(line).forEach { print($0) } }
             return
         }
-        let tree = try workspace.historyTree(of: name)
         if json {
-            try printJSON(tree)
+            try printJSON(try workspace.historyTree(of: name))
         } else {
-            print(HistoryTreeText.text(tree), terminator: "")
+            try workspace.drawHistory(of: name, to: writeToStandardOutput)
         }
     }
 }

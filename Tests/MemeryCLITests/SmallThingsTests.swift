@@ -22,11 +22,19 @@ import Testing
         return (try Data(contentsOf: URL(fileURLWithPath: file)), process.terminationStatus)
     }
 
-    /// A reader that stops early (`memery log --json | head`) is not an error of ours: the
-    /// log ends quietly, with success, as the lines `print` dropped did before.
-    @Test func theLogIntoAPipeNobodyReadsEndsQuietly() throws {
+    /// A reader that stops early (`memery log --json | head`, `memery history m | head`) is
+    /// not an error of ours: the output ends quietly, with success, as the lines `print`
+    /// dropped did before. (A drawing of the history that rethrew the failed write crashed.)
+    @Test(arguments: [["log", "--json"], ["log"], ["history", "m"]])
+    func outputIntoAPipeNobodyReadsEndsQuietly(command: [String]) throws {
         let s = try Sandbox()
         try s.ok(["new", "m", "--canvas", "10x10"])
+        // More than one piece of output (64 KiB), so that a write fails in the middle of it.
+        let edits = s.path("edits.jsonl")
+        try Data((0..<1_500).map { #"{"op":"text","top":"edit \#($0)"}"# + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: edits))
+        try s.ok(["apply", "m", "--file", edits])
+        try s.ok(["undo", "m"])  // the move writes the history index, which `history` then draws from
+        #expect(try s.ok(command).utf8.count > 64 * 1024)
         // A pipe whose reading end is closed before the command starts: its first write fails (EPIPE).
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
@@ -34,7 +42,7 @@ import Testing
         let errors = Pipe()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.memery)
-        process.arguments = ["log", "--json", "--store", s.store]
+        process.arguments = command + ["--store", s.store]
         process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         process.standardError = errors.fileHandleForWriting
         try process.run()

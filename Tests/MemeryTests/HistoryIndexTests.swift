@@ -85,6 +85,10 @@ import Testing
                 let tree = try drawer.historyTree(of: "m"), replayed = try workspace.history(of: "m")
                 #expect(drawer.histories.statistics.built == 0, "step \(step): the tree read from the index")
                 #expect(tree == HistoryTreeAnswer(replayed) && HistoryTreeText.lines(tree) == HistoryTreeText.lines(replayed), "step \(step)")
+                // What `memery history` prints, drawn from the description records alone.
+                let printer = try Workspace(directory: dir.url)
+                #expect(try Self.drawing(printer, "m") == Self.text(HistoryTreeText.lines(replayed)), "step \(step)")
+                #expect(printer.histories.statistics.built == 0, "step \(step): drawn from the index")
             }
         }
         #expect(try Workspace(directory: dir.url).head(of: "m") == CreationHead(try workspace.history(of: "m")))
@@ -306,6 +310,11 @@ import Testing
         #expect(tree == HistoryTreeAnswer(replayed))
         let lines = HistoryTreeText.lines(tree)
         #expect(lines == HistoryTreeText.lines(replayed))
+        // `memery history`'s bytes, drawn from the description records (the turns asked of
+        // their events, the tail's records in memory), are the replay's lines.
+        let printer = try Workspace(directory: dir.url)
+        #expect(try Self.drawing(printer, "cat") == Self.text(lines))
+        #expect(printer.histories.statistics.built == 0, "drawn from the index")
         #expect(lines.contains { $0.contains("branch 2") } && lines.last?.hasSuffix("← head") == true, "\(lines)")
         let described = try workspace.store.readCache(id) { cache in
             try (0..<UInt32(replayed.nodes.count)).filter { node in
@@ -343,12 +352,43 @@ import Testing
             try txn.put(workspace.store.snapshots, key, value)
         }
         let damaged = try Workspace(directory: dir.url)
-        #expect(try damaged.historyTree(of: "cat") == HistoryTreeAnswer(replayed))
+        #expect(try Self.drawing(damaged, "cat") == Self.text(lines))
         #expect(damaged.histories.statistics.built == 1, "replayed")
         let again = try Workspace(directory: dir.url)
         #expect(try again.historyTree(of: "cat") == HistoryTreeAnswer(replayed))
         #expect(again.histories.statistics.built == 0, "the index built again")
     }
+
+    /// A description whose checksum holds but whose node comes before its parent (a parent
+    /// at or after it would let the drawing's lists loop): drawn by a replay, never looped.
+    @Test func aDescriptionBeforeItsParentIsReplayedNotDrawn() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 20, height: 20, background: .white).id
+        for n in 0..<6 { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
+        try workspace.perform(.undo(steps: 1), on: "m")  // the move writes the index
+        let lines = HistoryTreeText.lines(try workspace.history(of: "m"))
+        try workspace.store.updateCache(id) { cache in
+            var value = try #require(try cache.get(HistoryIndex.descriptionKey(2)))
+            value.replaceSubrange(0..<4, with: HistoryIndex.bytes(UInt32(5)))  // node 2's parent: node 5
+            try cache.put(HistoryIndex.descriptionKey(2), value)
+        }
+        let fresh = try Workspace(directory: dir.url)
+        #expect(try Self.drawing(fresh, "m") == Self.text(lines))
+        #expect(fresh.histories.statistics.built == 1, "replayed")
+        let again = try Workspace(directory: dir.url)
+        #expect(try Self.drawing(again, "m") == Self.text(lines))
+        #expect(again.histories.statistics.built == 0, "the index built again")
+    }
+
+    /// What `memery history` prints for `name`, as text.
+    static func drawing(_ workspace: Workspace, _ name: String) throws -> String {
+        var bytes = [UInt8]()
+        try workspace.drawHistory(of: name) { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func text(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
 
     /// A purge removes the index with the stream; the snapshot of another stream stays.
     @Test func aPurgeRemovesTheIndex() throws {
