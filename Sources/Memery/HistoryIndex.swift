@@ -207,7 +207,7 @@ extension HistoryIndex.Description {
     }
 
     /// `last`: the types read last. Consecutive edits are mostly of one type: the same list is
-    /// kept rather than a new one made for each (an allocation a node, in drawing 100,000).
+    /// kept rather than a new one made for each (an allocation a node, in answering 100,000).
     init?(_ reader: inout FieldReader, sharing last: inout LastTypes) throws {
         guard let (section, summary) = try Self.parts(&reader).said else { return nil }
         let same = last.bytes.count == section.count && last.bytes.withUnsafeBytes { memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 }

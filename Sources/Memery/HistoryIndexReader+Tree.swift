@@ -3,7 +3,7 @@ import MemeryCore
 import MemeryStore
 
 extension HistoryIndexReader {
-    /// The whole tree as `memery history` prints it, from the index's records alone: one pass
+    /// The whole tree as `memery history --json` gives it, from the index's records alone: one pass
     /// of a cursor over each kind (nodes, their descriptions, moves), with the edits caught up
     /// from the tail in memory over them. No event is read, except the few of an edit only
     /// they can describe (a turn of the picture alone), so a new process draws 100,000 edits
@@ -64,8 +64,9 @@ extension HistoryIndexReader {
         let count = Int(meta.nodeCount)
         guard head.map({ $0 < count }) ?? true else { throw HistoryIndex.Unusable(reason: "the head is past the nodes") }
         var outline = HistoryOutline()
-        outline.nodes.reserveCapacity(count)
-        outline.summaries.reserveCapacity(count * 48)
+        // Bounded: the count comes from a record, and a damaged one must fail as "missing", not as an allocation.
+        outline.nodes.reserveCapacity(min(count, 1 << 20))
+        outline.summaries.reserveCapacity(min(count, 1 << 20) * 48)
         // Marked, and said from their events once every record is read (a record written
         // since may describe one after all).
         let askTheEvents = -1 ..< -1
@@ -75,9 +76,12 @@ extension HistoryIndexReader {
             guard parts.parent == HistoryIndex.none || Int(parts.parent) < index else {
                 throw HistoryIndex.Unusable(reason: "node \(index) comes before its parent")
             }
-            var read = HistoryOutline.Node(version: parts.lastVersion, time: parts.time, parent: parts.parent == HistoryIndex.none ? -1 : Int32(parts.parent))
+            var read = HistoryOutline.Node(version: parts.lastVersion, time: parts.time,
+                                           parent: parts.parent == HistoryIndex.none ? HistoryOutline.root : Int32(parts.parent))
             if let said = parts.said {
-                read.summary = outline.keep(said.summary)
+                // Text that is not UTF-8 (a record damaged under a checksum that holds) is
+                // repaired, as a String made of it would be: U+FFFD for each bad sequence.
+                read.summary = said.summary.isASCII ? outline.keep(said.summary) : outline.keep(String(decoding: said.summary, as: UTF8.self).utf8)
             } else {
                 read.summary = askTheEvents
                 marked.append(index)
@@ -95,7 +99,7 @@ extension HistoryIndexReader {
     /// Every record of one kind, numbered 0..<count.
     private func allRecords<T>(_ key: (UInt32) -> [UInt8], count: Int, _ parse: (inout FieldReader) throws -> T) throws -> [T] {
         var found = [T]()
-        found.reserveCapacity(count)
+        found.reserveCapacity(min(count, 1 << 20))
         try forEachRecord(key, count: count) { index, reader in
             let record = try parse(&reader)
             if index < found.count { found[index] = record } else { found.append(record) }
@@ -157,5 +161,21 @@ extension UUID {
             }
             return at
         }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether every byte is below 0x80, read eight at a time (summaries are mostly ASCII).
+    var isASCII: Bool {
+        var offset = 0, seen: UInt64 = 0
+        while offset + 8 <= count {
+            seen |= loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            seen |= UInt64(self[offset])
+            offset += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -6,7 +6,8 @@ struct HistoryOutline {
     struct Node {
         var version: UInt64
         var time: Int64
-        /// The parent's position, or -1 for a root. Nodes are in history order: a parent comes first.
+        /// The parent's position; `root`, or `unreachable` (its parent is not in the outline:
+        /// neither it nor anything under it is drawn). Nodes are in history order: a parent comes first.
         var parent: Int32
         /// The newest child's position (-1: none), and from each child the next older one's:
         /// a list threaded through the nodes, as `linkChildren` builds it.
@@ -15,6 +16,8 @@ struct HistoryOutline {
         /// Where its summary lies in `summaries`.
         var summary: Range<Int> = 0..<0
     }
+
+    static let root: Int32 = -1, unreachable: Int32 = -2
 
     var nodes: [Node] = []
     /// Every summary's UTF-8, one after another.
@@ -30,13 +33,14 @@ struct HistoryOutline {
     }
 
     /// Threads each node's children through the nodes, once every parent is set. A node
-    /// whose parent does not come before it is made a root, so the lists cannot loop (the
-    /// index's reader refuses such a record before this).
+    /// whose parent does not come before it is left unreachable, so the lists cannot loop
+    /// (the index's reader refuses such a record before this).
     mutating func linkChildren() {
         for index in nodes.indices {
             let parent = Int(nodes[index].parent)
-            guard parent >= 0, parent < index else {
-                nodes[index].parent = -1
+            guard parent >= 0 else { continue }
+            guard parent < index else {
+                nodes[index].parent = Self.unreachable
                 continue
             }
             nodes[index].olderSibling = nodes[parent].newestChild
@@ -62,8 +66,9 @@ struct HistoryOutline {
 }
 
 extension HistoryOutline {
-    /// The outline of a whole tree's answer (its nodes by ascending number, as every answer
-    /// has them; a node whose parent is not in it is drawn as a root).
+    /// The outline of a tree's answer (its nodes by ascending number, as every answer has
+    /// them). A node whose parent is not in it (a part of a tree, `since`) is not drawn, nor
+    /// anything under it, as before there was an outline.
     init(_ tree: HistoryTreeAnswer) {
         let nodes = tree.nodes
         func position(_ version: UInt64) -> Int? {
@@ -76,7 +81,7 @@ extension HistoryOutline {
         }
         self.nodes.reserveCapacity(nodes.count)
         for node in nodes {
-            let parent = node.parent.flatMap(position).map(Int32.init) ?? -1
+            let parent = node.parent.map { position($0).map(Int32.init) ?? Self.unreachable } ?? Self.root
             let summary = keep(node.summary.utf8)
             self.nodes.append(Node(version: node.version, time: node.time, parent: parent, summary: summary))
         }

@@ -112,7 +112,7 @@ public enum HistoryTreeText {
         try outline.summaries.withUnsafeBytes { summaries in
             // Iterative, with a stack of its own, so a history branched a hundred thousand
             // times deep cannot overflow the call stack.
-            var stack = nodes.indices.reversed().filter { nodes[$0].parent < 0 }.map { Item.chain(start: $0, prefix: [], depth: 0) }
+            var stack = nodes.indices.reversed().filter { nodes[$0].parent == HistoryOutline.root }.map { Item.chain(start: $0, prefix: [], depth: 0) }
             while let item = stack.popLast() {
                 switch item {
                 case let .label(prefix, number, last):

@@ -381,6 +381,27 @@ import Testing
         #expect(again.histories.statistics.built == 0, "the index built again")
     }
 
+    /// A summary that is not UTF-8 under a checksum that holds (written so, not flipped):
+    /// drawn as `--json` gives it, each bad sequence as U+FFFD, not as raw bytes.
+    @Test func aSummaryThatIsNotUTF8IsDrawnRepaired() throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        let workspace = try Workspace(directory: dir.url)
+        let id = try workspace.create(name: "m", canvasWidth: 20, height: 20, background: .white).id
+        for n in 0..<4 { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
+        try workspace.perform(.undo(steps: 1), on: "m")  // the move writes the index
+        try workspace.store.updateCache(id) { cache in
+            var value = try #require(try cache.get(HistoryIndex.descriptionKey(2)))
+            value[value.count - 2] = 0xFF  // inside the summary's last quoted word
+            try cache.put(HistoryIndex.descriptionKey(2), value)
+        }
+        let fresh = try Workspace(directory: dir.url)
+        var drawn = [UInt8]()  // the bytes as printed: a String made of them would repair them itself
+        try fresh.drawHistory(of: "m") { drawn += $0 }
+        #expect(fresh.histories.statistics.built == 0, "drawn from the index")
+        let answered = Self.text(HistoryTreeText.lines(try fresh.historyTree(of: "m")))
+        #expect(answered.contains("\u{FFFD}") && drawn == Array(answered.utf8), "\(String(decoding: drawn, as: UTF8.self))")
+    }
+
     /// What `memery history` prints for `name`, as text.
     static func drawing(_ workspace: Workspace, _ name: String) throws -> String {
         var bytes = [UInt8]()

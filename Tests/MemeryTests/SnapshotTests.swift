@@ -110,6 +110,44 @@ import Testing
         #expect(lines.last?.hasPrefix(String(repeating: "  ", count: HistoryTreeText.maxIndent) + "v") == true, "the indent stops growing")
     }
 
+    /// The drawing, character for character, of a tree branched twice, the second branch
+    /// inside the first's last: the labels, the bars and the indents, the head. A part of a
+    /// tree (`since`) draws nothing, since none of its edits is a root.
+    @Test func aTreeBranchedTwiceIsDrawnAsItAlwaysWas() throws {
+        var history = CreationHistory(id: UUID())
+        var creation = Creation(id: history.id)
+        let made = try creation.decide(.create(name: "g"))
+        made.forEach { creation = creation.evolve($0) }
+        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: 0)
+        var version: UInt64 = 2
+        func append(_ events: [CreationEvent]) {
+            version += UInt64(events.count)
+            history.apply(events, lastVersion: version, time: Int64(version) * 1000)
+        }
+        append(try history.decide(.setCaptions(top: "a", bottom: nil)))
+        append(try history.decideUndo())
+        append(try history.decide(.setCaptions(top: "b", bottom: nil)))
+        append(try history.decide(.setCaptions(top: "c", bottom: nil)))
+        append(try history.decideUndo())
+        append(try history.decide(.setCaptions(top: "d", bottom: nil)))
+        append(try history.decide(.setCaptions(top: "e", bottom: nil)))
+        #expect(HistoryTreeText.lines(history) == [
+            "v2     1970-01-01T00:00:00Z  created \"g\"; blank 10x10 canvas (#ffffff)",
+            "├ branch 1",
+            "│ v3     1970-01-01T00:00:03Z  added top text L1 \"a\"",
+            "└ branch 2",
+            "  v5     1970-01-01T00:00:05Z  added top text L1 \"b\"",
+            "  ├ branch 1",
+            "  │ v6     1970-01-01T00:00:06Z  edited L1: text \"c\"",
+            "  └ branch 2",
+            "    v8     1970-01-01T00:00:08Z  edited L1: text \"d\"",
+            "    v9     1970-01-01T00:00:09Z  edited L1: text \"e\"   ← head",
+        ], "\(HistoryTreeText.lines(history))")
+        let part = HistoryTreeAnswer(history, since: 5, tip: HistoryTreeText.tip(of: history, through: 5))
+        #expect(part.since == 5 && part.nodes.map(\.version) == [6, 8, 9])
+        #expect(HistoryTreeText.lines(part) == [])
+    }
+
     /// Each line shows its own edit's time, to the second, though a second is formatted
     /// once for all the lines in it: times within a second, across seconds, before 1970.
     @Test func eachLineShowsItsOwnEditsTime() throws {
