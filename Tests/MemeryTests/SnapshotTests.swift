@@ -84,16 +84,21 @@ import Testing
 
 
 @Suite struct HistoryTreeTextTests {
+    /// A history of one edit: the creation named and its blank 10x10 canvas, events 1 and 2.
+    static func genesis(_ name: String, time: Int64) throws -> CreationHistory {
+        var history = CreationHistory(id: UUID())
+        var creation = Creation(id: history.id)
+        let made = try creation.decide(.create(name: name))
+        made.forEach { creation = creation.evolve($0) }
+        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: time)
+        return history
+    }
+
     /// Edit, undo, edit: each round forks the tree one level deeper. Drawing a tree tens of
     /// thousands of forks deep must not overflow the stack.
     @Test func aVeryDeeplyBranchedHistoryIsDrawn() throws {
-        var history = CreationHistory(id: UUID())
-        var creation = Creation(id: history.id)
-        var genesis = try creation.decide(.create(name: "deep"))
-        genesis.forEach { creation = creation.evolve($0) }
-        genesis += try creation.decide(.createCanvas(width: 10, height: 10, background: .white))
-        var version = UInt64(genesis.count)
-        history.apply(genesis, lastVersion: version, time: 0)
+        var history = try Self.genesis("deep", time: 0)
+        var version: UInt64 = 2
         func append(_ events: [CreationEvent]) {
             version += UInt64(events.count)
             history.apply(events, lastVersion: version, time: Int64(version))
@@ -114,11 +119,7 @@ import Testing
     /// inside the first's last: the labels, the bars and the indents, the head. A part of a
     /// tree (`since`) draws nothing, since none of its edits is a root.
     @Test func aTreeBranchedTwiceIsDrawnAsItAlwaysWas() throws {
-        var history = CreationHistory(id: UUID())
-        var creation = Creation(id: history.id)
-        let made = try creation.decide(.create(name: "g"))
-        made.forEach { creation = creation.evolve($0) }
-        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: 0)
+        var history = try Self.genesis("g", time: 0)
         var version: UInt64 = 2
         func append(_ events: [CreationEvent]) {
             version += UInt64(events.count)
@@ -151,11 +152,7 @@ import Testing
     /// Each line shows its own edit's time, to the second, though a second is formatted
     /// once for all the lines in it: times within a second, across seconds, before 1970.
     @Test func eachLineShowsItsOwnEditsTime() throws {
-        var history = CreationHistory(id: UUID())
-        var creation = Creation(id: history.id)
-        let made = try creation.decide(.create(name: "times"))
-        made.forEach { creation = creation.evolve($0) }
-        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: -1_500)
+        var history = try Self.genesis("times", time: -1_500)
         let times: [Int64] = [-1_000, -1, 0, 999, 1_000, 1_001, 1_999, 2_000, 61_000, 61_999, 1_800_000_000_000]
         var version: UInt64 = 2
         for (n, time) in times.enumerated() {
@@ -170,11 +167,7 @@ import Testing
 
     /// Edit numbers pad to a column and are never cut: v100001 was printed as v10000.
     @Test func editNumbersPastSixDigitsArePrintedWhole() throws {
-        var history = CreationHistory(id: UUID())
-        var creation = Creation(id: history.id)
-        let made = try creation.decide(.create(name: "long"))
-        made.forEach { creation = creation.evolve($0) }
-        history.apply(made + (try creation.decide(.createCanvas(width: 10, height: 10, background: .white))), lastVersion: 2, time: 0)
+        var history = try Self.genesis("long", time: 0)
         history.apply(try history.decide(.setCaptions(top: "far", bottom: nil)), lastVersion: 100_001, time: 1)
         let lines = HistoryTreeText.lines(history)
         #expect(lines.map { $0.prefix(8) } == ["v2     1", "v100001 "], "\(lines)")
