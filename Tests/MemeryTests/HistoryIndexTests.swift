@@ -364,14 +364,8 @@ import Testing
     @Test func aDescriptionBeforeItsParentIsReplayedNotDrawn() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
-        let id = try workspace.create(name: "m", canvasWidth: 20, height: 20, background: .white).id
-        for n in 0..<6 { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
-        try workspace.perform(.undo(steps: 1), on: "m")  // the move writes the index
-        let lines = HistoryTreeText.lines(try workspace.history(of: "m"))
-        try workspace.store.updateCache(id) { cache in
-            var value = try #require(try cache.get(HistoryIndex.descriptionKey(2)))
+        let lines = try Self.rewritingDescription(2, of: workspace, edits: 6) { value in
             value.replaceSubrange(0..<4, with: HistoryIndex.bytes(UInt32(5)))  // node 2's parent: node 5
-            try cache.put(HistoryIndex.descriptionKey(2), value)
         }
         let fresh = try Workspace(directory: dir.url)
         #expect(try Self.drawing(fresh, "m") == Self.text(lines))
@@ -386,13 +380,8 @@ import Testing
     @Test func aSummaryThatIsNotUTF8IsDrawnRepaired() throws {
         let dir = try TemporaryDirectory(); defer { dir.cleanup() }
         let workspace = try Workspace(directory: dir.url)
-        let id = try workspace.create(name: "m", canvasWidth: 20, height: 20, background: .white).id
-        for n in 0..<4 { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
-        try workspace.perform(.undo(steps: 1), on: "m")  // the move writes the index
-        try workspace.store.updateCache(id) { cache in
-            var value = try #require(try cache.get(HistoryIndex.descriptionKey(2)))
+        _ = try Self.rewritingDescription(2, of: workspace, edits: 4) { value in
             value[value.count - 2] = 0xFF  // inside the summary's last quoted word
-            try cache.put(HistoryIndex.descriptionKey(2), value)
         }
         let fresh = try Workspace(directory: dir.url)
         var drawn = [UInt8]()  // the bytes as printed: a String made of them would repair them itself
@@ -400,6 +389,22 @@ import Testing
         #expect(fresh.histories.statistics.built == 0, "drawn from the index")
         let answered = Self.text(HistoryTreeText.lines(try fresh.historyTree(of: "m")))
         #expect(answered.contains("\u{FFFD}") && drawn == Array(answered.utf8), "\(String(decoding: drawn, as: UTF8.self))")
+    }
+
+    /// Makes "m" with `edits` caption edits and an undo (the move writes the index), then
+    /// rewrites description `node`'s record through `change`, its checksum made to hold.
+    /// Returns the history's lines as drawn before the change.
+    static func rewritingDescription(_ node: UInt32, of workspace: Workspace, edits: Int, _ change: (inout [UInt8]) -> Void) throws -> [String] {
+        let id = try workspace.create(name: "m", canvasWidth: 20, height: 20, background: .white).id
+        for n in 0..<edits { try workspace.perform(.captions(top: "e\(n)", bottom: nil, style: TextStyleChanges()), on: "m") }
+        try workspace.perform(.undo(steps: 1), on: "m")
+        let lines = HistoryTreeText.lines(try workspace.history(of: "m"))
+        try workspace.store.updateCache(id) { cache in
+            var value = try #require(try cache.get(HistoryIndex.descriptionKey(node)))
+            change(&value)
+            try cache.put(HistoryIndex.descriptionKey(node), value)
+        }
+        return lines
     }
 
     /// What `memery history` prints for `name`, as text.
