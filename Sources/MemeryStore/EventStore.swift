@@ -238,6 +238,8 @@ public final class EventStore: Sendable {
         let millis = Int64(exactly: (now.timeIntervalSince1970 * 1000).rounded()) ?? (now.timeIntervalSince1970 > 0 ? Int64.max : Int64.min)
         var stored = [StoredEvent]()
         stored.reserveCapacity(writes.reduce(0) { $0 + $1.events.count })
+        // One cursor per index for the whole run of puts (closed before the commit).
+        let logCursor = try WriteCursor(txn, log), streamCursor = try WriteCursor(txn, streams), idCursor = try WriteCursor(txn, ids)
         for (write, actual) in zip(writes, versions) {
             let firstOfWrite = stored.count
             for (offset, event) in write.events.enumerated() {
@@ -248,13 +250,13 @@ public final class EventStore: Sendable {
                 // Written straight into the space LMDB reserves in its map, keys from the stack.
                 let size = try EventRecord.size(of: record, recordChecksum)
                 try withUnsafeBytes(of: sequence.bigEndian) { sequenceKey in
-                    record.checksum = EventRecord.write(record, into: try txn.reserve(log, key: sequenceKey, size: size, append: true), recordChecksum)
+                    record.checksum = EventRecord.write(record, into: try logCursor.reserve(key: sequenceKey, size: size, append: true), recordChecksum)
                     try KeyEncoding.withStreamKey(write.stream, record.version) { streamKey in
-                        try txn.put(streams, key: streamKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
+                        try streamCursor.put(key: streamKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
                     }
                     try withUnsafeBytes(of: event.id.uuid) { idKey in
                         do {
-                            try txn.put(ids, key: idKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
+                            try idCursor.put(key: idKey, value: sequenceKey, flags: UInt32(MDB_NOOVERWRITE))
                         } catch let error as LMDBError where error.code == MDB_KEYEXIST {
                             throw StoreError.duplicateEventID(event.id)
                         }

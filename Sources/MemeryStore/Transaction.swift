@@ -46,23 +46,6 @@ public struct Transaction {
         }
     }
 
-    /// Stores `value` under `key` from raw bytes, with LMDB's put flags; no arrays made.
-    public func put(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: UInt32) throws {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        try LMDBError.check(mdb_put(handle, dbi, &k, &v, flags), "mdb_put")
-    }
-
-    /// Makes room for a value of `size` bytes under `key` (MDB_RESERVE) and returns it, to be
-    /// filled before the transaction does anything else: the value is written once, in the map.
-    public func reserve(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, append: Bool) throws -> UnsafeMutableRawBufferPointer {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: size, mv_data: nil)
-        let flags = UInt32(MDB_RESERVE) | (append ? UInt32(MDB_APPEND) : 0)
-        try LMDBError.check(mdb_put(handle, dbi, &k, &v, flags), "mdb_put")
-        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
-    }
-
     /// Removes `key`; returns false when it was not there.
     @discardableResult
     public func delete(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> Bool {
