@@ -218,21 +218,44 @@ import Testing
         #expect(EventIdentity.formatOneID(stream: stream, version: 3) != EventIdentity.formatOneID(stream: stream, version: 4))
     }
 
-    /// The random bits are read ahead from the kernel in pages: ids made in one millisecond,
-    /// across several refills, are all different, each version 7 with the RFC variant.
-    @Test func idsOfOneMillisecondAcrossRefillsAreAllDifferent() {
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let ids = (0..<2_000).map { _ in EventIdentity.newID(now: now) }
+    /// The random bits are read ahead from the kernel in pages: ids of different milliseconds,
+    /// across several refills, each take fresh bits, and every one of the 74 varies.
+    @Test func idsAcrossRefillsTakeFreshRandomBits() {
+        let start = 1_800_000_000.0
+        let ids = (0..<2_000).map { EventIdentity.newID(now: Date(timeIntervalSince1970: start + Double($0) / 1000 + 0.0004)) }
         #expect(Set(ids).count == ids.count)
-        let time = KeyEncoding.uuid(ids[0])[0..<6]
-        let malformed = ids.map { KeyEncoding.uuid($0) }.filter { $0[6] >> 4 != 7 || $0[8] >> 6 != 0b10 || $0[0..<6] != time }
-        #expect(malformed.isEmpty, "version 7, the RFC variant and the millisecond in every id")
+        let malformed = ids.map { KeyEncoding.uuid($0) }.filter { $0[6] >> 4 != 7 || $0[8] >> 6 != 0b10 }
+        #expect(malformed.isEmpty, "version 7 and the RFC variant in every id")
         // Every random bit varies somewhere: none is stuck at 0 or 1 (74 bits: 12 + 62).
         let randomBits = ids.map { KeyEncoding.uuid($0) }.map { b -> (UInt16, UInt64) in
             (UInt16(b[6] & 0x0f) << 8 | UInt16(b[7]), b[8...15].reduce(0) { $0 << 8 | UInt64($1) } & (1 << 62 - 1))
         }
         #expect(randomBits.reduce(0) { $0 | $1.0 } == 0x0fff && randomBits.reduce(0x0fff) { $0 & $1.0 } == 0)
         #expect(randomBits.reduce(0) { $0 | $1.1 } == 1 << 62 - 1 && randomBits.reduce(1 << 62 - 1) { $0 & $1.1 } == 0)
+    }
+
+    /// Within one millisecond ids rise (a batch's ids go into the id index as appends), by
+    /// a random step; past the last value of the 62 low bits the 12 high ones carry, and past
+    /// all 74 the bits are fresh. The generator itself, since other tests mint ids meanwhile.
+    @Test func idsOfOneMillisecondRise() {
+        var words = EventIdentity.RandomWords()
+        let millis: UInt64 = 1_800_000_000_000
+        let parts = (0..<2_000).map { _ in words.randomPart(inMillisecond: millis) }
+        let rising = zip(parts, parts.dropFirst()).allSatisfy { ($0.high, $0.low) < ($1.high, $1.low) }
+        #expect(rising, "each id of the millisecond above the one before")
+        let steps = zip(parts, parts.dropFirst()).map { $1.low &- $0.low }
+        #expect(steps.allSatisfy { $0 >= 1 && $0 <= 1 << 32 } && Set(steps).count > 1_990, "random steps of 1 to 2^32")
+        #expect(parts.allSatisfy { $0.high <= 0x0fff && $0.low <= EventIdentity.RandomWords.lowBits })
+        // The next millisecond starts afresh, not a step above the last id (by chance: 2^-42).
+        let next = words.randomPart(inMillisecond: millis + 1), last = parts.last!
+        #expect(!(next.high == last.high && next.low > last.low && next.low - last.low <= 1 << 32))
+        // Past the low bits' end the high bits carry; past the end of both, fresh bits (no trap).
+        words.last = (millis, 7, EventIdentity.RandomWords.lowBits)
+        let carried = words.randomPart(inMillisecond: millis)
+        #expect(carried.high == 8 && carried.low < 1 << 32)
+        words.last = (millis, 0x0fff, EventIdentity.RandomWords.lowBits)
+        let afresh = words.randomPart(inMillisecond: millis)
+        #expect(afresh.high <= 0x0fff && afresh.low <= EventIdentity.RandomWords.lowBits)
     }
 
     @Test func verifyFindsAnEventMissingFromTheIDIndex() throws {
