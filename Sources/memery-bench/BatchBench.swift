@@ -6,9 +6,10 @@ import MemeryStore
 /// domain encoding its payloads (beside Foundation's JSONEncoder doing the same), the store
 /// appending ready payloads (what the C and SQLite peers do), and both together.
 enum BatchBench {
-    static func run(in dir: String, count: Int, runs: Int) throws {
+    static func run(in dir: String, count: Int, runs: Int, storeOnly: Bool = false) throws {
         let batch = 1000
         let events = (0..<count).map { i in CreationEvent.textLayerEdited(.init(id: "L1", text: "an edit of typical size, caption \(i)")) }
+        if storeOnly { return try runStore(in: dir, events: events, batch: batch, runs: runs) }
         var foundation = Timings(), ours = Timings(), store = Timings(), whole = Timings()
         let reference = JSONEncoder()
         reference.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -31,6 +32,16 @@ enum BatchBench {
         print("  payload encoding, memery (encodedPayload: written plainly, to SortedJSONEncoder's bytes): median " + ours.rate(count, "events/s"))
         print("  store appends of ready payloads, 1,000 per transaction: median " + store.rate(count, "events/s"))
         print("  domain events encoded and appended, 1,000 per transaction: median " + whole.rate(count, "events/s"))
+    }
+
+    /// The store's appends of ready payloads alone, nothing else in the process's profile.
+    static func runStore(in dir: String, events: [CreationEvent], batch: Int, runs: Int) throws {
+        let payloads = try events.map { NewEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: try $0.encodedPayload()) }
+        var store = Timings()
+        for _ in 0..<runs {
+            store.add(try appendAll(in: dir, batch: batch, count: events.count) { range in Array(payloads[range]) })
+        }
+        print("  store appends of ready payloads, 1,000 per transaction: median " + store.rate(events.count, "events/s"))
     }
 
     /// A fresh store; `count` events in durable transactions of `batch`. Returns seconds.

@@ -14,7 +14,8 @@ import MemeryStore
 ///     memery-bench cold-history DIR NAME RUNS      whole history of an existing creation, each in a new Workspace (for paired builds)
 ///     memery-bench state DIR RUNS                  encoding and decoding the state of layers' creation (DIR made by `layers`)
 ///     memery-bench replay DIR COUNT [RUNS]         read, check, decode and fold COUNT events (RUNS times, default 5)
-///     memery-bench batched DIR COUNT RUNS          batched appends (1,000 per transaction), split into encoding and storing
+///     memery-bench batched DIR COUNT RUNS [store]  batched appends (1,000 per transaction), split into encoding and storing
+///                                                  (with "store", the store's appends alone: a run to profile)
 ///     memery-bench preview FILE RUNS               each encoding of a 1280 px preview, and the scaling to it
 ///     memery-bench filters FILE RUNS               built-in grayscale and blur (radius 10) in MP/s, and a memory copy
 ///     memery-bench frei0r FILE RUNS                frei0r filters through the helper beside the same in this process
@@ -38,7 +39,7 @@ enum Bench {
             try appends(in: dir, count: Int(args.dropFirst(2).first ?? "") ?? 1000)
         case "batched":
             try BatchBench.run(in: args.dropFirst().first ?? "bench-batched", count: Int(args.dropFirst(2).first ?? "") ?? 200_000,
-                               runs: Int(args.dropFirst(3).first ?? "") ?? 5)
+                               runs: Int(args.dropFirst(3).first ?? "") ?? 5, storeOnly: args.dropFirst(4).first == "store")
         case "filters":
             try FilterBench.run(args.dropFirst().first ?? "bench.jpg", runs: Int(args.dropFirst(2).first ?? "") ?? 5)
         case "frei0r":
@@ -73,7 +74,7 @@ enum Bench {
             }
             try WatchBench.run(memery: rest[0], hubs: (rest[1], rest[2]), runs: runs)
         default:
-            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | cold-history DIR NAME RUNS | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS | watch MEMERY HUB-A HUB-B RUNS")
+            print("usage: memery-bench make-jpeg FILE [W H] | floor FILE RUNS | appends DIR COUNT | history DIR | layers DIR | cold-history DIR NAME RUNS | state LAYERS-DIR RUNS | replay DIR COUNT [RUNS] | batched DIR COUNT RUNS [store] | filters FILE RUNS | frei0r FILE RUNS | helpers RUNS FILE... | preview FILE RUNS | watch MEMERY HUB-A HUB-B RUNS")
             exit(2)
         }
     }
