@@ -1,6 +1,7 @@
 /* The ceiling for durable appends: one put and one synced commit per event, in C.
- * With a fourth argument "scan", it then reads every record back with a cursor, the
- * ceiling for replaying a log, and prints the records read per second as a fourth figure.
+ * Values are 220 bytes, or size=BYTES. With the option "scan", it then reads every record
+ * back with a cursor, the ceiling for replaying a log, and prints the records read per
+ * second as a fourth figure.
  * With "keys=2" each event also puts a stream index key (16-byte stream id and 8-byte
  * version, to the sequence) in a second database, as memery's log and stream index do;
  * with "keys=3" also an id index key (a 16-byte time-ordered id, to the sequence), as
@@ -38,17 +39,24 @@ static void new_id(unsigned char id[16]) {
 static int compare(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: lmdb_appends DIR COUNT BATCH\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: lmdb_appends DIR COUNT BATCH [keys=1|2|3] [size=BYTES] [scan]\n"); return 2; }
     int count = atoi(argv[2]), batch = atoi(argv[3]);
     MDB_env *env; MDB_txn *txn; MDB_dbi dbi, streams = 0, ids = 0;
-    int keys = argc > 4 && strncmp(argv[4], "keys=", 5) == 0 ? atoi(argv[4] + 5) : 1;
+    int keys = 1, size = 220, scan = 0;  /* options after BATCH: keys=N, size=BYTES, scan */
+    for (int i = 4; i < argc; i++) {
+        if (strncmp(argv[i], "keys=", 5) == 0) keys = atoi(argv[i] + 5);
+        else if (strncmp(argv[i], "size=", 5) == 0) size = atoi(argv[i] + 5);
+        else if (strcmp(argv[i], "scan") == 0) scan = 1;
+        else { fprintf(stderr, "lmdb_appends: unknown option %s\n", argv[i]); return 2; }
+    }
+    if (size < 1 || size > 4096) { fprintf(stderr, "lmdb_appends: size=%d is not 1 to 4096\n", size); return 2; }
     unsigned char stream[16]; memset(stream, 0x5a, sizeof stream);
     check(mdb_env_create(&env), "mdb_env_create");
     check(mdb_env_set_mapsize(env, (size_t)1 << 32), "mdb_env_set_mapsize");
     check(mdb_env_set_maxdbs(env, 4), "mdb_env_set_maxdbs");
     check(mdb_env_open(env, argv[1], 0, 0644), argv[1]);
     const char *log = keys >= 2 ? "log" : NULL;
-    char value[220]; memset(value, 'x', sizeof value);
+    char value[4096]; memset(value, 'x', sizeof value);
     double *latency = malloc(sizeof(double) * (count / batch + 1));
     double start = now();
     unsigned long long key = 0;
@@ -66,7 +74,7 @@ int main(int argc, char **argv) {
         for (int j = 0; j < batch; j++) {
             key++;
             unsigned long long big = __builtin_bswap64(key);
-            MDB_val k = { sizeof big, &big }, v = { sizeof value, value };
+            MDB_val k = { sizeof big, &big }, v = { (size_t)size, value };
             if (log_cursor) check(mdb_cursor_put(log_cursor, &k, &v, MDB_APPEND), "mdb_cursor_put log");
             else check(mdb_put(txn, dbi, &k, &v, MDB_APPEND), "mdb_put log");
             if (keys >= 2) {  /* looked up and refused if present, as memery's (MDB_NOOVERWRITE) */
@@ -89,7 +97,7 @@ int main(int argc, char **argv) {
     double seconds = now() - start;
     qsort(latency, commits, sizeof(double), compare);
     printf("%.0f %.3f %.3f", count / seconds, latency[commits / 2], latency[commits * 99 / 100]);
-    if (argc > 4 && strcmp(argv[4], "scan") == 0) {
+    if (scan) {
         MDB_cursor *cursor; MDB_val k, v;
         unsigned long long records = 0, bytes = 0;
         double t0 = now();
