@@ -17,26 +17,31 @@ extension CreationEvent {
     /// are matched as they are: no plain type is spelled other than in ASCII, where bytes
     /// equal means `String`s equal.
     static func plainDecode(type: UnsafeRawBufferPointer, schemaVersion: Int, payload: UnsafeRawBufferPointer) -> CreationEvent? {
+        try? plainRead(type: type, schemaVersion: schemaVersion, payload: payload)
+    }
+
+    /// `plainDecode`, throwing where it gives nil (why: `PlainPayloadReader.whole`).
+    static func plainRead(type: UnsafeRawBufferPointer, schemaVersion: Int, payload: UnsafeRawBufferPointer) throws(PlainPayloadReader.NotPlain) -> CreationEvent {
         typealias R = PlainPayloadReader
         switch R.Key(bytes: type) {
-        case "TextLayerAdded" where schemaVersion == 2: return R.read(payload, LayerAdded.plain).map(CreationEvent.textLayerAdded)
-        case "ImageLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.imageLayerAdded)
-        case "ShapeLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.shapeLayerAdded)
-        case "DrawingLayerAdded" where schemaVersion == 1: return R.read(payload, LayerAdded.plain).map(CreationEvent.drawingLayerAdded)
-        case "TextLayerEdited" where schemaVersion == 1: return R.read(payload, TextLayerEdited.plain).map(CreationEvent.textLayerEdited)
-        case "LayerChanged" where schemaVersion == 1: return R.read(payload, LayerChanged.plain).map(CreationEvent.layerChanged)
-        case "StrokeAdded" where schemaVersion == 1: return R.read(payload, StrokeAdded.plain).map(CreationEvent.strokeAdded)
-        case "HeadMoved" where schemaVersion == 2: return R.read(payload, HeadMoved.plain).map(CreationEvent.headMoved)
-        case "LayerRemoved" where schemaVersion == 1: return R.read(payload, { r throws(R.NotPlain) in LayerRemoved(id: try r.idOnly()) }).map(CreationEvent.layerRemoved)
-        case "FilterRemoved" where schemaVersion == 1: return R.read(payload, { r throws(R.NotPlain) in FilterRemoved(id: try r.idOnly()) }).map(CreationEvent.filterRemoved)
-        case "LayerReordered" where schemaVersion == 1: return R.read(payload, LayerReordered.plain).map(CreationEvent.layerReordered)
-        case "BaseImageMoved" where schemaVersion == 1: return R.read(payload, BaseImageMoved.plain).map(CreationEvent.baseImageMoved)
-        case "CanvasCropped" where schemaVersion == 1: return R.read(payload, CanvasCropped.plain).map(CreationEvent.canvasCropped)
-        case "CanvasRotated" where schemaVersion == 1: return R.read(payload, CanvasRotated.plain).map(CreationEvent.canvasRotated)
-        case "CanvasFlipped" where schemaVersion == 1: return R.read(payload, CanvasFlipped.plain).map(CreationEvent.canvasFlipped)
-        case "CanvasCreated" where schemaVersion == 1: return R.read(payload, CanvasCreated.plain).map(CreationEvent.canvasCreated)
-        case "CreationCreated" where schemaVersion == 1: return R.read(payload, CreationCreated.plain).map(CreationEvent.created)
-        default: return nil
+        case "TextLayerAdded" where schemaVersion == 2: return .textLayerAdded(try R.whole(payload, LayerAdded.plain))
+        case "ImageLayerAdded" where schemaVersion == 1: return .imageLayerAdded(try R.whole(payload, LayerAdded.plain))
+        case "ShapeLayerAdded" where schemaVersion == 1: return .shapeLayerAdded(try R.whole(payload, LayerAdded.plain))
+        case "DrawingLayerAdded" where schemaVersion == 1: return .drawingLayerAdded(try R.whole(payload, LayerAdded.plain))
+        case "TextLayerEdited" where schemaVersion == 1: return .textLayerEdited(try R.whole(payload, TextLayerEdited.plain))
+        case "LayerChanged" where schemaVersion == 1: return .layerChanged(try R.whole(payload, LayerChanged.plain))
+        case "StrokeAdded" where schemaVersion == 1: return .strokeAdded(try R.whole(payload, StrokeAdded.plain))
+        case "HeadMoved" where schemaVersion == 2: return .headMoved(try R.whole(payload, HeadMoved.plain))
+        case "LayerRemoved" where schemaVersion == 1: return .layerRemoved(try R.whole(payload, { r throws(R.NotPlain) in LayerRemoved(id: try r.idOnly()) }))
+        case "FilterRemoved" where schemaVersion == 1: return .filterRemoved(try R.whole(payload, { r throws(R.NotPlain) in FilterRemoved(id: try r.idOnly()) }))
+        case "LayerReordered" where schemaVersion == 1: return .layerReordered(try R.whole(payload, LayerReordered.plain))
+        case "BaseImageMoved" where schemaVersion == 1: return .baseImageMoved(try R.whole(payload, BaseImageMoved.plain))
+        case "CanvasCropped" where schemaVersion == 1: return .canvasCropped(try R.whole(payload, CanvasCropped.plain))
+        case "CanvasRotated" where schemaVersion == 1: return .canvasRotated(try R.whole(payload, CanvasRotated.plain))
+        case "CanvasFlipped" where schemaVersion == 1: return .canvasFlipped(try R.whole(payload, CanvasFlipped.plain))
+        case "CanvasCreated" where schemaVersion == 1: return .canvasCreated(try R.whole(payload, CanvasCreated.plain))
+        case "CreationCreated" where schemaVersion == 1: return .created(try R.whole(payload, CreationCreated.plain))
+        default: throw R.NotPlain()
         }
     }
 }

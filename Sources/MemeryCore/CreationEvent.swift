@@ -292,8 +292,11 @@ public enum CreationEvent: Sendable, Equatable {
     /// `decode` of a type name and payload read in place (a record borrowed from the store):
     /// a plain payload is read without a copy; any other is copied for Codable.
     public static func decode(typeUTF8 type: UnsafeRawBufferPointer, schemaVersion: Int, payload: UnsafeRawBufferPointer) throws -> CreationEvent {
-        if let event = plainDecode(type: type, schemaVersion: schemaVersion, payload: payload) { return event }
-        return try codableDecode(type: String(decoding: type, as: UTF8.self), schemaVersion: schemaVersion, payload: Data(payload))
+        do {
+            return try plainRead(type: type, schemaVersion: schemaVersion, payload: payload)
+        } catch {
+            return try codableDecode(type: String(decoding: type, as: UTF8.self), schemaVersion: schemaVersion, payload: Data(payload))
+        }
     }
 
     /// Every payload's reading through Codable, which decides what each means or which error it is.
