@@ -47,16 +47,20 @@ extension Creation {
             }
         case .textLayerEdited(let e):
             self.update(e.id) { layer in
-                guard case .text(var content) = layer.content else { return }
-                if let text = e.text { content.text = text }
-                if let style = e.style { content.style = style }
+                guard case .text = layer.content else { return }
+                let scale = layer.transform.scale
+                layer.editText { content in
+                    if let text = e.text { content.text = text }
+                    if let style = e.style { content.style = style }
+                    if let box = e.box {
+                        content.width = box.w / scale
+                        content.height = box.h / scale
+                    }
+                }
                 if let box = e.box {
-                    content.width = box.w / layer.transform.scale
-                    content.height = box.h / layer.transform.scale
                     layer.transform.x = box.x + box.w / 2
                     layer.transform.y = box.y + box.h / 2
                 }
-                layer.content = .text(content)
             }
         case .strokeAdded(let e):
             self.update(e.id) { layer in
@@ -139,12 +143,13 @@ extension Creation {
         let oldDefault = TextStyle.meme(canvasHeight: old.height).maxSize
         let newDefault = TextStyle.meme(canvasHeight: height).maxSize
         for index in layers.indices {
-            guard case .text(var content) = layers[index].content, content.role != .free else { continue }
-            let box = TextContent.captionBox(content.role, width: width, height: height)
-            content.width = box.w
-            content.height = box.h
-            if content.style.maxSize == oldDefault { content.style.maxSize = newDefault }
-            layers[index].content = .text(content)
+            guard let role = layers[index].text?.role, role != .free else { continue }
+            let box = TextContent.captionBox(role, width: width, height: height)
+            layers[index].editText { content in
+                content.width = box.w
+                content.height = box.h
+                if content.style.maxSize == oldDefault { content.style.maxSize = newDefault }
+            }
             layers[index].transform = Transform(x: box.x + box.w / 2, y: box.y + box.h / 2)
         }
     }

@@ -5,14 +5,16 @@ import Foundation
 public struct Layer: Sendable, Hashable {
     /// What people see and type: "L3" (`LocalLabel`).
     public var label: String { LocalLabel.of(id) }
-    /// Boxed (`indirect`): a layer is then ~80 bytes, and copying a creation's layers (a
-    /// checkpoint, a head kept by two holders) retains one box per layer instead of copying
-    /// every field of every text's style.
-    public indirect enum Content: Sendable, Hashable {
+    /// Each kind's fields are boxed: a layer is then 72 bytes, and copying a creation's
+    /// layers (a checkpoint, a head kept by two holders) retains one box per layer instead of
+    /// copying every field of every text's style. Text boxes its own fields (`TextContent`),
+    /// so that an edit of a layer's words changes them in place (`editText`); the other
+    /// kinds are boxed by `indirect`, which makes a new box for every change.
+    public enum Content: Sendable, Hashable {
         case text(TextContent)
-        case image(ImageContent)
-        case shape(ShapeContent)
-        case drawing(DrawingContent)
+        indirect case image(ImageContent)
+        indirect case shape(ShapeContent)
+        indirect case drawing(DrawingContent)
     }
 
     public var id: String
@@ -51,6 +53,16 @@ public struct Layer: Sendable, Hashable {
         return nil
     }
 
+    /// Changes a text layer's content in place; other layers are left alone. (Taken out of
+    /// `content`, the text would share its fields with the layer, and its first change would
+    /// copy them: a box made and freed per caption edit, a fifth of a replay's fold.)
+    mutating func editText(_ change: (inout TextContent) -> Void) {
+        guard case .text(var text) = content else { return }
+        content = .text(.vacated)  // the layer lets go of the fields: `text` holds the only reference
+        change(&text)
+        content = .text(text)
+    }
+
     /// The unrotated box this layer covers on the canvas (exact when it is not rotated).
     public var box: Box {
         let (w, h) = size
@@ -76,21 +88,73 @@ public struct Layer: Sendable, Hashable {
 }
 
 /// Words in a box: a top or bottom caption, or a free text box.
+///
+/// Its fields live in one box that copies share until one of them changes (copy on write),
+/// so a layer holds one reference and `Layer.editText` changes a caption in place.
 public struct TextContent: Sendable, Hashable, Codable {
     public enum Role: String, Sendable, Codable, CaseIterable { case top, bottom, free }
     /// The longest text a layer takes, in characters: a page of words, far past any meme, and
     /// short enough to lay out at once (400,000 characters took minutes). Checked when an edit
     /// is decided; histories replay as they were.
     public static let maxCharacters = 2_000
-    public var role: Role
-    public var text: String
+
+    /// Changed only through `unique`, when no other copy refers to it: so sharing it
+    /// between threads is safe, as a struct's fields would be.
+    private final class Fields: @unchecked Sendable {
+        var role: Role, text: String, width: Double, height: Double, style: TextStyle
+        init(role: Role, text: String, width: Double, height: Double, style: TextStyle) {
+            self.role = role; self.text = text; self.width = width; self.height = height; self.style = style
+        }
+    }
+    private var fields: Fields
+    private var unique: Fields {
+        mutating get {
+            if !isKnownUniquelyReferenced(&fields) {
+                fields = Fields(role: fields.role, text: fields.text, width: fields.width, height: fields.height, style: fields.style)
+            }
+            return fields
+        }
+    }
+
+    public var role: Role { get { fields.role } set { unique.role = newValue } }
+    public var text: String { get { fields.text } set { unique.text = newValue } }
     /// The box the text is fitted into, in pixels.
-    public var width: Double
-    public var height: Double
-    public var style: TextStyle
+    public var width: Double { get { fields.width } set { unique.width = newValue } }
+    public var height: Double { get { fields.height } set { unique.height = newValue } }
+    public var style: TextStyle { get { fields.style } set { unique.style = newValue } }
 
     public init(role: Role, text: String, width: Double, height: Double, style: TextStyle) {
-        self.role = role; self.text = text; self.width = width; self.height = height; self.style = style
+        fields = Fields(role: role, text: text, width: width, height: height, style: style)
+    }
+
+    /// What a layer holds while `Layer.editText` changes its text.
+    static let vacated = TextContent(role: .free, text: "", width: 0, height: 0, style: TextStyle(maxSize: 0))
+
+    // Equality, hashing and coding as Swift would synthesize them for the five fields.
+    public static func == (a: TextContent, b: TextContent) -> Bool {
+        a.role == b.role && a.text == b.text && a.width == b.width && a.height == b.height && a.style == b.style
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(role); hasher.combine(text); hasher.combine(width); hasher.combine(height); hasher.combine(style)
+    }
+
+    private enum CodingKeys: String, CodingKey { case role, text, width, height, style }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(role: try c.decode(Role.self, forKey: .role), text: try c.decode(String.self, forKey: .text),
+                  width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height),
+                  style: try c.decode(TextStyle.self, forKey: .style))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(role, forKey: .role)
+        try c.encode(text, forKey: .text)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(style, forKey: .style)
     }
 
     /// The default box for a caption: the full width less a margin, a quarter of the height,

@@ -29,17 +29,26 @@ public enum LocalLabel {
     /// to itself. An ASCII label with a dot is no label: `of` stops before any dot that is a
     /// Character of its own. Otherwise Characters decide, as `of` does.
     public static func `is`(_ label: String, labelOf id: String) -> Bool {
-        var label = label, id = id
-        let decided: Bool? = label.withUTF8 { label in
-            id.withUTF8 { id in
-                let n = label.count
-                guard label.allSatisfy({ $0 < 0x80 }), id.prefix(n + 2).allSatisfy({ $0 < 0x80 }) else { return nil }
-                guard !label.contains(UInt8(ascii: ".")) else { return false }
-                guard id.count >= n, label.elementsEqual(id.prefix(n)) else { return false }
-                return id.count == n || id[n] == UInt8(ascii: ".")
-            }
+        // The views' storage is read in place: `withUTF8` on copies of both made this twice
+        // the instructions (callgrind, a replay of edits that name their layer by label).
+        let decided: Bool?? = label.utf8.withContiguousStorageIfAvailable { label in
+            id.utf8.withContiguousStorageIfAvailable { id in asciiIs(label, labelOf: id) } ?? nil
         }
-        return decided ?? (label == of(id))
+        return (decided ?? nil) ?? (label == of(id))
+    }
+
+    /// `is` decided by bytes, or nil when they are not ASCII where it matters.
+    @inline(__always) private static func asciiIs(_ label: UnsafeBufferPointer<UInt8>, labelOf id: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let n = label.count
+        var dot = false
+        for byte in label {
+            guard byte < 0x80 else { return nil }
+            if byte == UInt8(ascii: ".") { dot = true }
+        }
+        for i in 0..<min(n + 2, id.count) where id[i] >= 0x80 { return nil }
+        guard !dot, id.count >= n else { return false }
+        for i in 0..<n where label[i] != id[i] { return false }
+        return id.count == n || id[n] == UInt8(ascii: ".")
     }
 
     /// A new id led by `label`.

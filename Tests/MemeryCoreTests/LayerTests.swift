@@ -14,6 +14,62 @@ import Testing
         #expect(t.canvasPoint(Point(x: 20, y: 10), size: size) == Point(x: 100, y: 50))
     }
 
+    /// A text's fields are shared between copies until one changes (`TextContent`), and a
+    /// fold changes them in place: every other holder of the state or the text keeps its own.
+    @Test func foldingATextEditLeavesEveryOtherCopyAsItWas() {
+        var state = Creation(id: UUID())
+        state.fold(.canvasCreated(.init(width: 400, height: 300, background: .white)))
+        let style = TextStyle.meme(canvasHeight: 300)
+        let caption = Layer(id: "L1.00000000000000aa", content: .text(TextContent(role: .top, text: "before", width: 376, height: 75, style: style)),
+                            transform: Transform(x: 200, y: 43.5, scale: 2))
+        state.fold(.textLayerAdded(.init(layer: caption)))
+        let earlier = state
+        let heldText = state.layers[0].text
+        var bigger = style
+        bigger.maxSize = 99
+        state.fold(.textLayerEdited(.init(id: "L1", text: "after", box: Box(x: 10, y: 20, w: 100, h: 40), style: bigger)))
+
+        #expect(state.layers[0].text?.text == "after")
+        #expect(state.layers[0].text?.width == 50 && state.layers[0].text?.height == 20)  // the box over the layer's scale
+        #expect(state.layers[0].text?.style.maxSize == 99)
+        #expect(state.layers[0].transform.x == 60 && state.layers[0].transform.y == 40)
+        #expect(earlier.layers[0] == caption)
+        #expect(heldText == caption.text)
+        #expect(heldText?.text == "before" && heldText?.style.maxSize == style.maxSize)
+
+        // A crop refits the captions in place too, and the state before it keeps its own.
+        let edited = state
+        state.fold(.canvasCropped(.init(x: 0, y: 0, width: 200, height: 300)))
+        #expect(state.layers[0].text?.width == TextContent.captionBox(.top, width: 200, height: 300).w)
+        #expect(edited.layers[0].text?.width == 50)
+        #expect(earlier.layers[0] == caption)
+    }
+
+    /// `TextContent` spells, reads, compares and hashes as the struct Swift synthesized these
+    /// for did before its fields were boxed.
+    @Test func textContentCodesComparesAndHashesByItsFields() throws {
+        let text = TextContent(role: .bottom, text: "hi", width: 10, height: 5, style: TextStyle(maxSize: 30))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(text), as: UTF8.self)
+        #expect(json.hasPrefix(#"{"height":5,"role":"bottom","style":{"#) && json.hasSuffix(#"},"text":"hi","width":10}"#))
+        #expect(try JSONDecoder().decode(TextContent.self, from: Data(json.utf8)) == text)
+
+        let twin = TextContent(role: .bottom, text: "hi", width: 10, height: 5, style: TextStyle(maxSize: 30))
+        #expect(twin == text && twin.hashValue == text.hashValue)
+        var other = twin
+        other.text = "ho"
+        #expect(other != text && twin == text)
+
+        let withoutStyle = #"{"height":5,"role":"bottom","text":"hi","width":10}"#
+        #expect {
+            try JSONDecoder().decode(TextContent.self, from: Data(withoutStyle.utf8))
+        } throws: { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return false }
+            return key.stringValue == "style"
+        }
+    }
+
     @Test func imagesShapesAndDrawingsAreAddedWithTheirPlacement() throws {
         var c = try startedCreation()  // 600x400
         let sticker = BaseImage(blob: "ff", width: 100, height: 50, format: "png", sourceName: "s.png")
