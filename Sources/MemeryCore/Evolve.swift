@@ -47,9 +47,8 @@ extension Creation {
             }
         case .textLayerEdited(let e):
             self.update(e.id) { layer in
-                guard case .text = layer.content else { return }
                 let scale = layer.transform.scale
-                layer.editText { content in
+                let edited = layer.editText { content in
                     if let text = e.text { content.text = text }
                     if let style = e.style { content.style = style }
                     if let box = e.box {
@@ -57,7 +56,7 @@ extension Creation {
                         content.height = box.h / scale
                     }
                 }
-                if let box = e.box {
+                if edited, let box = e.box {
                     layer.transform.x = box.x + box.w / 2
                     layer.transform.y = box.y + box.h / 2
                 }

@@ -53,14 +53,17 @@ public struct Layer: Sendable, Hashable {
         return nil
     }
 
-    /// Changes a text layer's content in place; other layers are left alone. (Taken out of
-    /// `content`, the text would share its fields with the layer, and its first change would
-    /// copy them: a box made and freed per caption edit, a fifth of a replay's fold.)
-    mutating func editText(_ change: (inout TextContent) -> Void) {
-        guard case .text(var text) = content else { return }
+    /// Changes a text layer's content in place, and says whether this is a text layer (any
+    /// other is left alone). Taken out of `content`, the text would share its fields with the
+    /// layer, and its first change would copy them: with the box `indirect` made anew, about
+    /// 450 of the 1,240 instructions a caption edit's fold took (callgrind).
+    @discardableResult
+    mutating func editText(_ change: (inout TextContent) -> Void) -> Bool {
+        guard case .text(var text) = content else { return false }
         content = .text(.vacated)  // the layer lets go of the fields: `text` holds the only reference
         change(&text)
         content = .text(text)
+        return true
     }
 
     /// The unrotated box this layer covers on the canvas (exact when it is not rotated).
