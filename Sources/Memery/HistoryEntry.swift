@@ -48,44 +48,45 @@ public struct HistoryEntry: Sendable {
     /// `placementBefore`: where the picture was before a turn of the picture alone, so that
     /// the turn is said as what changed.
     public static func describe(_ event: CreationEvent, moveTarget: UInt64? = nil, placementBefore: Transform? = nil) -> String {
-        func quoted(_ text: String) -> String {
-            let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
-            return "\"\(short)\""
-        }
+        // Words a person wrote are escaped: these are printed in terminals.
+        func quoted(_ text: String) -> String { PrintableText.quoted(text, limit: 40) }
+        func named(_ source: String?) -> String? { source.map { PrintableText.escaped($0) } }
+        // An id comes in events from other devices too: its label is escaped as well.
+        func label(_ id: String) -> String { PrintableText.escaped(LocalLabel.of(id)) }
         func n(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value) }
         switch event {
         case .created(let e): return "created \(quoted(e.name))"
         case .baseImageImported(let e):
-            return "imported \(e.image.sourceName ?? "an image") (\(e.image.format), \(e.image.width)x\(e.image.height))"
+            return "imported \(named(e.image.sourceName) ?? "an image") (\(e.image.format), \(e.image.width)x\(e.image.height))"
         case .canvasCreated(let e): return "blank \(e.width)x\(e.height) canvas (\(e.background))"
         case .startedFromTemplate(let e): return "started from template \(quoted(e.template)) (\(e.canvas.width)x\(e.canvas.height))"
         case .textLayerAdded(let e):
             let text = e.layer.text
-            return "added \(text?.role.rawValue ?? "") text \(e.layer.label) \(quoted(text?.text ?? ""))"
+            return "added \(text?.role.rawValue ?? "") text \(label(e.layer.id)) \(quoted(text?.text ?? ""))"
         case .textLayerEdited(let e):
             var parts = [String]()
             if let text = e.text { parts.append("text \(quoted(text))") }
             if e.box != nil { parts.append("box") }
             if e.style != nil { parts.append("style") }
-            return "edited \(LocalLabel.of(e.id)): " + parts.joined(separator: ", ")
+            return "edited \(label(e.id)): " + parts.joined(separator: ", ")
         case .imageLayerAdded(let e):
             if case .image(let content) = e.layer.content {
-                return "added image \(e.layer.label) \(content.image.sourceName ?? content.image.blob.prefix(12) + "…") (\(content.width)x\(content.height))"
+                return "added image \(label(e.layer.id)) \(named(content.image.sourceName) ?? content.image.blob.prefix(12) + "…") (\(content.width)x\(content.height))"
             }
-            return "added image \(e.layer.label)"
+            return "added image \(label(e.layer.id))"
         case .shapeLayerAdded(let e):
-            if case .shape(let shape) = e.layer.content { return "added \(shape.kind) \(e.layer.label) (\(n(shape.width))x\(n(shape.height)))" }
-            return "added shape \(e.layer.label)"
-        case .drawingLayerAdded(let e): return "drew on a new drawing layer \(e.layer.label)"
-        case .strokeAdded(let e): return e.stroke.erase ? "erased on \(LocalLabel.of(e.id))" : "drew on \(LocalLabel.of(e.id))"
+            if case .shape(let shape) = e.layer.content { return "added \(shape.kind) \(label(e.layer.id)) (\(n(shape.width))x\(n(shape.height)))" }
+            return "added shape \(label(e.layer.id))"
+        case .drawingLayerAdded(let e): return "drew on a new drawing layer \(label(e.layer.id))"
+        case .strokeAdded(let e): return e.stroke.erase ? "erased on \(label(e.id))" : "drew on \(label(e.id))"
         case .layerChanged(let e):
             var parts = [String]()
             if e.transform != nil { parts.append("placement") }
             if let opacity = e.opacity { parts.append("opacity \(n(opacity))") }
             if e.shape != nil { parts.append("shape") }
-            return "changed \(LocalLabel.of(e.id)): " + parts.joined(separator: ", ")
-        case .layerRemoved(let e): return "removed \(LocalLabel.of(e.id))"
-        case .layerReordered(let e): return "moved \(LocalLabel.of(e.id)) to position \(e.index + 1)"
+            return "changed \(label(e.id)): " + parts.joined(separator: ", ")
+        case .layerRemoved(let e): return "removed \(label(e.id))"
+        case .layerReordered(let e): return "moved \(label(e.id)) to position \(e.index + 1)"
         case .canvasCropped(let e): return "cropped to \(e.width)x\(e.height) at \(e.x),\(e.y)"
         case .canvasExtended(let e):
             let sides = [("left", e.left), ("top", e.top), ("right", e.right), ("bottom", e.bottom)].filter { $0.1 > 0 }
@@ -104,9 +105,9 @@ public struct HistoryEntry: Sendable {
             if turn != 0 { return "turned the picture alone by \(n(turn))° (now at \(n(t.rotation))°)" }
             return "moved the picture alone"
         case .headMoved(let e): return "\(e.cause) to event \(moveTarget.map(String.init) ?? e.to.uuidString.lowercased())"
-        case .filterApplied(let e): return "filtered \(e.filter.target) with \(e.filter.filter) (\(e.filter.label))"
-        case .filterParamsChanged(let e): return "changed \(LocalLabel.of(e.id))'s parameters"
-        case .filterRemoved(let e): return "removed filter \(LocalLabel.of(e.id))"
+        case .filterApplied(let e): return "filtered \(PrintableText.escaped(e.filter.target.description)) with \(PrintableText.escaped(e.filter.filter)) (\(label(e.filter.id)))"
+        case .filterParamsChanged(let e): return "changed \(label(e.id))'s parameters"
+        case .filterRemoved(let e): return "removed filter \(label(e.id))"
         }
     }
 }

@@ -22,9 +22,10 @@ import MemeryStore
 /// - `s` node: the state at a node (a checkpoint), JSON
 enum HistoryIndex {
     /// 2: each node's description (`d`). 3: a description begins with its node's parent,
-    /// last event number and time, so that drawing the tree reads one record an edit. An
-    /// index of another format is built again.
-    static let format: UInt8 = 3
+    /// last event number and time, so that drawing the tree reads one record an edit.
+    /// 4: the words people wrote are kept escaped (`PrintableText`). An index of another
+    /// format is built again.
+    static let format: UInt8 = 4
     static let none = UInt32.max
     /// A checkpoint is written where the payloads to fold since the last one reach the last
     /// one's size, and at least this: rebuilding any state then reads at most about twice

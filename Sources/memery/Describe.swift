@@ -4,8 +4,10 @@ import Foundation
 
 /// The lines the CLI prints for layers (their JSON is the facade's `LayerAnswer`).
 enum Describe {
-    /// One line for a layer: position, id, kind and what it shows.
+    /// One line for a layer: position, id, kind and what it shows. What came in events
+    /// (words, names, fonts, links) is escaped for the terminal (`PrintableText`).
     static func line(_ layer: Layer, position: Int) -> String {
+        func e(_ text: String) -> String { PrintableText.escaped(text) }
         let t = layer.transform
         var placement = "at \(number(t.x)),\(number(t.y))"
         if t.scale != 1 { placement += " scale \(number(t.scale))" }
@@ -17,21 +19,21 @@ enum Describe {
         switch layer.content {
         case .text(let text):
             let s = text.style
-            what = "text \(text.role) \"\(text.text)\" box \(layer.box) \(s.font) up to \(number(s.maxSize))px \(s.fill)/\(s.outline) \(s.align)\(s.uppercase ? "" : " no-caps")"
+            what = "text \(text.role) \(PrintableText.quoted(text.text)) box \(layer.box) \(e(s.font)) up to \(number(s.maxSize))px \(s.fill)/\(s.outline) \(s.align)\(s.uppercase ? "" : " no-caps")"
         case .image(let content):
-            what = "image \(content.image.sourceName ?? String(content.image.blob.prefix(12))) \(content.width)x\(content.height)"
+            what = "image \(e(content.image.sourceName ?? String(content.image.blob.prefix(12)))) \(content.width)x\(content.height)"
                 + (content.image.origin.map { " from \(origin($0))" } ?? "")
         case .shape(let shape):
             what = "\(shape.kind) \(number(shape.width))x\(number(shape.height)) fill \(shape.fill?.hex ?? "none") alpha \(number(shape.alpha)) stroke \(shape.stroke?.hex ?? "none")"
         case .drawing(let drawing):
             what = "drawing, \(drawing.strokes.count) stroke(s)"
         }
-        return "  \(position)  \(layer.label)  \(what)  \(placement)"
+        return "  \(position)  \(e(layer.label))  \(what)  \(placement)"
     }
 
     /// Where a picture came from: its link, and its credit when it has one.
     static func origin(_ origin: PictureOrigin) -> String {
-        origin.url + (origin.licence != nil || origin.author != nil ? " (\(origin.credit))" : "")
+        PrintableText.escaped(origin.url + (origin.licence != nil || origin.author != nil ? " (\(origin.credit))" : ""))
     }
 
     static func number(_ value: Double) -> String {

@@ -171,4 +171,25 @@ import Testing
         #expect(try s.ok(["checkout", "m", "--event", "1"]) == "at v2: created \"m\"; blank 60x40 canvas (#ffffff)\nnote: v1 is part of the edit v2, which stores several events")
         try s.fails(["checkout", "m", "--event", "7"], containing: "v7 is an undo, not an edit: check out one of the versions `memery history` lists")
     }
+
+    /// A caption can come from another device: its escape sequences, line breaks and
+    /// bidirectional overrides are printed spelled out, never handed to the terminal.
+    @Test func wordsPeopleWroteArePrintedEscaped() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2Jtop\nline\r\u{202E}evil \"q\" a\\b"
+        try s.ok(["text", "m", "--top", hostile])
+        let spelled = #""\u{1B}]0;owned\u{7}\u{1B}[2Jtop\nline\r\u{202E}evil \"q\" a\\b""#
+        for arguments in [["history", "m"], ["history", "m", "--last", "1"], ["history", "m", "--events"], ["layer", "list", "m"]] {
+            let printed = try s.ok(arguments)
+            let controls = printed.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F..<0xA0).contains($0.value) || $0 == "\u{202E}" }
+            #expect(controls.isEmpty, "\(arguments): \(controls.map(\.value))")
+            #expect(printed.contains(spelled), "\(arguments): \(printed)")
+        }
+        try s.ok(["undo", "m"])
+        #expect(try s.ok(["redo", "m"]) == "at v3: added top text L1 \(spelled)")
+        // The words themselves are kept as written: JSON carries them exactly.
+        let detail = try #require(try s.json(["show", "m", "--json"]) as? [String: Any])
+        #expect((detail["layers"] as? [[String: Any]])?.first?["text"] as? String == hostile)
+    }
 }
