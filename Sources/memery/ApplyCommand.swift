@@ -3,7 +3,7 @@ import Foundation
 import Memery
 import MemeryWeb
 
-struct ApplyCommand: AsyncParsableCommand {
+struct ApplyCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply edits given as JSON Lines, each durably committed before it is acknowledged.",
@@ -33,7 +33,7 @@ struct ApplyCommand: AsyncParsableCommand {
     @Flag(help: "After the last line's answer, one more: {\"done\":true,\"lines\":N,\"applied\":A,\"refused\":R}.")
     var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         guard (1...1024).contains(maxDownloadMb) else { throw ValidationError("--max-download-mb must be between 1 and 1024, got \(maxDownloadMb)") }
     }
 

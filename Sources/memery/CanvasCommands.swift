@@ -13,21 +13,21 @@ private func report(_ result: EditResult, _ output: ResultOptions) throws {
 }
 
 /// `--picture` or `--layer ID`: what a rotate or flip turns, when not the whole canvas.
-struct TurnTargetOptions: ParsableArguments {
+struct TurnTargetOptions: ParsableArguments, ArgumentChecks {
     @Flag(help: "Turn the base picture alone, in place; the canvas and the layers stay.")
     var picture = false
 
     @Option(help: ArgumentHelp("Turn one layer alone, about its centre.", valueName: "id"))
     var layer: String?
 
-    func validate() throws {
+    func checkArguments() throws {
         if picture && layer != nil { throw ValidationError("give --picture or --layer, not both") }
     }
 
     var target: TurnTarget { picture ? .picture : layer.map { .layer($0) } ?? .canvas }
 }
 
-struct CropCommand: ParsableCommand {
+struct CropCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "crop", abstract: "Crop the canvas to a rectangle inside it; layers keep their place on the picture.")
 
@@ -41,7 +41,7 @@ struct CropCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The rectangle to keep.", valueName: "x,y,w,h"))
     var boxes: [String] = []
 
-    func validate() throws {
+    func checkArguments() throws {
         guard boxes.count == 1 else { throw ValidationError("give one rectangle as X,Y,W,H, e.g. 0,0,400,300") }
     }
 
@@ -50,7 +50,7 @@ struct CropCommand: ParsableCommand {
     }
 }
 
-struct RotateCommand: ParsableCommand {
+struct RotateCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "rotate", abstract: "Rotate the canvas clockwise by any angle; it grows to fit (quarter turns are exact).",
         discussion: "Layers turn with the canvas; top and bottom captions re-fit it, upright. --picture or --layer turns one thing alone.")
@@ -67,7 +67,8 @@ struct RotateCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Degrees, clockwise; negative turns the other way.", valueName: "deg"))
     var degrees: [String] = []
 
-    func validate() throws {
+    func checkArguments() throws {
+        try turn.checkArguments()
         guard degrees.count == 1 else { throw ValidationError("give one angle in degrees, e.g. 90 or -30") }
     }
 
@@ -79,7 +80,7 @@ struct RotateCommand: ParsableCommand {
     }
 }
 
-struct FlipCommand: ParsableCommand {
+struct FlipCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "flip", abstract: "Mirror the canvas: h (left-right) or v (top-bottom).",
         discussion: "Layers mirror with the canvas; top and bottom captions stay readable. --picture or --layer mirrors one thing alone.")
@@ -95,6 +96,8 @@ struct FlipCommand: ParsableCommand {
 
     @OptionGroup var turn: TurnTargetOptions
 
+    func checkArguments() throws { try turn.checkArguments() }
+
     func run() throws {
         try report(try storeOptions.perform(.flip(axis, turn.target), on: name), output)
     }
@@ -107,7 +110,7 @@ struct CanvasCommand: ParsableCommand {
         subcommands: [CanvasExtendCommand.self, CanvasFitCommand.self])
 }
 
-struct CanvasExtendCommand: ParsableCommand {
+struct CanvasExtendCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "extend", abstract: "Add room on any side of the canvas, filled with a colour.",
         discussion: "E.g. `memery canvas extend drake --top 300` for white space above a photo to write in. The canvas may grow up to the pixel limit of an imported picture (100 megapixels unless MEMERY_MAX_MEGAPIXELS says otherwise).")
@@ -126,7 +129,7 @@ struct CanvasExtendCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The canvas's colour from now on, in the new room and wherever nothing covers it, e.g. white, #202020 or transparent (default: the canvas's own; white behind a photo).", valueName: "colour"))
     var background: String?
 
-    func validate() throws {
+    func checkArguments() throws {
         guard left != 0 || top != 0 || right != 0 || bottom != 0 || background != nil else {
             throw ValidationError("give room on a side: --top, --bottom, --left or --right in pixels, e.g. --bottom 600")
         }

@@ -24,6 +24,7 @@ enum EntryPoint {
         do {
             var command = try MemeryCommand.parseAsRoot(arguments)
             parsed = type(of: command)
+            try (command as? any ArgumentChecks)?.checkArguments()
             // Commands that talk to a hub, a server or a download are async; the rest run as they are.
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Memery
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Render a creation to PNG, JPEG, WebP or GIF (an animated one to an animated GIF or WebP).")
 
@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
         discussion: "Their titles, authors, licences and pages, as `show` prints them; a creation with none is exported as it is."))
     var credits: Credits?
 
-    func validate() throws {
+    func checkArguments() throws {
         if let width, width < 1 { throw ValidationError("--width must be at least 1 pixel, not \(width).") }
         if credits != nil && outputOptions.toStandardOutput { throw ValidationError("--credits needs a file to write (-o FILE), not standard output") }
         if result.json && outputOptions.toStandardOutput { throw ValidationError("--json reports a file written: give -o FILE, not standard output") }

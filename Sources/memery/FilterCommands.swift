@@ -56,7 +56,7 @@ struct FilterInfoCommand: ParsableCommand {
     }
 }
 
-struct FilterApplyCommand: ParsableCommand {
+struct FilterApplyCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "apply", abstract: "Add a filter to the base image (default), a layer or the whole canvas; prints its position.")
     @OptionGroup var storeOptions: StoreOptions
@@ -67,7 +67,7 @@ struct FilterApplyCommand: ParsableCommand {
     @Flag(help: "Filter the whole picture, layers included.") var canvas = false
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
         if layer != nil && canvas { throw ValidationError("give --layer ID or --canvas, not both") }
     }
 

@@ -58,7 +58,7 @@ struct TrashCommand: ParsableCommand {
     }
 }
 
-struct PurgeCommand: ParsableCommand {
+struct PurgeCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Remove a creation for good: its whole history, its name, and the images nothing else uses.",
@@ -68,7 +68,7 @@ struct PurgeCommand: ParsableCommand {
     @Flag(help: "Confirm: this cannot be undone.") var yes = false
     @OptionGroup var result: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
         if !yes { throw ValidationError("purging cannot be undone: add --yes to confirm") }
     }
 

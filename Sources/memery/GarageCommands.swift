@@ -8,7 +8,7 @@ struct GarageCommand: ParsableCommand {
         subcommands: [GarageAddCommand.self, GarageListCommand.self, GarageRemoveCommand.self, GarageTagCommand.self])
 }
 
-struct GarageAddCommand: AsyncParsableCommand {
+struct GarageAddCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Import an image into the garage; prints its name.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The image file.") var file: String?
@@ -17,7 +17,8 @@ struct GarageAddCommand: AsyncParsableCommand {
     @Option(help: "A tag to find it by; repeat for more.") var tag: [String] = []
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
+        try link.checkArguments()
         if (file == nil) == (link.given == nil) { throw ValidationError("give an image FILE, --url URL or --from-web RESULT") }
     }
 
@@ -64,7 +65,7 @@ struct GarageRemoveCommand: ParsableCommand {
     func run() throws { try output.report(try storeOptions.perform(.garageRemove(image: image), on: nil)) {} }
 }
 
-struct GarageTagCommand: ParsableCommand {
+struct GarageTagCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "tag", abstract: "Add tags to a garage image (or take them off with --remove); prints its tags.")
     @OptionGroup var storeOptions: StoreOptions
@@ -74,7 +75,7 @@ struct GarageTagCommand: ParsableCommand {
 
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
         guard !tags.isEmpty || !remove.isEmpty else { throw ValidationError("give tags to add, or --remove TAG") }
     }
 

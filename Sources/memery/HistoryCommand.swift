@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Memery
 
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show a creation's history as a tree: every edit by event number and time, branches, and the head.",
@@ -23,7 +23,7 @@ struct HistoryCommand: ParsableCommand {
                                discussion: "Read from the history index: as fast at 100,000 edits as at 100.", valueName: "N"))
     var last: Int?
 
-    func validate() throws {
+    func checkArguments() throws {
         if let last, last < 1 { throw ValidationError("--last takes a number of edits, 1 or more (got \(last))") }
     }
 

@@ -30,7 +30,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
-struct HubServeCommand: AsyncParsableCommand {
+struct HubServeCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the hub until Ctrl-C (the default).")
 
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -86,7 +86,7 @@ struct HubServeCommand: AsyncParsableCommand {
                                valueName: "url"))
     var publicURL: String?
 
-    func validate() throws {
+    func checkArguments() throws {
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--public-url \(publicURL) is not an http or https address such as https://memes.example.org")

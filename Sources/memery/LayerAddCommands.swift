@@ -9,7 +9,7 @@ struct ImageCommand: ParsableCommand {
         commandName: "image", abstract: "Add stickers and photos as layers.", subcommands: [ImageAddCommand.self, ImageStickersCommand.self])
 }
 
-struct ImageAddCommand: AsyncParsableCommand {
+struct ImageAddCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a picture as a layer; prints its layer id.")
 
@@ -49,7 +49,8 @@ struct ImageAddCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
+        try link.checkArguments()
         if [file, link.given, garage, emoji, sticker].compactMap({ $0 }).count != 1 {
             throw ValidationError("give one of a FILE, --url URL, --from-web RESULT, --garage IMAGE, --emoji EMOJI or --sticker NAME")
         }
@@ -69,7 +70,7 @@ struct ShapeCommand: ParsableCommand {
         commandName: "shape", abstract: "Add rectangles and ellipses as layers.", subcommands: [ShapeAddCommand.self])
 }
 
-struct ShapeAddCommand: ParsableCommand {
+struct ShapeAddCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a rectangle or an ellipse; prints its layer id.")
 
@@ -98,7 +99,7 @@ struct ShapeAddCommand: ParsableCommand {
 
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
         if (rect == nil) == (ellipse == nil) { throw ValidationError("give either --rect X,Y,W,H or --ellipse X,Y,W,H") }
     }
 

@@ -77,7 +77,7 @@ struct LayerRemoveCommand: ParsableCommand {
     }
 }
 
-struct LayerMoveCommand: ParsableCommand {
+struct LayerMoveCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "move", abstract: "Raise, lower or place a layer in the stack; prints its new position.")
 
@@ -96,7 +96,7 @@ struct LayerMoveCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "To a position, as `layer list` numbers them (1 is the bottom).") var to: Int?
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
         if [up, down, front, back, to != nil].filter({ $0 }).count != 1 {
             throw ValidationError("give one of --up, --down, --front, --back or --to N")
         }
@@ -110,7 +110,7 @@ struct LayerMoveCommand: ParsableCommand {
     }
 }
 
-struct LayerAtCommand: ParsableCommand {
+struct LayerAtCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "at", abstract: "The topmost layer at a point, as a tap selects it; exit 1 when there is none.")
 
@@ -125,7 +125,7 @@ struct LayerAtCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("A canvas point.", valueName: "x,y"))
     var point: [String] = []
 
-    func validate() throws {
+    func checkArguments() throws {
         guard point.count == 1 else { throw ValidationError("give one point as X,Y") }
     }
 

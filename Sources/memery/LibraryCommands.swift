@@ -271,7 +271,7 @@ struct WebOutcomeAnswer: Encodable {
 
 // MARK: Sharing
 
-struct ShareCommand: AsyncParsableCommand {
+struct ShareCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Put a creation's picture on the hub behind a public link, and print the link; --revoke LINK takes it down.",
         discussion: "A shared meme is public: anyone with the link sees it, and `memery search` finds it by its title (the creation's name unless --title) and tags.")
@@ -285,7 +285,7 @@ struct ShareCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Take down a shared link (the link or its id).", valueName: "link")) var revoke: String?
     @Flag(help: "Print the entry and its link as JSON.") var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         if (name == nil) == (revoke == nil) { throw ValidationError("give a creation's name to share it, or --revoke LINK") }
     }
 

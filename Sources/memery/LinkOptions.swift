@@ -5,7 +5,7 @@ import MemeryWeb
 
 /// `--url URL`, `--from-web REFERENCE` and `--max-download-mb N`: a picture taken from a link
 /// or from a web search's results (new, image add, garage add).
-struct LinkOptions: ParsableArguments {
+struct LinkOptions: ParsableArguments, ArgumentChecks {
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "A picture from a link (https:// or http://), downloaded within 20 s.",
         discussion: "The link is kept with the picture and shown by `show`. A web page instead of a picture is refused, saying so.",
@@ -41,7 +41,7 @@ struct LinkOptions: ParsableArguments {
         return PictureDownloader(policy: LinkAddressPolicy(allowsPrivateAddresses: true), seconds: seconds, maxMB: maxMB)
     }
 
-    func validate() throws {
+    func checkArguments() throws {
         if url != nil && fromWeb != nil { throw ValidationError("give either --url or --from-web, not both") }
         guard (1...1024).contains(maxDownloadMb) else { throw ValidationError("--max-download-mb must be between 1 and 1024, got \(maxDownloadMb)") }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Memery
 
-struct NewCommand: AsyncParsableCommand {
+struct NewCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "new", abstract: "Start a creation from a picture or on a blank canvas; prints its name and id.")
 
@@ -35,7 +35,8 @@ struct NewCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ResultOptions
 
-    func validate() throws {
+    func checkArguments() throws {
+        try link.checkArguments()
         if [image, link.given, garage, template, canvas, fromHub].compactMap({ $0 }).count != 1 {
             throw ValidationError("give one of --image FILE, --url URL, --from-web RESULT, --garage IMAGE, --template T, --canvas WxH or --from-hub ID")
         }

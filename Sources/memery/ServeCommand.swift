@@ -4,7 +4,7 @@ import Memery
 import MemeryHTTP
 import MemeryServer
 
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Open the visual editor in your browser: a local web server on this store.",
@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
                              discussion: "On loopback they may (it is your own network); with --allow-remote, links to loopback, private and link-local addresses (169.254.169.254 among them) are refused unless this is given."))
     var allowPrivateUrls = false
 
-    func validate() throws {
+    func checkArguments() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...4_096).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb must be from 1 to 4096, got \(maxUploadMb)") }
         guard (0...1 << 20).contains(cacheMb) else { throw ValidationError("--cache-mb must be from 0 to 1048576, got \(cacheMb)") }

@@ -9,7 +9,7 @@ struct TextCommand: ParsableCommand {
         defaultSubcommand: TextCaptionsCommand.self)
 }
 
-struct TextCaptionsCommand: ParsableCommand {
+struct TextCaptionsCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "captions",
         abstract: "Set or replace the top and bottom captions (`memery text NAME --top ...`); an empty string removes one.")
@@ -23,10 +23,11 @@ struct TextCaptionsCommand: ParsableCommand {
     @OptionGroup var style: TextStyleOptions
     @OptionGroup var output: ResultOptions
 
-    func run() throws {
-        // Here, not in validate(): ArgumentParser validates before it reports an option it
-        // does not know, and `--bad-flag` deserves its own name in the error.
+    func checkArguments() throws {
         if captions.top == nil && captions.bottom == nil { throw ValidationError("give --top TEXT, --bottom TEXT or both") }
+    }
+
+    func run() throws {
         let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom, style: try style.changes()), on: name)
         let captions = [TextContent.Role.top, .bottom].compactMap { role in result.state?.caption(role).map { (role, $0) } }
         try output.report(result, extra: ["captions": captions.map { ["role": $0.0.rawValue, "layer": $0.1.label, "layerId": $0.1.id, "text": $0.1.text?.text ?? ""] }]) {

@@ -45,7 +45,7 @@ struct RedoCommand: ParsableCommand {
     }
 }
 
-struct CheckoutCommand: ParsableCommand {
+struct CheckoutCommand: ParsableCommand, ArgumentChecks {
     static let configuration = CommandConfiguration(
         commandName: "checkout",
         abstract: "Go to the state right after an event, or as it was at a time.",
@@ -67,7 +67,7 @@ struct CheckoutCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "A time: how long ago (10m, 2h, 3d), or a date and time (2026-11-21 10:00 local, or with a zone).")
     var at: String?
 
-    func validate() throws {
+    func checkArguments() throws {
         if [target, event, at].compactMap({ $0 }).count != 1 { throw ValidationError("give one of an event (v12), --event N or --at TIME") }
     }
 

@@ -86,6 +86,29 @@ import Testing
         #expect(!listed.contains("both") && !listed.contains("gone"), "\(listed)")
     }
 
+    /// An option the command does not know is named first; the checks of options together
+    /// come after it (argument-parser's validate() ran before, and said "give one of ...").
+    @Test func anUnknownOptionIsNamedBeforeTheChecksOfOptionsTogether() throws {
+        let s = try Sandbox()
+        try s.ok(["new", "m", "--image", Paths.example])
+        for arguments in [["new", "a", "--blank"], ["flip", "m", "h", "--picture", "--layer", "L1", "--sideways"],
+                          ["history", "m", "--last", "0", "--since", "x"], ["garage", "add", "--nope"]] {
+            let unknown = try s.run(arguments)
+            #expect(unknown.status == 2 && unknown.stderr.contains("Unknown option '\(arguments.last { $0.hasPrefix("--") }!)'"), "\(arguments): \(unknown)")
+            #expect(!unknown.stderr.contains("give "), "\(arguments): \(unknown.stderr)")
+        }
+        // Without it, each check still speaks, with its command's usage.
+        for (arguments, said, usage) in [(["new", "a"], "give one of --image FILE", "memery new "),
+                                         (["rotate", "m", "90", "--picture", "--layer", "L1"], "give --picture or --layer, not both", "memery rotate "),
+                                         (["flip", "m", "h", "--picture", "--layer", "L1"], "give --picture or --layer, not both", "memery flip "),
+                                         (["new", "a", "--url", "http://127.0.0.1:9/x.png", "--max-download-mb", "0"], "--max-download-mb must be between 1 and 1024", "memery new "),
+                                         (["history", "m", "--last", "0"], "--last takes a number of edits, 1 or more", "memery history ")] {
+            let refused = try s.run(arguments)
+            #expect(refused.status == 2 && refused.stderr.contains(said) && refused.stderr.contains("Usage: \(usage)"), "\(arguments): \(refused)")
+        }
+        #expect(try s.ok(["list"]).split(separator: "\n").count == 1, "nothing made")
+    }
+
     @Test func badNamesAndMissingFilesAreRefused() throws {
         let s = try Sandbox()
         try s.fails(["new", " ", "--image", Paths.example], containing: "cannot be used")
