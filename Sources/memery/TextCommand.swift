@@ -31,7 +31,7 @@ struct TextCaptionsCommand: ParsableCommand, ArgumentChecks {
         let result = try storeOptions.perform(.captions(top: captions.top, bottom: captions.bottom, style: try style.changes()), on: name)
         let captions = [TextContent.Role.top, .bottom].compactMap { role in result.state?.caption(role).map { (role, $0) } }
         try output.report(result, extra: ["captions": captions.map { ["role": $0.0.rawValue, "layer": $0.1.label, "layerId": $0.1.id, "text": $0.1.text?.text ?? ""] }]) {
-            for (role, layer) in captions { print("\(role)\t\(layer.label)\t\(layer.text?.text ?? "")") }
+            for (role, layer) in captions { print("\(role)\t\(PrintableText.escaped(layer.label))\t\(PrintableText.escaped(layer.text?.text ?? ""))") }
         }
     }
 }

@@ -178,8 +178,9 @@ import Testing
         let s = try Sandbox()
         try s.ok(["new", "m", "--image", Paths.example])
         let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2Jtop\nline\r\u{202E}evil \"q\" a\\b"
-        try s.ok(["text", "m", "--top", hostile])
+        let set = try s.ok(["text", "m", "--top", hostile])
         let spelled = #""\u{1B}]0;owned\u{7}\u{1B}[2Jtop\nline\r\u{202E}evil \"q\" a\\b""#
+        #expect(set == "top\tL1\t" + spelled.dropFirst().dropLast(), "\(set)")
         for arguments in [["history", "m"], ["history", "m", "--last", "1"], ["history", "m", "--events"], ["layer", "list", "m"]] {
             let printed = try s.ok(arguments)
             let controls = printed.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F..<0xA0).contains($0.value) || $0 == "\u{202E}" }
