@@ -48,9 +48,9 @@ enum EntryPoint {
         }
     }
 
-    /// Argument-parser's message for `error`. A usage error a command's run() throws (the
-    /// checks that must wait until the parser has named any option it does not know) is
-    /// said with that command's usage, as the parser says its own.
+    /// Argument-parser's message for `error`. A usage error a command throws after the
+    /// parse (`ArgumentChecks.checkArguments()`, or its run()) is said with that command's
+    /// usage, as the parser says its own.
     static func usageMessage(for error: any Error, of command: any ParsableCommand.Type) -> String {
         guard command != MemeryCommand.self, let validation = error as? ValidationError else { return MemeryCommand.fullMessage(for: error) }
         let usage = MemeryCommand.usageString(for: command)
