@@ -39,6 +39,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
     case noSuchGarageImage(String)
     case alreadyInGarage(String)
     case garageNameTaken(String)
+    case invalidTag(String, reason: String)
     case noSuchTemplate(String)
     case templateNameTaken(String)
     case noBaseImage
@@ -63,7 +64,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
         case .nameTakenInTrash(let name):
             return "a creation named \"\(DomainError.shortened(name))\" is in the trash: restore it, or purge it to use the name again"
         case let .invalidName(name, reason):
-            return "the name \"\(DomainError.shortened(name))\" cannot be used: \(reason)"
+            return "the name \(PrintableText.quoted(DomainError.shortened(name))) cannot be used: \(reason)"
         case let .outOfRange(field, value, range):
             return "\(field) must be between \(Self.number(range.lowerBound)) and \(Self.number(range.upperBound)), got \(Self.number(value))"
         case .invalidColor(let text):
@@ -128,6 +129,8 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             return "this image is already in the garage as \"\(name)\""
         case .garageNameTaken(let name):
             return "the garage already has an image named \"\(name)\""
+        case let .invalidTag(tag, reason):
+            return "the tag \(PrintableText.quoted(DomainError.shortened(tag))) cannot be used: \(reason)"
         case .noSuchTemplate(let name):
             return "no template named \"\(DomainError.shortened(name))\""
         case .templateNameTaken(let name):

@@ -117,8 +117,34 @@ public struct Garage: Decider, Equatable {
             var n = 2
             while items.contains(where: { $0.name.lowercased() == chosen.lowercased() }) { chosen = "\(base)-\(n)"; n += 1 }
         }
-        let cleanTags = tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let cleanTags = try Self.cleaned(tags)
         return [.added(Item(image: image, name: chosen, tags: cleanTags))]
+    }
+
+    /// The most characters a tag may have.
+    public static let maxTagLength = 100
+
+    /// Why a tag (already trimmed) cannot be used, or nil. A tag is printed by `garage list`
+    /// and shown in the editor, so a control character or a bidirectional override in one
+    /// would drive the reader's terminal or show text out of order.
+    public static func problem(withTag tag: String) -> String? {
+        if tag.count > maxTagLength { return "it is longer than \(maxTagLength) characters" }
+        if tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "it contains a control character"
+        }
+        if tag.unicodeScalars.contains(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+            return "it contains a bidirectional override"
+        }
+        return nil
+    }
+
+    /// Tags as given, trimmed, the empty ones dropped; throws for the first that cannot be used.
+    static func cleaned(_ tags: [String]) throws -> [String] {
+        let trimmed = tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for tag in trimmed {
+            if let reason = problem(withTag: tag) { throw DomainError.invalidTag(tag, reason: reason) }
+        }
+        return trimmed
     }
 
     public func decideRemove(_ reference: String) throws -> [Event] {
@@ -131,7 +157,7 @@ public struct Garage: Decider, Equatable {
         let item = try find(reference)
         let removing = Set(remove.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         var tags = item.tags.filter { !removing.contains($0.lowercased()) }
-        for tag in add.map({ $0.trimmingCharacters(in: .whitespaces) }) where !tag.isEmpty {
+        for tag in try Self.cleaned(add) {
             if !tags.contains(where: { $0.lowercased() == tag.lowercased() }) { tags.append(tag) }
         }
         return tags == item.tags ? [] : [.tagged(blob: item.image.blob, tags: tags)]

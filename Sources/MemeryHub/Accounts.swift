@@ -60,7 +60,9 @@ struct Accounts: Sendable {
             throw HubError(.unauthorized, "unauthorized", "wrong user name or password")
         }
         try await limits.succeeded(attempt)
-        let named = String(request.device.filter { $0 != "\u{0}" }.prefix(100))
+        // Shown by `memery account` and the devices page: controls (NUL, which PostgreSQL
+        // refuses, escape sequences, bidirectional overrides) become U+FFFD.
+        let named = LibraryRules.printable(String(request.device.prefix(100)))
         let device = named.isEmpty ? "unnamed device" : named
         let token = Self.newToken(), session = UUID()
         try await records.addSession(session, user: found.id, tokenHash: Data(SHA256Digest.of(token)), device: device)

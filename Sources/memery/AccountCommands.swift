@@ -57,7 +57,7 @@ struct AccountShowCommand: AsyncParsableCommand {
         print("\(answer.user)\(answer.role == "manager" ? " (manager)" : "") on \(login.hub)")
         for device in answer.devices {
             let seen = Date(timeIntervalSince1970: Double(device.lastSeen) / 1000)
-            print("  \(device.current ? "*" : " ") \(device.id.uuidString.lowercased().prefix(8))  \(device.device)  last seen \(ISO8601DateFormatter().string(from: seen))")
+            print("  \(device.current ? "*" : " ") \(device.id.uuidString.lowercased().prefix(8))  \(PrintableText.unquoted(device.device))  last seen \(ISO8601DateFormatter().string(from: seen))")
         }
     }
 }

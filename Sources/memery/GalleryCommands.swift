@@ -53,7 +53,7 @@ struct TrashCommand: ParsableCommand {
         } else if trash.isEmpty {
             print("the trash is empty")
         } else {
-            trash.forEach { print($0.name) }
+            trash.forEach { print(PrintableText.unquoted($0.name)) }
         }
     }
 }

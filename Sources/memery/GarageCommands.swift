@@ -28,7 +28,7 @@ struct GarageAddCommand: AsyncParsableCommand, ArgumentChecks {
         let result = try storeOptions.perform(edit, on: nil)
         let item = result.garageItem
         try output.report(result, extra: GarageImportAnswer(name: item?.name ?? "", blob: item?.image.blob ?? "", tags: item?.tags ?? [])) {
-            print(item?.name ?? "")
+            print(PrintableText.unquoted(item?.name ?? ""))
         }
     }
 }
@@ -44,11 +44,10 @@ struct GarageListCommand: ParsableCommand {
         if json {
             try printJSON(items.map(GarageItemAnswer.init))
         } else if items.isEmpty {
-            print(search == nil ? "the garage is empty: `memery garage add FILE` imports one" : "nothing matches \"\(search ?? "")\"")
+            print(search == nil ? "the garage is empty: `memery garage add FILE` imports one" : "nothing matches \(PrintableText.quoted(search ?? ""))")
         } else {
             for item in items {
-                let tags = item.tags.isEmpty ? "" : "\t#" + item.tags.joined(separator: " #")
-                print("\(item.name)\t\(item.image.width)x\(item.image.height)\t\(item.image.format)\t\(item.image.blob.prefix(12))\(tags)")
+                print("\(PrintableText.unquoted(item.name))\t\(item.image.width)x\(item.image.height)\t\(item.image.format)\t\(item.image.blob.prefix(12))\(hashTags(item.tags, after: "\t"))")
             }
         }
     }
@@ -81,7 +80,7 @@ struct GarageTagCommand: ParsableCommand, ArgumentChecks {
 
     func run() throws {
         let result = try storeOptions.perform(.garageTag(image: image, add: tags, remove: remove), on: nil)
-        try output.report(result) { print(result.garageItem?.tags.map { "#" + $0 }.joined(separator: " ") ?? "") }
+        try output.report(result) { print(hashTags(result.garageItem?.tags ?? [], after: "")) }
     }
 }
 
@@ -106,7 +105,7 @@ struct TemplateSaveCommand: ParsableCommand {
         let fields = TemplateSavedAnswer(template: saved.name, width: saved.canvas.width, height: saved.canvas.height,
                                          textBoxes: saved.layers.count)
         try output.report(result, extra: fields) {
-            print("\(saved.name)\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
+            print("\(PrintableText.unquoted(saved.name))\t\(saved.canvas.width)x\(saved.canvas.height)\t\(saved.layers.count) text box(es)")
         }
     }
 }
@@ -133,7 +132,7 @@ struct TemplateListCommand: ParsableCommand {
         } else if all.isEmpty {
             print("no templates yet: `memery template save NAME TEMPLATE` makes one")
         } else {
-            for t in all { print("\(t.name)\t\(t.canvas.width)x\(t.canvas.height)\t\(t.layers.count) text box(es)") }
+            for t in all { print("\(PrintableText.unquoted(t.name))\t\(t.canvas.width)x\(t.canvas.height)\t\(t.layers.count) text box(es)") }
         }
     }
 }
@@ -151,4 +150,10 @@ struct TemplateSavedAnswer: Encodable {
     var width: Int
     var height: Int
     var textBoxes: Int
+}
+
+/// A garage image's tags as `garage list` and `garage tag` print them (`#funny #cats`),
+/// each escaped for the terminal: tags come from other devices too. Nothing when none.
+func hashTags(_ tags: [String], after separator: String) -> String {
+    tags.isEmpty ? "" : separator + tags.map { "#" + PrintableText.unquoted($0) }.joined(separator: " ")
 }

@@ -40,11 +40,11 @@ struct ListCommand: ParsableCommand {
         }
         for (entry, head, _) in creations {
             guard let head else {
-                print("\(entry.name)\tdamaged: `memery verify` says where, `memery salvage NEW_STORE` saves the rest")
+                print("\(PrintableText.unquoted(entry.name))\tdamaged: `memery verify` says where, `memery salvage NEW_STORE` saves the rest")
                 continue
             }
             let creation = head.state
-            print("\(creation.name)\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(head.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
+            print("\(PrintableText.unquoted(creation.name))\t\(creation.width)x\(creation.height)\t\(creation.layers.count) layer(s)\t\(head.streamVersion) event(s)\(entry.favorite ? "\t★" : "")")
         }
         if damaged { throw ExitCode(3) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Memery
 import Testing
 
 @Suite struct GarageTemplateCommandTests {
@@ -40,6 +41,50 @@ import Testing
         try s.ok(["export", "from-garage", "-o", s.path("g2.png")])
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.path("g2.png"))) == Data(contentsOf: URL(fileURLWithPath: s.path("g.png"))))
         #expect(try s.ok(["verify"]).hasSuffix("ok"))
+    }
+
+    @Test func aTagWithAControlCharacterIsRefusedAndNothingIsAdded() throws {
+        let s = try Sandbox()
+        try s.fails(["garage", "add", Paths.example, "--tag", "ok", "--tag", "bad\u{1B}[2J"],
+                    containing: #"the tag "bad\u{1B}[2J" cannot be used: it contains a control character"#)
+        #expect(try s.ok(["garage", "list"]).contains("the garage is empty"))
+        try s.ok(["garage", "add", Paths.example, "--tag", "cat"])
+        try s.fails(["garage", "tag", "chelsea", "\u{202E}tac"], containing: "it contains a bidirectional override")
+        try s.fails(["garage", "tag", "chelsea", String(repeating: "x", count: 101)], containing: "longer than 100 characters")
+        #expect(try s.ok(["garage", "tag", "chelsea", "--remove", "cat"]) == "")
+    }
+
+    /// Names and tags can reach a store from another device (a sync) with anything in them:
+    /// the lists print them escaped, JSON gives them exactly.
+    @Test func namesAndTagsFromAnotherStoreArePrintedEscaped() throws {
+        let a = try Sandbox(), b = try Sandbox()
+        try a.ok(["new", "cc", "--canvas", "30x20"])
+        try a.ok(["template", "save", "cc", "tpl"])
+        try a.ok(["garage", "add", Paths.example, "--name", "pic", "--tag", "funny"])
+        try a.ok(["new", "gone", "--canvas", "30x20"])
+        try a.ok(["delete", "gone"])
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2Jx\ny \u{202E}\"q\""
+        let spelled = #"\u{1B}]0;owned\u{7}\u{1B}[2Jx\ny \u{202E}"q""#
+        let quotedJSON = String(decoding: try JSONEncoder().encode(hostile), as: UTF8.self)
+        let from = try Workspace(directory: URL(fileURLWithPath: a.store)), to = try Workspace(directory: URL(fileURLWithPath: b.store))
+        // As a device that wrote them without memery's checks would send them.
+        let events = try from.sync.outgoing(after: 0, limit: 1_000).events.map { event in
+            var changed = event
+            for word in [#""cc""#, #""tpl""#, #""pic""#, #""funny""#, #""gone""#] {
+                changed.payload = changed.payload.replacingOccurrences(of: word, with: quotedJSON.dropLast() + word.dropFirst())
+            }
+            return changed
+        }
+        _ = try to.sync.incoming(events) { hash in try from.sync.picture(hash) ?? Data() }
+        for arguments in [["list"], ["trash"], ["garage", "list"], ["template", "list"]] {
+            let printed = try b.ok(arguments)
+            let controls = printed.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F..<0xA0).contains($0.value) || $0 == "\u{202E}" }
+            #expect(controls.isEmpty, "\(arguments): \(controls.map(\.value))")
+            #expect(printed.contains(spelled), "\(arguments): \(printed)")
+        }
+        #expect(try b.ok(["garage", "list"]).contains("#" + spelled + "funny"))
+        let listed = try #require(try b.json(["garage", "list", "--json"]) as? [[String: Any]])
+        #expect(listed.first?["tags"] as? [String] == [hostile + "funny"])
     }
 
     @Test func templatesStartNewCreationsWithTheirOwnCaptions() throws {

@@ -189,6 +189,19 @@ import Testing
         }
     }
 
+    @Test func aDevicesNameIsKeptWithoutControlsAndCut() async throws {
+        try await hub().test(.router) { client in
+            let hostile = "lap\u{1B}]0;owned\u{07}top\u{0}\u{202E}x"
+            let alice = try await Self.member("alice", device: hostile, client)
+            _ = try await Self.bearer(Self.logIn("alice", device: String(repeating: "é", count: 150), via: client))
+            _ = try await Self.bearer(Self.logIn("alice", device: "", via: client))
+            let answer = try await client.execute(uri: HubPaths.account, method: .get, headers: alice)
+            let names = try HubRouterTests.decode(AccountAnswer.self, answer.body).devices.map(\.device)
+            // In the order of login when the clock moved between them; sorted, so it need not.
+            #expect(names.sorted() == ["lap\u{FFFD}]0;owned\u{FFFD}top\u{FFFD}\u{FFFD}x", String(repeating: "é", count: 100), "unnamed device"].sorted())
+        }
+    }
+
     @Test func aDeletedAccountTakesItsSessionsAndThePicturesOnlyItHad() async throws {
         try await hub().test(.router) { client in
             let alice = try await Self.member("alice", client), bob = try await Self.member("bob", client)

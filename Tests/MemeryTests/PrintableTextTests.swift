@@ -10,6 +10,12 @@ import Testing
         #expect(PrintableText.escaped("\u{202E}txt.exe\u{2066}\u{200F}") == #"\u{202E}txt.exe\u{2066}\u{200F}"#)
     }
 
+    @Test func unquotedLeavesQuotesAndBackslashesAsWritten() {
+        #expect(PrintableText.unquoted(#"Dad's "best" joke \o/"#) == #"Dad's "best" joke \o/"#)
+        #expect(PrintableText.unquoted("a\tb\u{1B}[2J\u{202E}\"") == #"a\tb\u{1B}[2J\u{202E}""#)
+        #expect(PrintableText.unquoted("日本語 🐈") == "日本語 🐈")
+    }
+
     @Test func quotedCutsByCharactersBeforeEscaping() {
         #expect(PrintableText.quoted("short") == "\"short\"")
         #expect(PrintableText.quoted(String(repeating: "é", count: 40), limit: 40) == "\"" + String(repeating: "é", count: 40) + "\"")

@@ -20,22 +20,37 @@ public enum PrintableText {
 
     /// `text` with every control character, bidirectional control, backslash and double
     /// quote escaped; the text itself when it has none (the common case: no copy made).
-    public static func escaped<Text: StringProtocol>(_ text: Text) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
+    public static func escaped<Text: StringProtocol>(_ text: Text) -> String { spelling(text, where: needsEscape) }
+
+    /// `text` for a column or a line of its own, where it is not quoted: control characters
+    /// and bidirectional controls escaped as in `escaped`, but a backslash and a double quote
+    /// left as they are, so that `Dad's "best" joke` prints as it was written.
+    public static func unquoted<Text: StringProtocol>(_ text: Text) -> String { spelling(text, where: isControl) }
+
+    private static func spelling<Text: StringProtocol>(_ text: Text, where escapes: (Unicode.Scalar) -> Bool) -> String {
+        guard text.unicodeScalars.contains(where: escapes) else { return String(text) }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
+            if escapes(scalar) { out += spelled(scalar) } else { out.unicodeScalars.append(scalar) }
         }
         return out
+    }
+
+    private static func spelled(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\\": "\\\\"
+        case "\"": "\\\""
+        case "\n": "\\n"
+        case "\t": "\\t"
+        case "\r": "\\r"
+        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
+    }
+
+    /// A control character or a bidirectional control: what neither form prints raw.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\\" && scalar != "\"" && needsEscape(scalar)
     }
 
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
