@@ -18,7 +18,9 @@ package struct PlainPayloadWriter {
     package static func write(reserving capacity: Int = 96, _ body: (inout PlainPayloadWriter) throws(NotSpelled) -> Void) -> Data? {
         var writer = PlainPayloadWriter(reserving: capacity)
         guard (try? body(&writer)) != nil else { return nil }
-        return Data(writer.bytes)
+        // From the buffer, not `Data(_: Sequence)`: the generic init costs about 700
+        // instructions a payload where this copy costs about 200 (callgrind).
+        return writer.bytes.withUnsafeBufferPointer { Data(bytes: $0.baseAddress!, count: $0.count) }
     }
 
     /// An object whose members `body` writes, each with `key`, in sorted order.

@@ -77,9 +77,15 @@ import Testing
     @Test func everyProducedEventMatchesItsSchema() throws {
         let s = try Sandbox()
         let files = try producedEvents(s)
-        let types = try files.suffix(1).flatMap { file -> [String] in
-            let envelopes = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]] ?? []
-            return envelopes.compactMap { $0["type"] as? String }
+        let envelopes = try files.suffix(1).flatMap { file -> [[String: Any]] in
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]] ?? []
+        }
+        let types = envelopes.compactMap { $0["type"] as? String }
+        // Each creation event is written at the version this build names for its type
+        // (`CreationEvent.schemaVersion`, a switch, beside `currentVersions`).
+        for envelope in envelopes {
+            guard let type = envelope["type"] as? String, let current = CreationEvent.currentVersions[type] else { continue }
+            #expect(envelope["schema"] as? Int == current, "\(type) written at version \(envelope["schema"] ?? "none"), not \(current)")
         }
         #expect(Set(types) == Set(CreationEvent.currentVersions.keys).subtracting(CreationEvent.readOnlyTypes).union(GalleryEvent.types).union(Garage.Event.types).union(Templates.Event.types),
                 "some event type was not produced")
