@@ -116,6 +116,7 @@ let package = Package(
         // The editor on a hub: each signed-in person's working copy, and the pages over it.
         .target(name: "MemeryHubEditor", dependencies: [
             "Memery", "MemeryHub", "MemeryHubClient", "MemeryServer", "MemeryLocks", "MemeryHTTP", .product(name: "Hummingbird", package: "hummingbird"), httpTypes, nioCore,
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]),
         // A store's side of the hub: logging in, and syncing through the facade.
         .target(name: "MemeryHubClient", dependencies: [

@@ -31,8 +31,9 @@ public struct HubLogin: Codable, Sendable, Equatable {
         }
     }
 
-    public func save(_ workspace: Workspace) throws {
-        try PrivateFile.write(try JSONEncoder().encode(self), to: Self.file(workspace))
+    /// `durable: false` for a store that is a cache (`PrivateFile.write`).
+    public func save(_ workspace: Workspace, durable: Bool = true) throws {
+        try PrivateFile.write(try JSONEncoder().encode(self), to: Self.file(workspace), durable: durable)
     }
 
     public static func remove(_ workspace: Workspace) throws {
@@ -47,18 +48,30 @@ public struct HubLogin: Codable, Sendable, Equatable {
 /// Files only their owner can read, replaced whole: written to a new file of mode 0600,
 /// flushed, then renamed over the old one.
 enum PrivateFile {
-    static func write(_ data: Data, to url: URL) throws {
+    /// `durable: false` leaves out the flush, for a cache deleted at every start (a hub's
+    /// working copy): a rename is still whole against a killed process, though not against
+    /// a lost power supply.
+    static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw HubClientError("\(temporary.path) cannot be written: \(String(cString: strerror(errno)))") }
+        // A name of its own for each write: two writers at once (two requests of one person
+        // on a hub) each rename their own file, and the later rename wins.
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0 ... .max)).tmp")
+        func failure(_ step: String) -> HubClientError {
+            let code = errno
+            let hint = code == ENOSPC || code == EDQUOT ? ": free some space and try again" : ""
+            return HubClientError("\(url.path) cannot be written (\(step): \(String(cString: strerror(code))))\(hint)")
+        }
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("creating \(temporary.lastPathComponent)") }
+        var problem: HubClientError?
         let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
+        if written != data.count { problem = failure("writing") } else if durable, fsync(descriptor) != 0 { problem = failure("flushing") }
         close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
+        if problem == nil, rename(temporary.path, url.path) != 0 { problem = failure("renaming") }
+        if let problem {
             unlink(temporary.path)
-            throw HubClientError("\(url.path) cannot be written (is the disk full?): \(String(cString: strerror(errno)))")
+            throw problem
         }
     }
 }

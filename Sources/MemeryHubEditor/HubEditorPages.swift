@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import MemeryHub
 import HTTPTypes
+import Logging
 import MemeryHTTP
 import MemeryHubClient
 import MemeryServer
@@ -55,7 +56,10 @@ public final class HubEditorPages: HubPages {
         } catch let error as HubClientError where error.status == 401 {
             return EditorResponder.problem(.unauthorized, "sign in again: this browser's session has ended", kind: "signedOut")
         } catch {
-            return EditorResponder.problem(.serviceUnavailable, "your creations could not be opened on this hub (\(error)): try again in a moment", kind: "hub")
+            // The reason is the operator's (it may name the hub's folders); the page is told what to do.
+            visitor.logger.error("a working copy could not be opened", metadata: ["user": "\(person.user)", "error": "\(error)"])
+            return EditorResponder.problem(.serviceUnavailable, "your creations could not be opened on this hub just now: try again in a moment (the hub's log says why)",
+                                           kind: "hub")
         }
         let changes = ![.get, .head].contains(request.method)
         var response: Response

@@ -59,7 +59,7 @@ final class WorkingCopy: Sendable {
             // A cache of PostgreSQL, deleted at every start: its commits need not wait for the disk.
             try workspace.keepAsCache()
             // The editor's hub features (recommendations, search, share) read the store's login.
-            try login.save(workspace)
+            try login.save(workspace, durable: false)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -82,14 +82,19 @@ final class WorkingCopy: Sendable {
     /// The session the person's newest request came with: the copy syncs as it (an older one
     /// may have been signed out). A copy that stopped following catches up first.
     func use(_ person: HubPerson) async throws {
-        let changed = login.withLock { login -> HubLogin? in
-            guard login.token != person.token else { return nil }
-            login.token = person.token
-            login.session = person.session
-            login.role = person.role
-            return login
+        // Two browsers of one person alternate here. The file is written inside the lock, so
+        // it ends with the newest request's session; not flushed, since the copy is a cache.
+        let workspace = workspace, closed = isClosed
+        try login.withLock { login in
+            guard login.token != person.token else { return }
+            var newest = login
+            newest.token = person.token
+            newest.session = person.session
+            newest.role = person.role
+            // Kept only once written: a failed write is tried again by the next request.
+            if !closed { try newest.save(workspace, durable: false) }
+            login = newest
         }
-        if let changed, !isClosed { try changed.save(workspace) }
         if state.withLock({ $0.follower == nil && !$0.closed }) {
             let rings = signals.rings(user)
             try await sync()

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 
@@ -18,7 +19,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BINARY, ROOT, hub_process, running_hub
+from conftest import BINARY, EXAMPLE, ROOT, hub_process, running_hub
 from test_editor import DRIVER, SHOTS, wait
 from test_editor_layout import PHONE
 from test_schema import editor_api_conforms
@@ -237,3 +238,48 @@ def test_wrong_passwords_in_the_sign_in_page_are_stopped_with_a_message_the_pers
     assert status == 201, body
     status, headers, body = post_json(first, "/v1/browser/session", {"user": "neighbour", "password": PASSWORD})
     assert status == 201 and "memery-session=" in headers["Set-Cookie"], (status, body)
+
+
+def browser_session(hub, user, agent):
+    """A browser's session cookie, signed in as `user` from a browser named by `agent`."""
+    status, headers, body = post_json(hub, "/v1/browser/session", {"user": user, "password": PASSWORD}, {"User-Agent": agent})
+    assert status == 201, (status, body)
+    return headers["Set-Cookie"].split(";")[0]
+
+
+def test_two_browsers_of_one_person_read_and_edit_at_once_without_a_refusal(hubs):
+    # Each request from another session than the last one's moves the working copy to it;
+    # two browsers alternate, so their requests at once raced on the copy's login file (a
+    # quarter of reads answered 503, 2026-12-02).
+    first, _, _ = hubs
+    status, _, body = post_json(first, "/v1/accounts", {"user": "twobrowsers", "password": PASSWORD})
+    assert status == 201, body
+    phone = browser_session(first, "twobrowsers", "Mozilla/5.0 (Linux; Android 14) Chrome/120 Mobile")
+    desk = browser_session(first, "twobrowsers", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120")
+    assert phone != desk
+    photo = EXAMPLE.read_bytes()
+    request = urllib.request.Request(first + "/api/creations?filename=cat.png&name=cat", data=photo, method="POST",
+                                     headers={"Content-Type": "image/png", "Origin": first, "Cookie": phone})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        assert answer.status in (200, 201)
+
+    def edit(cookie, words):
+        request = urllib.request.Request(first + "/api/creations/cat/edits", data=json.dumps({"op": "text", "top": words}).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "Origin": first, "Cookie": cookie})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    refused = []
+    for round in range(30):
+        answers = []
+        work = [lambda c=c: answers.append(fetch(f"{first}/api/creations/cat", c)) for c in (phone, desk, phone, desk)]
+        work += [lambda c=c, w=w: answers.append(edit(c, w)) for c, w in ((phone, f"phone {round}"), (desk, f"desk {round}"))]
+        threads = [threading.Thread(target=job) for job in work]
+        [thread.start() for thread in threads]
+        [thread.join() for thread in threads]
+        refused += [(status, body[:200]) for status, body in answers if status != 200]
+    assert not refused, refused[:3]
+    assert texts(first, desk, "cat")[0].startswith(("phone 29", "desk 29")), texts(first, desk, "cat")
