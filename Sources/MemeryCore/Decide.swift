@@ -43,7 +43,7 @@ extension Creation: Decider {
             if role != .free, let existing = caption(role) {
                 return try decide(.editText(id: existing.id, text: text, box: box, style: changes))
             }
-            guard !text.isEmpty else { throw DomainError.emptyText }
+            guard !Self.blank(text) else { throw DomainError.emptyText }
             try Self.checkLength(text)
             let layerBox = box ?? TextContent.captionBox(role, width: width, height: height)
             try check(layerBox)
@@ -57,7 +57,7 @@ extension Creation: Decider {
         case let .editText(id, text, box, changes):
             let layer = try existingLayer(id)
             guard let content = layer.text else { throw DomainError.wrongLayerKind(id: layer.label, kind: layer.kind, wanted: "text") }
-            if let text, text.isEmpty { throw DomainError.emptyText }
+            if let text, Self.blank(text) { throw DomainError.emptyText }
             if let text { try Self.checkLength(text) }
             if let box { try check(box) }
             let style = changes.applied(to: content.style).keepingChosenSize(given: changes.maxSize)
@@ -78,7 +78,7 @@ extension Creation: Decider {
             for (role, text) in [(TextContent.Role.top, top), (.bottom, bottom)] {
                 guard let text else { continue }
                 let caused: [CreationEvent]
-                if text.isEmpty {
+                if Self.blank(text) {  // as empty: a caption of spaces shows nothing
                     caused = state.caption(role).map { [.layerRemoved(.init(id: $0.id))] } ?? []
                 } else {
                     caused = try state.decide(.addText(role: role, text: text, box: nil, style: style))
@@ -348,6 +348,9 @@ extension Creation: Decider {
         guard let layer = layer(id) else { throw DomainError.noSuchLayer(id) }
         return layer
     }
+
+    /// Empty, or only white space (spaces, tabs, line breaks): a text that shows nothing.
+    static func blank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
 
     /// Counted in UTF-8 first: a text of a million bytes is refused without walking its characters.
     private static func checkLength(_ text: String) throws {

@@ -77,7 +77,7 @@ public enum DomainError: Error, Equatable, CustomStringConvertible {
             let at = scale == 1 ? "" : " at scale \(Self.number(scale))"
             return "\(name) (\(width)x\(height)\(at)) would be more than 4 times the \(canvasWidth)x\(canvasHeight) canvas: add it smaller (scale \(Self.number(fits)) fits it in the canvas)"
         case .emptyText:
-            return "the text is empty: give the words to show"
+            return "the text is empty or only spaces: give the words to show"
         case let .textTooLong(characters, max):
             return "the text is \(characters) characters long; a layer takes at most \(max): split it over several text boxes"
         case .noSuchLayer(let id):

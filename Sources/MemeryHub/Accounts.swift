@@ -29,7 +29,7 @@ struct Accounts: Sendable {
     var sessions: SessionCache?
 
     func signUp(_ request: SignUpRequest, from address: String) async throws -> String {
-        if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\": \(problem)") }
+        if let problem = AccountRules.problem(withUser: request.user) { throw HubError.badRequest("user \"\(request.user.prefix(40))\(request.user.count > 40 ? "…" : "")\": \(problem)") }
         if let problem = AccountRules.problem(withPassword: request.password) { throw HubError.badRequest(problem) }
         guard !request.password.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
         try await limits.signUp(from: address)

@@ -66,7 +66,7 @@ public enum AccountRules {
     public static let passwordLength = 8...200
     /// Letters, digits, dot, dash and underscore, 2 to 40 of them, starting with a letter or digit.
     public static func problem(withUser name: String) -> String? {
-        guard (2...40).contains(name.count) else { return "a user name has 2 to 40 characters" }
+        guard (2...40).contains(name.count) else { return "a user name has 2 to 40 characters, this one \(name.count)" }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard name.allSatisfy(allowed.contains) else { return "a user name has only letters, digits, '.', '-' and '_'" }
         guard let first = name.first, first.isLetter || first.isNumber else { return "a user name starts with a letter or digit" }

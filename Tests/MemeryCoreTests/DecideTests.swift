@@ -83,10 +83,21 @@ extension Creation {
         }
     }
 
-    @Test func emptyTextIsRefused() throws {
+    @Test(arguments: ["", "   ", " \t\n "])
+    func emptyTextIsRefused(_ text: String) throws {
         #expect(throws: DomainError.emptyText) {
-            try startedCreation().decide(.addText(role: .free, text: "", box: nil, style: .init()))
+            try startedCreation().decide(.addText(role: .free, text: text, box: nil, style: .init()))
         }
+        let boxed = try startedCreation().applying(.addText(role: .free, text: "words", box: nil, style: .init()))
+        #expect(throws: DomainError.emptyText) { try boxed.decide(.editText(id: "L1", text: text, box: nil, style: .init())) }
+    }
+
+    /// A caption set to white space only is taken off, as an empty one is: it would show nothing.
+    @Test func aCaptionOfSpacesIsTakenOffAsAnEmptyOneIs() throws {
+        var creation = try startedCreation().applying(.setCaptions(top: "top", bottom: "bottom"))
+        creation = try creation.applying(.setCaptions(top: "   ", bottom: nil))
+        #expect(creation.texts == ["bottom"])
+        #expect(try creation.decide(.setCaptions(top: " ", bottom: nil)).isEmpty)
     }
 
     @Test func freeTextTakesTheGivenStyleOverTheMemeDefault() throws {

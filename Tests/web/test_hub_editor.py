@@ -283,3 +283,71 @@ def test_two_browsers_of_one_person_read_and_edit_at_once_without_a_refusal(hubs
         refused += [(status, body[:200]) for status, body in answers if status != 200]
     assert not refused, refused[:3]
     assert texts(first, desk, "cat")[0].startswith(("phone 29", "desk 29")), texts(first, desk, "cat")
+
+
+def delete_with_token(hub, path, token):
+    request = urllib.request.Request(hub + path, method="DELETE", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return answer.status
+
+
+def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
+    first, _, _ = hubs
+    phone = browser(phone=True)
+    try:
+        # A long name at sign-up: the field takes 40 characters and the page stays phone-wide.
+        phone.get(first + "/")
+        phone.find_element(By.ID, "signup-user").send_keys("b" * 200)
+        assert len(phone.find_element(By.ID, "signup-user").get_attribute("value")) == 40
+        phone.find_element(By.ID, "signup-user").clear()
+        sign_in_form(phone, "signup", "teller")
+        cookie = session_cookie(phone)
+        request = urllib.request.Request(first + "/api/creations?filename=cat.png&name=cat", data=EXAMPLE.read_bytes(), method="POST",
+                                         headers={"Content-Type": "image/png", "Origin": first, "Cookie": cookie})
+        urllib.request.urlopen(request, timeout=60).close()
+        phone.get(first + "/#/creation/cat")
+        wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
+
+        # A caption the hub refuses goes back to the words kept, and the bar says why.
+        phone.execute_script("const i = document.getElementById('top-caption'); i.value = 'x'.repeat(2001);"
+                             "i.dispatchEvent(new Event('change'));")
+        wait(phone, lambda d: "at most 2000" in d.find_element(By.ID, "status").text, what="the refusal")
+        wait(phone, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "", what="the field put back")
+        assert texts(first, cookie, "cat") == []
+
+        # The account dialog covers the bar: its answers are said inside it.
+        phone.find_element(By.ID, "account-open").click()
+        wait(phone, lambda d: d.find_element(By.ID, "account-dialog").is_displayed(), what="the account dialog")
+        phone.find_element(By.ID, "password-old").send_keys("not the password")
+        phone.find_element(By.ID, "password-new").send_keys("a brand new password")
+        phone.find_element(By.CSS_SELECTOR, "#password-form button").click()
+        problem = wait(phone, lambda d: d.find_element(By.ID, "account-problem") if d.find_element(By.ID, "account-problem").is_displayed() else None,
+                       what="the dialog's message")
+        assert "not this account's" in problem.text, problem.text
+        inside = phone.execute_script("const p = document.getElementById('account-problem').getBoundingClientRect();"
+                                      "return document.elementFromPoint(p.x + p.width / 2, p.y + p.height / 2)?.id")
+        assert inside == "account-problem", f"the message is covered by {inside}"
+        phone.save_screenshot(str(SHOTS / "hub-account-wrong-password-phone.png"))
+        phone.find_element(By.ID, "account-close").click()
+
+        # Signed out from another device: the page says so, and signing in comes back to the creation.
+        status, _, login = post_json(first, "/v1/sessions", {"user": "teller", "password": PASSWORD, "device": "laptop"})
+        assert status == 201, login
+        token = login["token"]
+        request = urllib.request.Request(first + "/v1/account", headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            devices = json.loads(answer.read())["devices"]
+        browser_session_id = next(d["id"] for d in devices if d["device"] != "laptop")
+        assert delete_with_token(first, f"/v1/sessions/{browser_session_id}", token) == 204
+        phone.find_element(By.ID, "top-caption").send_keys("after", Keys.ENTER)
+        wait(phone, lambda d: d.find_element(By.ID, "signin-problem").is_displayed(), what="the sign-in page saying why")
+        assert "signed out" in phone.find_element(By.ID, "signin-problem").text
+        assert phone.current_url.endswith("#/creation/cat"), phone.current_url
+        phone.save_screenshot(str(SHOTS / "hub-signed-out-elsewhere-phone.png"))
+        phone.find_element(By.ID, "signin-user").send_keys("teller")
+        phone.find_element(By.ID, "signin-password").send_keys(PASSWORD)
+        phone.find_element(By.CSS_SELECTOR, "#signin-form button").click()
+        wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="back at the creation")
+        assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        phone.quit()

@@ -4,13 +4,14 @@
 // API (/v1) is called with the session cookie; `memery serve` shows nothing of this. A
 // request answered 401 (the session revoked from another device) opens the sign-in page
 // (api.js).
-import { say, fail } from './status.js';
+import { toSignIn } from './api.js';
+import { fail as failInBar } from './status.js';
 
 async function hub(method, path, body) {
   const options = { method, headers: {} };
   if (body) { options.body = JSON.stringify(body); options.headers['Content-Type'] = 'application/json'; }
   const answer = await fetch(path, options);
-  if (answer.status === 401) { location.replace('/'); }
+  if (answer.status === 401) { toSignIn(); }
   if (!answer.ok) {
     let message = `${answer.status} ${answer.statusText}`;
     try { message = (await answer.json()).message || message; } catch (error) { /* not JSON */ }
@@ -18,6 +19,17 @@ async function hub(method, path, body) {
   }
   return answer.status === 204 ? null : answer.json();
 }
+
+// What happened is said inside the dialog, which covers the bar at the top where the
+// editor says the rest.
+function tell(text, problem = false) {
+  const said = document.getElementById('account-said'), wrong = document.getElementById('account-problem');
+  said.textContent = problem ? '' : text;
+  wrong.textContent = problem ? text : '';
+  wrong.hidden = !problem;
+}
+const fail = (error) => { tell(error.message || String(error), true); console.warn(error); };
+const say = (text) => tell(text);
 
 async function showDevices() {
   const account = await hub('GET', '/v1/account');
@@ -46,7 +58,7 @@ export function showAccount(status) {
   document.getElementById('account-name').textContent = status.user;
   document.getElementById('account').hidden = false;
   document.getElementById('account-open').addEventListener('click', async () => {
-    try { await showDevices(); dialog.showModal(); } catch (error) { fail(error); }
+    try { await showDevices(); tell(''); dialog.showModal(); } catch (error) { failInBar(error); }
   });
   document.getElementById('account-close').addEventListener('click', () => dialog.close());
   document.getElementById('password-form').addEventListener('submit', async (event) => {
@@ -64,6 +76,6 @@ export function showAccount(status) {
       const answer = await fetch('/v1/browser/session', { method: 'DELETE' });
       if (!answer.ok) throw new Error(`not signed out (${answer.status} ${answer.statusText}): try again`);
       location.replace('/');
-    } catch (error) { fail(error); }
+    } catch (error) { failInBar(error); }
   });
 }

@@ -6,6 +6,16 @@ import { during } from './busy.js';
 
 const enc = encodeURIComponent;
 
+// The hub's sign-in page, after this browser's session ended elsewhere (another device
+// signed it out, or the password changed): it says so, and signing in again comes back to
+// the same place (the address's #/creation/… part).
+export function toSignIn() {
+  sessionStorage.setItem('memery-signed-out', 'this browser was signed out: another device ended its session, or the password was changed. Sign in again to go on');
+  // The hub answers "/" with the sign-in page now. A replace by the same address with only
+  // its #… part would not load anything, so the page is loaded again instead.
+  if (location.pathname === '/') location.reload(); else location.replace('/' + location.hash);
+}
+
 function call(method, path, body, contentType, signal) { return during(request(method, path, body, contentType, signal)); }
 
 async function request(method, path, body, contentType, signal) {
@@ -23,7 +33,7 @@ async function request(method, path, body, contentType, signal) {
   const type = answer.headers.get('Content-Type') || '';
   const data = type.startsWith('application/json') ? await answer.json() : await answer.blob();
   // On a hub, a session revoked from another device signs this page out.
-  if (answer.status === 401 && path.startsWith('/api/') && data.kind === 'signedOut') { location.replace('/'); }
+  if (answer.status === 401 && path.startsWith('/api/') && data.kind === 'signedOut') { toSignIn(); }
   if (!answer.ok) {
     const error = new Error(data.error || `${answer.status} ${answer.statusText}`);
     error.status = answer.status;

@@ -30,7 +30,12 @@ class Editor {
     this.room = new Room(this);
     this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
     for (const [which, input] of Object.entries(this.captions)) {
-      input.addEventListener('change', () => this.commit({ op: 'text', [which]: input.value }, `${which} caption set`));
+      input.addEventListener('change', async () => {
+        // A refused caption goes back to the words kept: the message says why, and the field
+        // must not look as if they were saved.
+        const kept = await this.commit({ op: 'text', [which]: input.value }, `${which} caption set`);
+        if (!kept && this.creation) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+      });
     }
     this.wireExport();
     document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });

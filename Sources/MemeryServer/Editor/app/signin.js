@@ -11,7 +11,9 @@ async function post(path, body) {
 
 async function signIn(user, password) {
   await post('/v1/browser/session', { user, password });
-  location.replace('/' + location.hash);
+  // The editor, at the place asked for (the address's #… part). The hub answers "/" with the
+  // editor now; a replace by the same address with its #… would load nothing, so reload.
+  if (location.pathname === '/') location.reload(); else location.replace('/' + location.hash);
 }
 
 // What went wrong is said in the form itself, beside the button the person pressed (an
@@ -34,6 +36,15 @@ function handle(form, work) {
       button.disabled = false;
     }
   });
+}
+
+// Sent here because the session ended elsewhere (api.js `toSignIn`): say so once.
+const signedOut = sessionStorage.getItem('memery-signed-out');
+if (signedOut) {
+  sessionStorage.removeItem('memery-signed-out');
+  const problem = document.getElementById('signin-problem');
+  problem.textContent = signedOut;
+  problem.hidden = false;
 }
 
 handle(document.getElementById('signin-form'), () =>
