@@ -313,6 +313,12 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
                              "i.dispatchEvent(new Event('change'));")
         wait(phone, lambda d: "at most 2000" in d.find_element(By.ID, "status").text, what="the refusal")
         wait(phone, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "", what="the field put back")
+        # The long message keeps to two lines of the bar; a tap shows the whole.
+        line = phone.find_element(By.ID, "status")
+        cut = line.rect["height"]
+        assert cut < 2 * 1.3 * 0.9 * 16 + 4, line.rect
+        line.click()
+        wait(phone, lambda d: d.find_element(By.ID, "status").rect["height"] > cut + 10, what="the whole message")
         assert texts(first, cookie, "cat") == []
 
         # The account dialog covers the bar: its answers are said inside it.

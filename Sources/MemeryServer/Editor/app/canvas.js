@@ -2,6 +2,8 @@
 // points become canvas pixels here; each gesture commits one edit when it ends, so one
 // gesture is one undo step. While a layer is dragged, only its outline moves on the page.
 
+import { spoken } from './layername.js';
+
 const SNAP = 8;  // screen pixels within which a moving layer snaps to the centre or an edge
 
 export class Stage {
@@ -243,7 +245,7 @@ export class Stage {
     }[event.key];
     if (event.key === 'Delete') {
       event.preventDefault();
-      this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${layer.label}`);
+      this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)}`);
       return true;
     }
     if (event.key === 'Escape') { this.editor.select(null); return true; }
@@ -256,7 +258,7 @@ export class Stage {
       const { layer: moved, preview } = this.keyed;
       this.keyed = null;
       const set = Object.entries(preview).map(([key, value]) => `${key}=${round(value)}`);
-      this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${moved.label} from the keyboard`)
+      this.editor.commit({ op: 'layer set', id: moved.id, set }, `changed ${spoken(moved)} from the keyboard`)
         .then(() => this.editor.room.consider(moved.id));
     }, 800);
     return true;
@@ -314,7 +316,7 @@ export class Stage {
       }
     } else if (g.preview) {
       const set = Object.entries(g.preview).map(([key, value]) => `${key}=${round(value)}`);
-      await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${g.layer.label}` : `${g.kind}d ${g.layer.label}`);
+      await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${spoken(g.layer)}` : `${g.kind}d ${spoken(g.layer)}`);
       ed.room.consider(g.layer.id);  // past an edge: offer to grow the canvas to hold it
     }
   }

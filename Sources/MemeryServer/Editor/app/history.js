@@ -22,7 +22,7 @@ export class History {
     this.go.addEventListener('click', () => {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
       editor.commit({ op: 'checkout', event: this.editShownAfter(Number(this.slider.value)) },
-        `went back to event ${this.slider.value}: Undo steps further back; to return, click v${newest.version} in History`);
+        `went back to event ${this.slider.value}: Undo steps further back; to return, ${matchMedia('(pointer: coarse)').matches ? 'tap' : 'click'} v${newest.version} in History`);
     });
   }
 

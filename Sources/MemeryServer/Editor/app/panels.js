@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
+import { spoken } from './layername.js';
 
 export class Panels {
   constructor(editor) {
@@ -114,9 +115,9 @@ export class Panels {
       name.type = 'button';
       name.textContent = `${layer.label} ${describe(layer)}`;
       name.addEventListener('click', () => this.editor.select(layer.id));
-      const up = button('↑', `Raise ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${layer.label}`));
-      const down = button('↓', `Lower ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${layer.label}`));
-      const remove = button('✕', `Remove ${layer.label}`, () => this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${layer.label}`));
+      const up = button('↑', `Raise ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${spoken(layer)}`));
+      const down = button('↓', `Lower ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${spoken(layer)}`));
+      const remove = button('✕', `Remove ${layer.label}`, () => this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)}`));
       item.append(name, up, down, remove);
       return item;
     }));

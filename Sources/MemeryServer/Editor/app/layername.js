@@ -1,0 +1,16 @@
+// A layer as a message names it ("moved “HELLO”", "removed the sticker"): the words people
+// see on the picture, not the engine's label (L1), which only the layer list shows.
+
+const SHAPES = { rect: 'the rectangle', ellipse: 'the ellipse', line: 'the line' };
+
+export function spoken(layer) {
+  if (!layer) return 'the layer';
+  if (layer.kind === 'text') {
+    const words = (layer.text || '').trim();
+    return words ? `“${words.length > 24 ? words.slice(0, 23) + '…' : words}”` : 'the text';
+  }
+  if (layer.kind === 'shape') return SHAPES[layer.shape?.kind] || 'the shape';
+  if (layer.kind === 'image') return layer.image?.sourceName ? `the picture ${layer.image.sourceName}` : 'the picture';
+  if (layer.kind === 'drawing') return 'the drawing';
+  return 'the layer';
+}
