@@ -45,6 +45,14 @@ def wait(driver, condition, timeout=20, what="the page"):
     return WebDriverWait(driver, timeout).until(lambda d: condition(d), message=f"waited for {what}")
 
 
+def more_sources(driver):
+    """Opens "More ways to start" (blank, link, web, garage, template), folded on a phone."""
+    more = driver.find_element(By.ID, "more-sources")
+    if not more.get_attribute("open"):
+        more.find_element(By.TAG_NAME, "summary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "blank-form").is_displayed(), what="the other ways to start")
+
+
 def show(server, name):
     run = server.memery("show", name, "--json")
     assert run.returncode == 0, run.stderr

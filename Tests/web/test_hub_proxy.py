@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT, free_port, hub_process, hub_started, running_hub, throwaway_postgres
-from test_editor import DRIVER, SHOTS, wait
+from test_editor import DRIVER, SHOTS, more_sources, wait
 from test_editor_layout import PHONE
 from test_hub_editor import PASSWORD, sign_in_form
 
@@ -78,6 +78,7 @@ def test_two_hubs_behind_caddy_over_https_serve_one_person_whichever_is_up():
                 sign_in_form(driver, "signup", "pia")
                 cookie = next(c for c in driver.get_cookies() if "memery-session" in c["name"])
                 assert cookie["name"] == "__Host-memery-session" and cookie["secure"] and cookie["httpOnly"], cookie
+                more_sources(driver)
                 driver.find_element(By.CSS_SELECTOR, "#blank-form button[type=submit]").click()
                 wait(driver, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
                 driver.find_element(By.ID, "top-caption").send_keys("through caddy", Keys.ENTER)

@@ -107,13 +107,14 @@ def test_links_that_cannot_be_downloaded_are_named(tmp_path, link, words):
 # The editor's "From a link", on a phone: a new creation from a link, and a download cancelled.
 def test_the_page_takes_a_picture_from_a_link_and_cancel_stores_nothing(site, server):
     from selenium.webdriver.common.by import By
-    from test_editor import SHOTS, show, wait
+    from test_editor import SHOTS, more_sources, show, wait
     from test_editor_layout import chromium
 
     driver = chromium(phone=True)
     try:
         driver.get(server.url)
         wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+        more_sources(driver)
         field = driver.find_element(By.ID, "link-url")
         field.send_keys(f"{site}/share?id=42")
         driver.find_element(By.CSS_SELECTOR, "#link-form button[type=submit]").click()
@@ -126,6 +127,7 @@ def test_the_page_takes_a_picture_from_a_link_and_cancel_stores_nothing(site, se
         driver.get(server.url)
         wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
         images_before = server.json("GET", "/api/garage")[1]["images"]
+        more_sources(driver)
         driver.find_element(By.ID, "link-url").send_keys(f"{site}/slow.png")
         driver.find_element(By.CSS_SELECTOR, "#link-form button[type=submit]").click()
         cancel = driver.find_element(By.CSS_SELECTOR, "#link-form button.cancel")

@@ -173,7 +173,7 @@ def test_a_result_that_gives_no_picture_is_refused_and_nothing_is_stored(provide
 def test_the_page_searches_the_web_and_starts_a_creation_with_credits(providers, tmp_path):
     from selenium.webdriver.common.by import By
     from conftest import Server
-    from test_editor import SHOTS, wait
+    from test_editor import SHOTS, more_sources, wait
     from test_editor_layout import chromium
 
     server = Server(str(tmp_path / "store"), env={**os.environ, **providers})
@@ -181,6 +181,7 @@ def test_the_page_searches_the_web_and_starts_a_creation_with_credits(providers,
     try:
         driver.get(server.url)
         wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+        more_sources(driver)
         driver.find_element(By.ID, "web-search").send_keys("cats")
         driver.find_element(By.CSS_SELECTOR, "#web-search-form button[type=submit]").click()
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#web-results .web-card")) == 3, what="three cards")

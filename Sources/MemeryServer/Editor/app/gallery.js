@@ -14,6 +14,9 @@ export class Gallery {
     this.favorites = document.getElementById('show-favorites');
     this.trash = document.getElementById('show-trash');
     this.entries = [];
+    // On a phone the other ways to start fold away, so the creations are in reach; a wider
+    // screen has room for them open.
+    if (matchMedia('(min-width: 40rem)').matches) document.getElementById('more-sources').open = true;
     for (const input of [this.search, this.favorites, this.trash]) input.addEventListener('input', () => this.refresh());
     document.getElementById('random').addEventListener('click', () => {
       if (this.entries.length) this.open(this.entries[Math.floor(Math.random() * this.entries.length)].name);
@@ -66,7 +69,7 @@ export class Gallery {
     note.textContent = this.trash.checked ? (search ? `Nothing in the trash matches “${search}”.` : 'The trash is empty.')
       : search ? `No creation matches “${search}”.`
       : this.favorites.checked ? 'No favourites yet: ☆ a creation to keep it here.'
-      : 'No creations yet: start from a picture, the camera or a blank canvas above, or drop a picture here.';
+      : `No creations yet: start from a picture, the camera or a blank canvas above${matchMedia('(pointer: coarse)').matches ? '' : ', or drop a picture here'}.`;
     document.getElementById('gallery-heading').textContent = this.trash.checked ? 'In the trash' : this.favorites.checked ? 'Favourites' : 'Your creations';
   }
 
