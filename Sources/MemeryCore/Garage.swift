@@ -132,7 +132,7 @@ public struct Garage: Decider, Equatable {
         if tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "it contains a control character"
         }
-        if tag.unicodeScalars.contains(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+        if tag.unicodeScalars.contains(where: PrintableText.isBidirectionalOverride) {
             return "it contains a bidirectional override"
         }
         return nil

@@ -57,7 +57,16 @@ public enum PrintableText {
         switch scalar.value {
         case 0x5C, 0x22: true  // backslash, double quote
         case 0..<0x20, 0x7F..<0xA0: true  // C0, DEL, C1
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional marks and overrides
+        case 0x200E, 0x200F: true  // bidirectional marks
+        default: isBidirectionalOverride(scalar)
+        }
+    }
+
+    /// An embedding, override or isolate (U+202A-202E, U+2066-2069): what shows text in an
+    /// order other than its bytes'. The marks (U+200E, U+200F) are not: right-to-left words use them.
+    public static func isBidirectionalOverride(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }
