@@ -5,6 +5,7 @@ every control is at least 44x44 CSS pixels and a touch 20 px off a handle's cent
 the handle; axe-core finds no serious or critical violation."""
 import json
 import shutil
+import time
 
 import pytest
 from axe_selenium_python import Axe
@@ -247,6 +248,34 @@ def test_a_seed_shows_the_value_it_applies_and_recommend_stays_hidden_without_a_
     settle(driver, server, "layout", events + 1)
     applied = show(server, "layout")["filters"][-1]
     assert applied["filter"] == "org.memery.deep-fry" and str(applied["params"].get("seed")) == "42", applied
+    assert server.memery("undo", "layout").returncode == 0
+
+
+def test_apply_stays_in_reach_while_a_filters_settings_scroll(device, server):
+    # Deep fry has five settings: on a phone they fill more than the sheet, and Apply was
+    # below them, behind a scroll (a walk-through found it).
+    kind, driver = device
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "filters")
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.deep-fry'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-param="seed"]'), what="the settings")
+    sheet = driver.find_element(By.ID, "sheet")
+    if kind == "phone":
+        assert driver.execute_script("return arguments[0].scrollHeight > arguments[0].clientHeight + 40", sheet), "the settings overflow the sheet"
+    apply = driver.find_element(By.ID, "filter-apply")
+    in_reach = """const b = arguments[0].getBoundingClientRect(), s = arguments[1].getBoundingClientRect();
+      const e = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return b.top >= s.top && b.bottom <= s.bottom + 1 && (e === arguments[0] || arguments[0].contains(e));"""
+    for where in ["0", "arguments[0].scrollHeight / 3"]:  # at the top, and scrolled into the settings
+        driver.execute_script(f"arguments[0].scrollTop = {where}", sheet)
+        time.sleep(0.1)
+        assert driver.execute_script(in_reach, apply, sheet), f"{kind}: Apply is in the sheet and not covered (scrolled to {where})"
+    driver.save_screenshot(str(SHOTS / f"editor-filter-apply-{kind}.png"))
+    events = show(server, "layout")["events"]
+    apply.click()
+    settle(driver, server, "layout", events + 1)
+    assert show(server, "layout")["filters"][-1]["filter"] == "org.memery.deep-fry"
     assert server.memery("undo", "layout").returncode == 0
 
 

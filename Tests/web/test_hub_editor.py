@@ -132,11 +132,18 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         desk.save_screenshot(str(SHOTS / "hub-account-desktop.png"))
         desk.find_element(By.ID, "account-close").click()
 
-        # Share: a public link on the hub's own origin, which a signed-out browser opens.
+        # Share: a public link on the hub's own origin, which a signed-out browser opens. A
+        # phone hands it to its share sheet (headless Chromium has none: one stands in, and
+        # records what it was given).
+        phone.execute_script("window.sharedWith = []; navigator.share = async (data) => { window.sharedWith.push(data); };"
+                             "navigator.canShare = (data) => Boolean(data.url);")
         phone.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="export"]').click()
         phone.find_element(By.ID, "share").click()
         link = wait(phone, lambda d: d.find_element(By.ID, "share-link").get_attribute("href") or None, what="the share link")
         assert link.startswith(first + "/s/"), link
+        wait(phone, lambda d: d.execute_script("return window.sharedWith.length") == 1, what="the link handed to the share sheet")
+        assert phone.execute_script("return window.sharedWith[0]") == {"title": name, "url": link}
+        wait(phone, lambda d: d.find_element(By.ID, "status").text == f"shared: {link}", what="the page saying it was shared")
         stranger.get(link)
         wait(stranger, lambda d: d.execute_script("const i = document.querySelector('img'); return Boolean(i && i.complete && i.naturalWidth > 0)"),
              what="the shared picture")

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { say, fail } from './status.js';
 import { linkForm } from './link.js';
 import { webSearch } from './websearch.js';
+import { touching } from './pointer.js';
 
 export class Gallery {
   constructor(open) {
@@ -69,7 +70,7 @@ export class Gallery {
     note.textContent = this.trash.checked ? (search ? `Nothing in the trash matches “${search}”.` : 'The trash is empty.')
       : search ? `No creation matches “${search}”.`
       : this.favorites.checked ? 'No favourites yet: ☆ a creation to keep it here.'
-      : `No creations yet: start from a picture, the camera or a blank canvas above${matchMedia('(pointer: coarse)').matches ? '' : ', or drop a picture here'}.`;
+      : `No creations yet: start from a picture, the camera or a blank canvas above${touching() ? '' : ', or drop a picture here'}.`;
     document.getElementById('gallery-heading').textContent = this.trash.checked ? 'In the trash' : this.favorites.checked ? 'Favourites' : 'Your creations';
   }
 

@@ -4,6 +4,7 @@
 // it out (an edit itself, which undo can take back).
 import { api } from './api.js';
 import { say } from './status.js';
+import { tapOrClick, touching } from './pointer.js';
 
 export class History {
   constructor(editor) {
@@ -21,8 +22,9 @@ export class History {
     this.slider.addEventListener('input', () => this.scrub());
     this.go.addEventListener('click', () => {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
-      editor.commit({ op: 'checkout', event: this.editShownAfter(Number(this.slider.value)) },
-        `went back to event ${this.slider.value}: Undo steps further back; to return, ${matchMedia('(pointer: coarse)').matches ? 'tap' : 'click'} v${newest.version} in History`);
+      const shown = this.editShownAfter(Number(this.slider.value));
+      editor.commit({ op: 'checkout', event: shown },
+        `went back to v${shown}: Undo steps further back; to return, ${tapOrClick()} v${newest.version} in History`);
     });
   }
 
@@ -70,7 +72,7 @@ export class History {
   draw() {
     const tree = this.tree;
     const graph = lanes(tree);
-    const row = matchMedia('(pointer: coarse)').matches ? 48 : 36;  // a finger's 44 px button, and room between
+    const row = touching() ? 48 : 36;  // a finger's 44 px button, and room between
     const width = 12 + graph.count * 16;
     const newest = tree.nodes.reduce((a, b) => (b.time > a.time || (b.time === a.time && b.version > a.version) ? b : a), tree.nodes[0]);
     // Back to the newest edit, one tap away, whenever the head is elsewhere (after undo or a checkout).
@@ -113,18 +115,20 @@ export class History {
     this.label.textContent = 'now';
   }
 
-  // Shows the picture as it was right after event V (nothing is stored while scrubbing).
+  // Shows the picture as it was right after event V (nothing is stored while scrubbing),
+  // named as History names it: the edit it shows (an undo's event shows an older edit).
   scrub() {
     const version = Number(this.slider.value);
     const now = version === this.tree.events;
     const batchTime = this.timeOf(version);
-    this.label.textContent = now ? 'now' : `event ${version}${batchTime ? `, ${ago(batchTime)}` : ''}`;
+    const shown = this.editShownAfter(version);
+    this.label.textContent = now ? 'now' : `v${shown}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
     this.go.disabled = now;
     // The past is only shown: no layer of it can be selected, and edits go to the present.
     this.editor.showingPast = !now;
     this.editor.showPicture(now ? undefined : version);
     this.editor.stage.showSelection();
-    say(now ? '' : `showing the picture after event ${version}; edits still apply to now — “Go back here” makes this now`);
+    say(now ? '' : `showing v${shown}; edits still apply to now — “Go back here” makes this now`);
   }
 
   timeOf(version) {

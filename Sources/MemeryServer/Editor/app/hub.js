@@ -112,8 +112,9 @@ export class Hub {
     } catch (error) { fail(error); }
   }
 
-  // The editor's Share: a public link on the hub, copied; without a hub, nothing (the
-  // caller falls back to the device's share sheet).
+  // The editor's Share: a public link on the hub, handed to the device's share sheet where
+  // there is one (a phone: messages, mail, chat apps), else copied; without a hub, nothing
+  // (the caller shares the picture itself).
   async share(name, format, quality) {
     // A hub serving this page answers a link on its own origin ("/s/…").
     const link = new URL((await api.share(name, format, Number(quality))).link, location.href).href;
@@ -121,6 +122,16 @@ export class Hub {
     shown.href = link;
     shown.textContent = link;
     shown.hidden = false;
+    if (navigator.share && navigator.canShare?.({ url: link }) !== false) {
+      try {
+        await navigator.share({ title: name, url: link });
+        say(`shared: ${link}`);
+        return link;
+      } catch (error) {
+        // Closed without choosing: the link stays in the Export panel, nothing else is done.
+        if (error.name === 'AbortError') { say(`link made (not sent): ${link}`); return link; }
+      }
+    }
     try {
       await navigator.clipboard.writeText(link);
       say(`link copied: ${link}`);

@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
 import { spoken } from './layername.js';
+import { tapOrClick } from './pointer.js';
 
 export class Panels {
   constructor(editor) {
@@ -59,6 +60,8 @@ export class Panels {
     }
     const hint = document.getElementById('style-hint');
     hint.hidden = Boolean(layer);
+    const verb = tapOrClick();
+    hint.textContent = `${verb[0].toUpperCase()}${verb.slice(1)} a text on the picture, or a layer below, to style it.`;
     if (!layer) return;
     form.opacity.value = layer.opacity;
     if (!text) {  // no text's values left showing, greyed, for a shape or a picture
