@@ -151,6 +151,7 @@ public struct ImageDecoder: Sendable {
     /// a format not accepted, a known-bad variant, a size with no pixels or over the limits,
     /// too many frames. Nothing is decoded, so nothing is allocated for them.
     package func admit(_ header: ImageHeader, source: String, fromOutside: Bool = true) throws {
+        if fromOutside, header.notAPicture { throw RenderError.notAPicture(source: source, kind: header.kind) }
         if fromOutside, !alsoAccepted.contains("all") {
             if let format = header.format {
                 if !Self.acceptedFormats.contains(format), !alsoAccepted.contains(format) {

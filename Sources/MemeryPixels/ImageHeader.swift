@@ -1,4 +1,5 @@
 import Foundation
+import MemeryCore
 
 /// What a picture's first bytes say before any decoder runs: its format (from its
 /// signature, not its name) and, for the formats Memery accepts, the size it declares and,
@@ -33,6 +34,9 @@ package struct ImageHeader: Equatable {
     /// The gdk-pixbuf loader to use when the loaders' own sniffing would miss the format (a
     /// BigTIFF, which the TIFF loader reads but does not recognise); nil: let them sniff.
     var loader: String?
+    /// No picture at all: text, a web page, a PDF (`kind` says which), refused whatever
+    /// formats are let in.
+    var notAPicture = false
 
     /// The formats `read` tells by their signature (TGA, which has none, by a header whose
     /// fields agree).
@@ -97,6 +101,12 @@ package struct ImageHeader: Equatable {
         }
         // Last: TGA has no signature, only a header whose fields must agree.
         if let header = tga(bytes) { return header }
+        // No picture's signature: what the bytes are, when they are certainly something else.
+        if let other = NotAPicture.kind(of: Data(bytes.prefix(512))) {
+            var header = ImageHeader(format: nil, kind: other)
+            header.notAPicture = true
+            return header
+        }
         return ImageHeader(format: nil, kind: "unknown")
     }
 

@@ -8,6 +8,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
     /// The declared size is over the pixel limit; refused before decoding pixels.
     case tooLarge(source: String, width: Int, height: Int, limit: Int)
     case empty(source: String)
+    /// A file that is certainly no picture (text, a web page, a PDF): `kind` says what it is.
+    case notAPicture(source: String, kind: String)
     /// A format Memery does not accept by default (an icon, a wrapper): `why` says why.
     case notAccepted(source: String, kind: String, format: String, why: String)
     /// A variant of an accepted format that the decoder is known to draw wrong.
@@ -54,6 +56,8 @@ public enum RenderError: Error, Equatable, Codable, CustomStringConvertible {
         case let .tooLarge(source, width, height, limit):
             let megapixels = Double(width) * Double(height) / 1_000_000
             return "\(source) declares \(width)x\(height) pixels (\(String(format: "%.0f", megapixels)) megapixels), over the limit of \(limit / 1_000_000) megapixels; set MEMERY_MAX_MEGAPIXELS to allow more"
+        case let .notAPicture(source, kind):
+            return "\(source) is \(kind), not a picture: choose a picture (PNG, JPEG, WebP or GIF, as a phone or a camera saves them)"
         case .empty(let source):
             return "\(source) is empty (0 bytes)"
         case let .notAccepted(source, kind, format, why):

@@ -134,7 +134,7 @@ public struct PictureDownloader: Sendable {
             data.append(contentsOf: chunk.readableBytesView)
         }
         guard !data.isEmpty else { throw DownloadError.empty(url: text) }
-        if picture, let kind = DownloadedBytes.notAPicture(data) { throw DownloadError.notAPicture(url: text, looksLike: kind) }
+        if picture, let kind = NotAPicture.kind(of: data) { throw DownloadError.notAPicture(url: text, looksLike: kind) }
         return .picture(data)
     }
 

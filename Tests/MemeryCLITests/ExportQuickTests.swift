@@ -126,7 +126,7 @@ import MemeryRender
         let before = try s.counts()
         let text = s.path("notes.png")
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: text))
-        try s.fails(["quick", text, "--top", "x", "-o", s.path("bad.png")], containing: "notes.png is not in an image format Memery accepts")
+        try s.fails(["quick", text, "--top", "x", "-o", s.path("bad.png")], containing: "notes.png is text, not a picture: choose a picture")
         #expect(try s.counts() == before)
         #expect(!FileManager.default.fileExists(atPath: s.path("bad.png")))
     }

@@ -88,7 +88,8 @@ struct ImportEdgeFilesTests {
         let png = try Data(contentsOf: URL(fileURLWithPath: Paths.example))
         let cases: [(String, Data, String)] = [
             ("zero.png", Data(), "zero.png is empty (0 bytes)"),
-            ("text.png", Data("hello\n".utf8), "text.png is not in an image format Memery accepts"),
+            ("text.png", Data("hello\n".utf8), "text.png is text, not a picture: choose a picture"),
+            ("page.jpg", Data("<!doctype html><img src=cat.jpg>".utf8), "page.jpg is a web page (HTML), not a picture"),
             ("cut.png", png.prefix(200), "cut.png is a damaged PNG image"),
             ("renamed.jpg", png, ""),  // a PNG named .jpg still imports: the bytes decide
         ]

@@ -126,12 +126,19 @@ struct ImageDecoderTests {
 
     @Test func emptyAndNonImageBytesAreRefused() throws {
         #expect(throws: RenderError.empty(source: "zero.png")) { try ImageDecoder().decode(Data(), source: "zero.png") }
+        // Text is said to be text, whatever its name, not a format to convert.
+        #expect(throws: RenderError.notAPicture(source: "notes.png", kind: "text")) {
+            try ImageDecoder().decode(Data("this is text, not a picture\n".utf8), source: "notes.png")
+        }
+        #expect(RenderError.notAPicture(source: "notes.txt", kind: "text").description
+            == "notes.txt is text, not a picture: choose a picture (PNG, JPEG, WebP or GIF, as a phone or a camera saves them)")
+        // Bytes of no kind known are still an unknown format, with the formats taken.
         do {
-            _ = try ImageDecoder().decode(Data("this is text, not a picture\n".utf8), source: "notes.png")
-            Issue.record("text should not decode")
+            _ = try ImageDecoder().decode(Data([0x00, 0x07, 0x00, 0x01, 0xFE, 0x80, 0x00, 0x02]), source: "x.raw")
+            Issue.record("unknown bytes should not decode")
         } catch let error as RenderError {
             guard case .unsupportedFormat(let source, let known) = error else { Issue.record("got \(error)"); return }
-            #expect(source == "notes.png")
+            #expect(source == "x.raw")
             #expect(known.contains("png") && known.contains("jpeg"))
         }
     }

@@ -112,6 +112,8 @@ def test_hostile_images_get_a_clear_error_and_store_nothing(server):
         assert name in answer["error"] and words in answer["error"], answer
     status, answer = server.json("POST", "/api/creations?filename=notes.txt", b"just words", content_type="text/plain")
     assert status == 400
+    # Said as what it is, not as a format to convert.
+    assert answer["error"] == "notes.txt is text, not a picture: choose a picture (PNG, JPEG, WebP or GIF, as a phone or a camera saves them)", answer
     assert server.json("GET", "/api/creations")[1]["creations"] == []
     assert server.json("GET", "/api/garage")[1]["images"] == []
 
