@@ -62,6 +62,18 @@ public struct HubLocalSync: Sendable {
 
         private func who() async throws -> SignedIn { try await hub.accounts.signedIn(tokenHash: tokenHash) }
 
+        /// Whether the session still holds: false once it has ended (signed out here or on
+        /// another device, or the password changed). Costs nothing while the hub's session
+        /// cache holds it; a notice of its end empties the cache, and the database is asked.
+        public func holds() async throws -> Bool {
+            do {
+                _ = try await who()
+                return true
+            } catch let error as HubError where error.status == .unauthorized {
+                return false
+            }
+        }
+
         /// `call` within the route's deadline; what the route's `ProblemAnswers` would answer,
         /// as a `HubRefusal` (a 500 logged, with no internals in it).
         /// `succeeded`: the status the route would answer with.

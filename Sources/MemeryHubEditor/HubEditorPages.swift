@@ -14,6 +14,9 @@ import NIOCore
 /// if the sync after it fails, the answer says the change may not be saved and the copy is
 /// let go (it may hold an edit the database lacks).
 public final class HubEditorPages: HubPages {
+    /// How often an open page's event stream asks whether its session still holds.
+    static let sessionCheckEvery: Duration = .seconds(2)
+
     let copies: WorkingCopies
     let files: EditorFiles
     let renders: FairRenders
@@ -67,6 +70,7 @@ public final class HubEditorPages: HubPages {
             // A pull under way (a push from elsewhere) lands before a change is decided.
             if changes { await copy.settled() }
             let (editor, channel, logger) = (copy.editor, visitor.channel, visitor.logger)
+            let sessionEnded: @Sendable () async -> Void = { [copies] in await Self.untilSignedOut(person, copies: copies) }
             if FairRenders.renders(request) {
                 // The upload arrives before its turn: a slow connection must not hold a slot.
                 var request = request
@@ -86,7 +90,7 @@ public final class HubEditorPages: HubPages {
                     return try await editor.respond(to: arrived, channel: channel, logger: logger)
                 }
             } else {
-                response = try await editor.respond(to: request, channel: channel, logger: logger)
+                response = try await editor.respond(to: request, channel: channel, logger: logger, sessionEnded: sessionEnded)
             }
         } catch {
             copy.end()
@@ -120,6 +124,18 @@ public final class HubEditorPages: HubPages {
             // The push may have been committed before its answer was lost, or the pull after it failed.
             return EditorResponder.problem(status, "this change may not have been saved: the hub could not confirm it (\(failure?.description ?? "\(error)")); reload to see what it holds",
                                 kind: status == .unauthorized ? "signedOut" : "notSaved")
+        }
+    }
+
+    /// Returns once `person`'s session has ended (signed out on another device, or the
+    /// password changed), or when cancelled. Asked every `sessionCheckEvery`: nothing while
+    /// the hub's session cache holds the session, and a notice of its end, from any hub,
+    /// empties the cache. A database that does not answer ends nothing.
+    static func untilSignedOut(_ person: HubPerson, copies: WorkingCopies) async {
+        while true {
+            do { try await Task.sleep(for: sessionCheckEvery) } catch { return }
+            guard let sync = await copies.sync else { continue }
+            if (try? await sync.session(token: person.token).holds()) == false { return }
         }
     }
 }

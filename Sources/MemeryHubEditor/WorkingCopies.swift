@@ -38,6 +38,9 @@ actor WorkingCopies {
 
     func started(at address: String, signals: HubSignals, sync: HubLocalSync) { hub = (address, signals, sync) }
 
+    /// The hub's sync calls, once it has started.
+    var sync: HubLocalSync? { hub?.sync }
+
     /// The person's copy, built on first use; marked in use (`begin`) until the caller's `end`.
     func copy(for person: HubPerson) async throws -> WorkingCopy {
         if let copy = copies[person.user] {

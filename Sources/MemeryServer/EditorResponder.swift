@@ -37,9 +37,12 @@ public struct EditorResponder: Sendable {
     }
 
     /// The answer, with the headers every editor answer carries (no framing, no sniffing,
-    /// the content policy): `AccessGuard.hardened`.
-    public func respond(to request: Request, channel: any Channel, logger: Logger) async throws -> Response {
-        let context = ServerContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+    /// the content policy): `AccessGuard.hardened`. `sessionEnded` (a hub's): returns once
+    /// the asker's session has ended, which ends their event stream with `signedOut`.
+    public func respond(to request: Request, channel: any Channel, logger: Logger,
+                        sessionEnded: (@Sendable () async -> Void)? = nil) async throws -> Response {
+        var context = ServerContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        context.sessionEnded = sessionEnded
         do {
             return AccessGuard<ServerContext>.hardened(try await responder.respond(to: request, context: context))
         } catch let error as any HTTPResponseError {

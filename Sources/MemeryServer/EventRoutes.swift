@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// `GET /api/events`: Server-Sent Events, one per change of the store, from this server or
 /// from any other process. Each event's id is the change's global sequence, so a page that
-/// reconnects (`Last-Event-ID`) is told what it missed.
+/// reconnects (`Last-Event-ID`) is told what it missed. On a hub, a page whose session ends
+/// is told `signedOut` and its stream ends.
 struct EventRoutes {
     let feed: ChangeFeed
 
@@ -19,6 +20,7 @@ struct EventRoutes {
         let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0) }
             ?? request.uri.queryParameters["after"].flatMap { UInt64(String($0)) }
         let (start, backlog, stream) = try await feed.subscribe(after: resumeFrom)
+        let sessionEnded = context.sessionEnded
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
@@ -26,12 +28,41 @@ struct EventRoutes {
             // The first message says where the page stands, so it can resume from there.
             try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\nid: \(start)\ndata: {\"sequence\":\(start)}\n\n"))
             if !backlog.isEmpty { try await writer.write(ByteBuffer(string: Self.messages(backlog))) }
+            // The store's changes and, on a hub, the end of the session, in the order they come.
+            let (said, saying) = AsyncStream.makeStream(of: Said.self)
+            let changes = Task {
+                for await changes in stream { saying.yield(.changes(changes)) }
+                saying.finish()
+            }
+            let session = sessionEnded.map { ended in
+                Task {
+                    await ended()
+                    if !Task.isCancelled { saying.yield(.signedOut) }
+                }
+            }
+            defer {
+                changes.cancel()
+                session?.cancel()
+            }
             // A stream would hold the server open for ever: it ends when the server is asked to stop.
-            for try await changes in stream.cancelOnGracefulShutdown() {
-                try await writer.write(ByteBuffer(string: Self.messages(changes)))
+            reading: for await message in said.cancelOnGracefulShutdown() {
+                switch message {
+                case .changes(let changes):
+                    try await writer.write(ByteBuffer(string: Self.messages(changes)))
+                case .signedOut:
+                    // The page goes to the sign-in page now (app/api.js), not at its next request.
+                    try await writer.write(ByteBuffer(string: "event: signedOut\ndata: {\"kind\":\"signedOut\"}\n\n"))
+                    break reading
+                }
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// What a page's stream says next.
+    private enum Said: Sendable {
+        case changes([StoreChange])
+        case signedOut
     }
 
     static func messages(_ changes: [StoreChange]) -> String {

@@ -14,6 +14,11 @@ struct ServerContext: RequestContext {
     /// The connection the request came on.
     let channel: any Channel
 
+    /// On a hub, returns once the session this request came with has ended (signed out on
+    /// another device, or the password changed), and when cancelled: the page's event
+    /// stream then tells it at once. Nil for `memery serve`, whose token lasts the process.
+    var sessionEnded: (@Sendable () async -> Void)?
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel

@@ -362,5 +362,16 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
         phone.find_element(By.CSS_SELECTOR, "#signin-form button").click()
         wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="back at the creation")
         assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+
+        # Signed out again, and the page left alone: its event stream takes it to the sign-in
+        # page (the hub looks every 2 s), with no request of its own.
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            devices = json.loads(answer.read())["devices"]
+        browser_session_id = next(d["id"] for d in devices if d["device"] != "laptop")
+        assert delete_with_token(first, f"/v1/sessions/{browser_session_id}", token) == 204
+        wait(phone, lambda d: d.find_elements(By.ID, "signin-problem") and d.find_element(By.ID, "signin-problem").is_displayed(),
+             timeout=15, what="the sign-in page, unasked")
+        assert "signed out" in phone.find_element(By.ID, "signin-problem").text
+        assert phone.current_url.endswith("#/creation/cat"), phone.current_url
     finally:
         phone.quit()

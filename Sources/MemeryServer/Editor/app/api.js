@@ -97,6 +97,9 @@ export const api = {
   changes: (onChange) => {
     const source = new EventSource('/api/events');
     source.addEventListener('change', (event) => onChange(JSON.parse(event.data)));
+    // On a hub, this browser's session ended elsewhere: the sign-in page now, not at the
+    // next request (a page left open would go on showing the person's creations).
+    source.addEventListener('signedOut', () => { source.close(); toSignIn(); });
     return source;
   },
 };
