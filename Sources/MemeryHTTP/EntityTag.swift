@@ -10,7 +10,7 @@ public enum EntityTag {
         guard let field = headers[.ifNoneMatch] else { return false }
         let wanted = opaque(tag)
         for listed in field.split(separator: ",") {
-            let candidate = listed.trimmingCharacters(in: .whitespaces)
+            let candidate = listed.trimmingOptionalWhitespace
             if candidate == "*" || opaque(candidate) == wanted { return true }
         }
         return false

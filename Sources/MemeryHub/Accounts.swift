@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MemeryHTTP
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -82,12 +83,12 @@ struct Accounts: Sendable {
         if let value = headers[.authorization] {
             // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
             guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { throw HubError.unauthorized }
-            token = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            token = String(value.dropFirst(7).trimmingOptionalWhitespace)
         } else {
             guard let fromCookie = cookie.token(in: headers) else { throw HubError.unauthorized }
             token = fromCookie
         }
-        guard !token.isEmpty, token.count < 200 else { throw HubError.unauthorized }
+        guard !token.isEmpty, token.utf8.count < 200 else { throw HubError.unauthorized }
         return token
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MemeryHTTP
 
 /// A range of IP addresses, as `--trusted-proxy` names one: `10.0.0.0/8`, `::1/128`, or a
 /// single address.
@@ -66,7 +67,7 @@ struct ClientAddress: Sendable {
     private func forwarded(peer: String, headers: HTTPFields) -> String {
         guard !trusted.isEmpty, isTrusted(peer) else { return peer }
         let forwarded = headers[values: .init("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { String($0.trimmingOptionalWhitespace) }
         for hop in forwarded.reversed() {
             guard AddressRange.bytes(hop) != nil else { return peer }  // garbage: nothing before it can be believed
             if !isTrusted(hop) { return hop }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeryHTTP
 import HTTPTypes
 
 /// A browser's session token, carried in a cookie: the same session rows a device's bearer
@@ -35,13 +36,16 @@ struct SessionCookie: Sendable {
         !values(named: secureName, in: headers).isEmpty || !values(named: plainName, in: headers).isEmpty
     }
 
+    /// Read as bytes: a cookie's name, `=` and `;` are ASCII, and walking its characters cost
+    /// a hub some 60,000 instructions a request (callgrind, 2026-12-03).
     private static func values(named wanted: String, in headers: HTTPFields) -> [String] {
         var found = [String]()
+        let name = Array(wanted.utf8)
         for line in headers[values: .cookie] {
-            for pair in line.split(separator: ";") {
-                let field = pair.trimmingCharacters(in: .whitespaces)
-                guard let equals = field.firstIndex(of: "="), field[..<equals] == wanted else { continue }
-                found.append(String(field[field.index(after: equals)...]))
+            for pair in line.utf8.split(separator: UInt8(ascii: ";")) {
+                let field = pair.trimmingOptionalWhitespace
+                guard let equals = field.firstIndex(of: UInt8(ascii: "=")), field[..<equals].elementsEqual(name) else { continue }
+                found.append(String(decoding: field[field.index(after: equals)...], as: UTF8.self))
             }
         }
         return found

@@ -48,15 +48,22 @@ public struct HubEvent: Codable, Sendable, Equatable {
     /// that no two different events hash alike.
     public static func checksum(of event: HubEvent) -> String {
         var hasher = SHA256()
-        func field(_ text: String) {
-            let bytes = Array(text.utf8)
+        func field(_ bytes: UnsafeRawBufferPointer) {
             withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
-            hasher.update(data: bytes)
+            hasher.update(bufferPointer: bytes)
         }
-        field(event.id.uuidString.lowercased())
-        field(event.batch.uuidString.lowercased())
-        field(event.stream.uuidString.lowercased())
-        field(event.parent?.uuidString.lowercased() ?? "")
+        func field(_ text: String) {
+            var text = text
+            text.withUTF8 { field(UnsafeRawBufferPointer($0)) }
+        }
+        func field(_ id: UUID?) {
+            guard let id else { return field("") }
+            LowercaseUUID.withASCII(id) { field($0) }
+        }
+        field(event.id)
+        field(event.batch)
+        field(event.stream)
+        field(event.parent)
         field(event.type)
         field(String(event.schemaVersion))
         field(String(event.time))

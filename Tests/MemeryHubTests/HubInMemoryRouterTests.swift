@@ -94,6 +94,12 @@ import Testing
             let account = try await client.execute(uri: HubPaths.account, method: .get, headers: cookie)
             #expect(account.status == .ok)
             #expect(try HubRouterTests.decode(AccountAnswer.self, account.body).devices.map(\.device).contains("browser: Chrome on Android"))
+            // Optional white space around the cookie's pairs (spaces, tabs) is not part of them;
+            // other characters are.
+            for spaced: HTTPFields in [[.cookie: "theme=dark; \t __Host-memery-session=\(token) \t"], [.cookie: "a=1;__Host-memery-session=\(token)"]] {
+                #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: spaced).status == .ok, "\(spaced)")
+            }
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: [.cookie: "__Host-memery-session=\(token)\u{A0}"]).status == .unauthorized)
             // Over https only the __Host- cookie counts: a plain one (which a sibling host could
             // set) is not this hub's, and two that differ are nobody's.
             for other: HTTPFields in [[.cookie: "memery-session=\(token)"], [.cookie: "__Host-memery-session=\(token); __Host-memery-session=forged"]] {
@@ -124,6 +130,8 @@ import Testing
             // A program's bearer token sends no Origin and needs none.
             let device = try await Self.bearer(Self.logIn("alice", via: client))
             #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: device).status == .ok)
+            let spacedBearer = "bearer \t " + String((device[.authorization] ?? "").dropFirst("Bearer ".count))
+            #expect(try await client.execute(uri: HubPaths.account, method: .get, headers: [.authorization: spacedBearer]).status == .ok, "the scheme in any case, spaces after it")
             // Signing out: the session ends, the cookie is cleared.
             let out = try await client.execute(uri: HubPaths.browserSession, method: .delete, headers: own)
             #expect(out.status == .noContent && (out.headers[.setCookie] ?? "").contains("Max-Age=0"))
