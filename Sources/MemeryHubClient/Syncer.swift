@@ -20,9 +20,10 @@ public final class Syncer {
     var pageSize = 500
     /// Called after every page with the counts so far.
     public var progress: ((SyncReport) -> Void)?
-    /// The page a push's answer carried (`PushRequest.pull`), not yet checked, and the cursor
-    /// it was asked after: the pull starts with it instead of asking the hub again.
-    var pulledWithPush: (after: Int64, page: PullAnswer)?
+    /// The page a push's answer carried (`PushRequest.pull`), not yet checked, the cursor it
+    /// was asked after, and the events that push sent: the pull starts with it instead of
+    /// asking the hub again.
+    var pulledWithPush: (after: Int64, page: PullAnswer, sent: [UUID: HubEvent])?
 
     /// Where the state lives between syncs when not in the store's file (`KeptSyncState`).
     let kept: KeptSyncState?
@@ -165,7 +166,7 @@ public final class Syncer {
         if let pull, let pulled = answer.pulled {
             // Checked when the pull takes it: a damaged page must fail the pull, not this
             // push, which the hub has stored and which is counted and saved below.
-            pulledWithPush = (pull.after, pulled)
+            pulledWithPush = (pull.after, pulled, Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         if state.resending == true && !answer.replayed { report.eventsResent += page.events.count }
         if let ahead = answer.clockAhead { report.clockAheadMinutes = max(report.clockAheadMinutes ?? 0, Int(ahead / 60_000)) }
@@ -244,11 +245,24 @@ public final class Syncer {
         var madeEvents = false
         while true {
             let page: PullAnswer
+            // What is new to this store on the page: a push's page begins with the push's own
+            // events, which came from here and are stored here, so they are neither checked
+            // nor stored again (each would be judged, hashed and looked up for nothing). Only
+            // an event exactly as it was sent is passed over; one the hub changed is checked.
+            var fresh: [HubEvent]
             if let carried = pulledWithPush, carried.after == state.cursor {
                 pulledWithPush = nil
-                page = try Self.checked(carried.page)
+                page = carried.page
+                fresh = page.events.filter { pulled in
+                    // The same event, as sent, but for the position the hub gave it.
+                    guard var sent = carried.sent[pulled.id] else { return true }
+                    sent.position = pulled.position
+                    return sent != pulled
+                }
+                fresh = try Self.checked(PullAnswer(events: fresh, cursor: page.cursor, more: page.more)).events
             } else {
                 page = try await pullPage(after: state.cursor, at: state.cursorEvent)
+                fresh = page.events
             }
             pulledWithPush = nil
             if page.restart {
@@ -261,7 +275,7 @@ public final class Syncer {
                 try await push()
                 continue
             }
-            if try await storeChecked(page.events) { madeEvents = true }
+            if try await storeChecked(fresh) { madeEvents = true }
             state.cursor = page.cursor
             if let last = page.events.last { state.cursorEvent = last.id }
             try saveState()

@@ -310,6 +310,26 @@ struct HubSyncTests {
         #expect(again.status == 4 && !again.stderr.contains("had already sent"), "nothing left to push: \(again)")
     }
 
+    /// A push's answer begins with the push's own events, which the pull passes over: but
+    /// only one exactly as it was sent. One the hub changed as it stored it (a trigger here)
+    /// is checked like any other, and refused.
+    @Test func anOwnEventTheHubChangedIsCheckedInThePushsAnswer() throws {
+        let hub = try Self.hub()
+        let a = try Self.machine(hub, "heidi", signUp: true)
+        try Self.cluster.sql("""
+            CREATE FUNCTION tamper() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN NEW.payload := replace(NEW.payload, 'HI', 'HO'); RETURN NEW; END $$;
+            CREATE TRIGGER tamper BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION tamper();
+            """, database: hub.database)
+        #expect(try a.run(["new", "x", "--canvas", "50x50"]).status == 0)
+        #expect(try a.run(["text", "x", "--top", "HI"]).status == 0)
+        let before = try a.run(["log"]).stdout
+        let outcome = try a.run(["sync"])
+        #expect(outcome.status == 4 && outcome.stderr.contains("does not match its checksum"), "\(outcome)")
+        #expect(try a.run(["log"]).stdout == before, "nothing of the changed page was stored")
+        #expect(try a.run(["layer", "list", "x"]).stdout.contains("HI"), "the store keeps the words as written")
+    }
+
     @Test func withTheHubDownTheStoreIsUntouchedAndTheMessageSaysSo() throws {
         let hub = try Self.hub()
         let a = try Self.machine(hub, "gina", signUp: true)
