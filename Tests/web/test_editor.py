@@ -148,14 +148,20 @@ def test_the_time_slider_shows_an_older_picture(browser, server):
     # Named as History names the edit it shows (v3), not by a count of its own.
     label = browser.find_element(By.ID, "time-label").text
     assert label.startswith("v3 · "), label
-    assert browser.find_elements(By.CSS_SELECTOR, '#history li[data-version="3"]'), "History lists the v3 the slider names"
+    assert browser.find_elements(By.CSS_SELECTOR, '#history li[data-version="3"].scrubbed'), "History marks the v3 the slider shows"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#history li.scrubbed")) == 1
     time.sleep(0.3)  # the older picture has loaded and laid out: the present's selection stays hidden
     assert not browser.find_element(By.ID, "selection").is_displayed(), "no handles on a layer of the present over the past"
     old = server.request("GET", "/api/creations/chelsea/render?version=3&width=200")[2]
     now = server.request("GET", "/api/creations/chelsea/render?width=200")[2]
     assert old != now
     browser.save_screenshot(str(SHOTS / "editor-time-travel-desktop.png"))
+    # Event 8 was an undo (Ctrl+Z above): a step of its own, which shows an older edit.
+    browser.execute_script("arguments[0].value = 8; arguments[0].dispatchEvent(new Event('input'))", slider)
+    label = browser.find_element(By.ID, "time-label").text
+    assert "(undo)" in label, label
     browser.execute_script("arguments[0].value = arguments[0].max; arguments[0].dispatchEvent(new Event('input'))", slider)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#history li.scrubbed"), "at now, nothing is marked"
 
 
 def test_an_edit_from_the_cli_shows_in_the_open_page(browser, server):

@@ -122,7 +122,12 @@ export class History {
     const now = version === this.tree.events;
     const batchTime = this.timeOf(version);
     const shown = this.editShownAfter(version);
-    this.label.textContent = now ? 'now' : `v${shown}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
+    // An undo, a redo or a checkout is a step of its own that shows an older edit: said so,
+    // since the same v comes again.
+    const move = this.tree.moves.find((m) => m.version === version);
+    this.label.textContent = now ? 'now' : `v${shown}${move ? ` (${move.cause})` : ''}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
+    // The edit shown is marked in the list too, beside the one the creation is at.
+    for (const item of this.list.children) item.classList.toggle('scrubbed', !now && Number(item.dataset.version) === shown);
     this.go.disabled = now;
     // The past is only shown: no layer of it can be selected, and edits go to the present.
     this.editor.showingPast = !now;

@@ -65,7 +65,8 @@ class Editor {
   open(name) { location.hash = `#/creation/${encodeURIComponent(name)}`; }
 
   showGallery() {
-    if (this.name) say('');
+    if (this.name) say(this.leaving || '');
+    this.leaving = null;
     this.name = null;
     document.getElementById('creation-title').textContent = '';
     document.getElementById('gallery-view').hidden = false;
@@ -147,7 +148,15 @@ class Editor {
     this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
     this.inFlight = (this.inFlight || 0) + 1;
     try {
-      const result = await api.edit(this.name, edit);
+      let result;
+      try {
+        result = await api.edit(this.name, edit);
+      } catch (error) {
+        // Renamed elsewhere while this page held the old name: the edit goes to the same
+        // creation under its new name, once, rather than being lost.
+        if (error.status !== 404 || !(await this.followRename())) throw error;
+        result = await api.edit(this.name, edit);
+      }
       // The event stream will tell of this edit too: it is already shown, so it need not reload.
       this.lastSeen = Math.max(this.lastSeen || 0, ...result.results.map((r) => r.seq || 0));
       if (result.creation !== this.name) { this.open(result.creation); return true; }
@@ -159,11 +168,39 @@ class Editor {
     } catch (error) { fail(error); await this.reload(); return false; } finally { this.inFlight -= 1; }
   }
 
+  // The open creation found again by its id, which no rename changes; true when it is there
+  // under another name, which the page now follows.
+  async followRename() {
+    const id = this.creation?.id?.toLowerCase();
+    if (!id) return false;
+    try {
+      const { creations } = await api.gallery();
+      const now = creations.find((c) => c.id.toLowerCase() === id);
+      if (!now || now.name === this.name) return false;
+      this.follow(now.name);
+      return true;
+    } catch (error) { return false; }
+  }
+
+  // The same creation under a new name: the address and the title follow, without a reload
+  // of the page (a caption being typed stays).
+  follow(name) {
+    const was = this.name;
+    this.name = name;
+    history.replaceState(null, '', `#/creation/${encodeURIComponent(name)}`);
+    document.getElementById('creation-title').textContent = name;
+    say(`renamed elsewhere: “${was}” is now “${name}”`);
+  }
+
   // A change to the store, from this page or anywhere else. One this page did not make (no
   // edit of its own under way) is said: another device, window or command changed it. An
   // edit of this page's under way is not lost: the server decides it on the newest state.
   changed(change) {
-    if (this.name && change.kind === 'creation' && change.creation === this.name) {
+    if (this.name && change.kind === 'gallery' && change.creation && change.creation !== this.name && change.creation !== this.renamingTo
+        && change.id && change.id.toLowerCase() === this.creation?.id?.toLowerCase()) {
+      this.follow(change.creation);
+      this.reload();
+    } else if (this.name && change.kind === 'creation' && change.creation === this.name) {
       if (change.sequence > (this.lastSeen || 0)) {
         this.lastSeen = change.sequence;
         if (!this.inFlight) say('changed elsewhere (another device, window or command): showing the newest');
@@ -207,11 +244,18 @@ class Editor {
     document.getElementById('favorite').addEventListener('click', () =>
       gallery({ op: this.creation.favorite ? 'unfavorite' : 'favorite' }, 'favourite changed')());
     document.getElementById('trash').addEventListener('click', async () => {
-      try { await api.edit(this.name, { op: 'delete' }); say(`${this.name} moved to the trash`); location.hash = ''; } catch (error) { fail(error); }
+      try {
+        await api.edit(this.name, { op: 'delete' });
+        // Said in the gallery, where the page goes, with the way back.
+        this.leaving = `“${this.name}” moved to the trash: tick Trash above to see it and restore it`;
+        location.hash = '';
+      } catch (error) { fail(error); }
     });
     document.getElementById('rename').addEventListener('click', async () => {
       const to = prompt('New name', this.name);
-      if (to && to !== this.name) try { await api.edit(this.name, { op: 'rename', to }); say(`renamed to ${to}`); this.open(to); } catch (error) { fail(error); }
+      if (!to || to === this.name) return;
+      this.renamingTo = to;  // its news on the event stream is this page's own
+      try { await api.edit(this.name, { op: 'rename', to }); say(`renamed to ${to}`); this.open(to); } catch (error) { fail(error); } finally { this.renamingTo = null; }
     });
     document.getElementById('save-template').addEventListener('click', async () => {
       const template = prompt('Template name', this.name);
