@@ -364,7 +364,10 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
         assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
 
         # Signed out again, and the page left alone: its event stream takes it to the sign-in
-        # page (the hub looks every 2 s), with no request of its own.
+        # page (the hub looks every 2 s), with no request of its own. Words typed and not yet
+        # sent are kept for when the person is back.
+        phone.find_element(By.ID, "top-caption").clear()
+        phone.find_element(By.ID, "top-caption").send_keys("TYPED NOT SENT")
         with urllib.request.urlopen(request, timeout=60) as answer:
             devices = json.loads(answer.read())["devices"]
         browser_session_id = next(d["id"] for d in devices if d["device"] != "laptop")
@@ -373,5 +376,11 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
              timeout=15, what="the sign-in page, unasked")
         assert "signed out" in phone.find_element(By.ID, "signin-problem").text
         assert phone.current_url.endswith("#/creation/cat"), phone.current_url
+        phone.find_element(By.ID, "signin-user").send_keys("teller")
+        phone.find_element(By.ID, "signin-password").send_keys(PASSWORD)
+        phone.find_element(By.CSS_SELECTOR, "#signin-form button").click()
+        wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="back at the creation again")
+        wait(phone, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "TYPED NOT SENT", what="the words typed before")
+        assert "not yet saved are back" in phone.find_element(By.ID, "status").text
     finally:
         phone.quit()

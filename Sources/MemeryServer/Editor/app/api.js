@@ -10,6 +10,8 @@ const enc = encodeURIComponent;
 // signed it out, or the password changed): it says so, and signing in again comes back to
 // the same place (the address's #/creation/… part).
 export function toSignIn() {
+  // The editor keeps what was typed and not yet sent (main.js `keepDrafts`).
+  window.dispatchEvent(new Event('memery-signing-out'));
   sessionStorage.setItem('memery-signed-out', 'this browser was signed out: another device ended its session, or the password was changed. Sign in again to go on');
   // The hub answers "/" with the sign-in page now. A replace by the same address with only
   // its #… part would not load anything, so the page is loaded again instead.

@@ -37,6 +37,9 @@ class Editor {
         if (!kept && this.creation) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
       });
     }
+    // Signed out elsewhere with words typed and not yet sent: they wait in this tab's
+    // session storage and are put back when the same creation opens after signing in.
+    window.addEventListener('memery-signing-out', () => this.keepDrafts());
     this.wireExport();
     document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
     window.addEventListener('hashchange', () => this.route());
@@ -88,7 +91,26 @@ class Editor {
     }
     this.name = name;
     await this.reload();
+    this.restoreDrafts();
     this.tools.refreshStickers();
+  }
+
+  keepDrafts() {
+    if (!this.name || !this.creation) return;
+    const drafts = {};
+    for (const [which, input] of Object.entries(this.captions)) {
+      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+      if (input.value !== kept) drafts[which] = input.value;
+    }
+    if (Object.keys(drafts).length) sessionStorage.setItem('memery-drafts', JSON.stringify({ id: this.creation.id, drafts }));
+  }
+
+  restoreDrafts() {
+    const kept = JSON.parse(sessionStorage.getItem('memery-drafts') || 'null');
+    if (!kept || kept.id !== this.creation?.id) return;
+    sessionStorage.removeItem('memery-drafts');
+    for (const [which, text] of Object.entries(kept.drafts)) if (this.captions[which]) this.captions[which].value = text;
+    say('the words you had typed and not yet saved are back: press Enter in the field to save them');
   }
 
   // The creation's state, picture and history, read again (after an edit, or a change elsewhere).
