@@ -7,8 +7,8 @@ import Foundation
 /// to the decoder, which names its own refusal.
 public enum NotAPicture {
     /// "a web page (HTML)", "JSON data", "text", … or nil when the bytes may be a picture.
-    /// Call it only after the picture formats' signatures were looked for: SVG, XPM, XBM and
-    /// PNM are text too.
+    /// The picture formats written as text (SVG, XPM, XBM, PNM) are never called text, so it
+    /// may be asked before any signature is looked for (a download).
     public static func kind(of data: Data) -> String? {
         var start = data.prefix(512)
         if start.starts(with: [0xEF, 0xBB, 0xBF]) { start = start.dropFirst(3) }
@@ -21,8 +21,20 @@ public enum NotAPicture {
         if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON data" }
         if data.starts(with: Array("%PDF".utf8)) { return "a PDF document" }
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a ZIP archive" }
-        if isText(start, cut: data.count > 512) { return "text" }
+        if isText(start, cut: data.count > 512), !mayBeATextPicture(text) { return "text" }
         return nil
+    }
+
+    /// The picture formats written as text, by what they start with or hold: an SVG (`<svg`
+    /// anywhere in the first bytes, after a declaration, a comment or a doctype), XPM and XBM
+    /// (`/* XPM */`, `#define`, or a comment first, which gdk-pixbuf's XBM loader also takes)
+    /// and plain PNM (`P1` to `P3`, then white space). A downloader asks before it knows the
+    /// format, so these must never be called text.
+    private static func mayBeATextPicture(_ lowercased: String) -> Bool {
+        if lowercased.contains("<svg") || lowercased.hasPrefix("#define") || lowercased.hasPrefix("/*") { return true }
+        let bytes = Array(lowercased.utf8.prefix(3))
+        return bytes.count == 3 && bytes[0] == UInt8(ascii: "p") && (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1])
+            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[2])
     }
 
     /// Valid UTF-8 (a character cut by the 512-byte window allowed) with no control

@@ -102,7 +102,9 @@ package struct ImageHeader: Equatable {
         // Last: TGA has no signature, only a header whose fields must agree.
         if let header = tga(bytes) { return header }
         // No picture's signature: what the bytes are, when they are certainly something else.
-        if let other = NotAPicture.kind(of: Data(bytes.prefix(512))) {
+        // (513 bytes: one past the window tells it that the file goes on, so a character cut
+        // at its end is not taken for damage.)
+        if let other = NotAPicture.kind(of: Data(bytes.prefix(513))) {
             var header = ImageHeader(format: nil, kind: other)
             header.notAPicture = true
             return header

@@ -36,6 +36,12 @@ import Testing
             return Response(status: .ok)
         }
         router.get("/gone") { _, _ in Response(status: .notFound) }
+        router.get("/drawing.svg") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/svg+xml"], body: .init(byteBuffer: ByteBuffer(string: Self.drawing)))
+        }
+        router.get("/notes.txt") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(string: "milk, eggs, tea\n")))
+        }
         return Application(responder: router.buildResponder())
     }
 
@@ -56,6 +62,16 @@ import Testing
         }
     }
 
+    static let drawing = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"8\" height=\"8\"><rect width=\"8\" height=\"8\"/></svg>\n"
+
+    /// A drawing is written as text, and is a picture: it is downloaded, not refused as text.
+    @Test func aDrawingWrittenAsTextIsDownloaded() async throws {
+        try await server().test(.live) { client in
+            let got = try await downloader().download("http://127.0.0.1:\(client.port!)/drawing.svg")
+            #expect(got.data == Data(Self.drawing.utf8))
+        }
+    }
+
     @Test func everyRefusalSaysWhatHappened() async throws {
         try await server().test(.live) { client in
             let base = "http://127.0.0.1:\(client.port!)"
@@ -67,6 +83,7 @@ import Testing
                 ("/to-private", downloader(), .privateAddress(host: "internal.example", address: "10.0.0.7")),
                 ("/loop", downloader(), .tooManyRedirects(url: base + "/loop", limit: 5)),
                 ("/page", downloader(), .notAPicture(url: base + "/page", looksLike: "a web page (HTML)")),
+                ("/notes.txt", downloader(), .notAPicture(url: base + "/notes.txt", looksLike: "text")),
                 ("/big", downloader(maxMB: 1), .tooBig(url: base + "/big", limitMB: 1)),
                 ("/streamed", downloader(maxMB: 1), .tooBig(url: base + "/streamed", limitMB: 1)),
                 ("/gone", downloader(), .httpStatus(url: base + "/gone", status: 404, reason: "Not Found")),
