@@ -63,13 +63,14 @@ public struct HubLocalSync: Sendable {
         private func who() async throws -> SignedIn { try await hub.accounts.signedIn(tokenHash: tokenHash) }
 
         /// Whether the session still holds: false once it has ended (signed out here or on
-        /// another device, or the password changed). Costs nothing while the hub's session
-        /// cache holds it; a notice of its end empties the cache, and the database is asked.
+        /// another device, or the password changed). Answered from the hub's session cache
+        /// while it holds the session (a lookup is kept 10 s, and a notice of the session's
+        /// end empties it); else the database is asked, within the calls' deadline.
         public func holds() async throws -> Bool {
             do {
-                _ = try await who()
+                _ = try await refusing("session") { try await who() }
                 return true
-            } catch let error as HubError where error.status == .unauthorized {
+            } catch let refusal as HubRefusal where refusal.status == 401 {
                 return false
             }
         }

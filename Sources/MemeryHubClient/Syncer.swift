@@ -254,10 +254,11 @@ public final class Syncer {
                 pulledWithPush = nil
                 page = carried.page
                 fresh = page.events.filter { pulled in
-                    // The same event, as sent, but for the position the hub gave it.
+                    // The same event, as sent, but for the position the hub gave it; its payload
+                    // byte for byte (String's == would take another Unicode normalisation as equal).
                     guard var sent = carried.sent[pulled.id] else { return true }
                     sent.position = pulled.position
-                    return sent != pulled
+                    return sent != pulled || !sent.payload.utf8.elementsEqual(pulled.payload.utf8)
                 }
                 fresh = try Self.checked(PullAnswer(events: fresh, cursor: page.cursor, more: page.more)).events
             } else {

@@ -29,7 +29,10 @@ struct EventRoutes {
             try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\nid: \(start)\ndata: {\"sequence\":\(start)}\n\n"))
             if !backlog.isEmpty { try await writer.write(ByteBuffer(string: Self.messages(backlog))) }
             // The store's changes and, on a hub, the end of the session, in the order they come.
-            let (said, saying) = AsyncStream.makeStream(of: Said.self)
+            // Bounded as the feed's own stream is: a page that stops reading holds at most the
+            // newest 64 (it reloads on the next it reads, so older ones are not missed); the
+            // end of the session is the last thing said, and so kept.
+            let (said, saying) = AsyncStream.makeStream(of: Said.self, bufferingPolicy: .bufferingNewest(64))
             let changes = Task {
                 for await changes in stream { saying.yield(.changes(changes)) }
                 saying.finish()
@@ -37,7 +40,10 @@ struct EventRoutes {
             let session = sessionEnded.map { ended in
                 Task {
                     await ended()
-                    if !Task.isCancelled { saying.yield(.signedOut) }
+                    if !Task.isCancelled {
+                        saying.yield(.signedOut)
+                        saying.finish()  // nothing after it, so no change pushes it out
+                    }
                 }
             }
             defer {

@@ -48,7 +48,8 @@ def test_an_edit_sent_to_the_old_name_goes_to_the_renamed_creation(server):
         caption.send_keys("NOT LOST", Keys.ENTER)
         wait(driver, lambda d: "NOT LOST" in layers_text(server, "puppy"), what="the edit on the renamed creation")
         assert driver.current_url.endswith("#/creation/puppy"), driver.current_url
-        assert "renamed elsewhere" in driver.find_element(By.ID, "status").text or "caption" in driver.find_element(By.ID, "status").text
+        wait(driver, lambda d: d.find_element(By.ID, "status").text == "top caption set", what="the edit said done")
+        assert driver.find_element(By.ID, "creation-title").text == "puppy"
         assert driver.find_element(By.ID, "top-caption").get_attribute("value") == "NOT LOST"
     finally:
         driver.quit()

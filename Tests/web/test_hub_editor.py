@@ -382,5 +382,9 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
         wait(phone, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="back at the creation again")
         wait(phone, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "TYPED NOT SENT", what="the words typed before")
         assert "not yet saved are back" in phone.find_element(By.ID, "status").text
+        # Another edit (and the reload after it) leaves the words put back where they are.
+        phone.find_element(By.ID, "bottom-caption").send_keys(" too", Keys.ENTER)
+        wait(phone, lambda d: "caption set" in d.find_element(By.ID, "status").text, what="the bottom caption set")
+        assert phone.find_element(By.ID, "top-caption").get_attribute("value") == "TYPED NOT SENT"
     finally:
         phone.quit()

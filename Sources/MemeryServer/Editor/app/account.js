@@ -75,6 +75,7 @@ export function showAccount(status) {
     try {
       const answer = await fetch('/v1/browser/session', { method: 'DELETE' });
       if (!answer.ok) throw new Error(`not signed out (${answer.status} ${answer.statusText}): try again`);
+      sessionStorage.removeItem('memery-drafts');  // signed out on purpose: nothing typed is kept
       location.replace('/');
     } catch (error) { failInBar(error); }
   });

@@ -121,7 +121,7 @@ export class History {
     const version = Number(this.slider.value);
     const now = version === this.tree.events;
     const batchTime = this.timeOf(version);
-    const shown = this.editShownAfter(version);
+    const shown = this.editShownAfter(version) ?? version;
     // An undo, a redo or a checkout is a step of its own that shows an older edit: said so,
     // since the same v comes again.
     const move = this.tree.moves.find((m) => m.version === version);

@@ -136,7 +136,7 @@ export class Hub {
       await navigator.clipboard.writeText(link);
       say(`link copied: ${link}`);
     } catch (error) {
-      say(`shared: ${link} (copy it from the Export panel)`);
+      say(`link made: ${link} (copy it from the Export panel)`);
     }
     return link;
   }

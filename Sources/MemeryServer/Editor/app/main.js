@@ -29,8 +29,10 @@ class Editor {
     this.sheets = new Sheets(this);
     this.room = new Room(this);
     this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
+    this.drafts = {};  // words put back after a sign-in, not sent yet: no reload overwrites them
     for (const [which, input] of Object.entries(this.captions)) {
       input.addEventListener('change', async () => {
+        delete this.drafts[which];  // sent now: the field shows what the creation holds again
         // A refused caption goes back to the words kept: the message says why, and the field
         // must not look as if they were saved.
         const kept = await this.commit({ op: 'text', [which]: input.value }, `${which} caption set`);
@@ -84,12 +86,15 @@ class Editor {
     if (this.name !== name) {
       // Another creation: nothing said about the last one, and no preview of it, stays.
       this.selected = null;
+      this.creation = null;  // the last one's state must not answer for this one (its id, its layers)
+      this.drafts = {};
       this.room.dismiss();
       document.getElementById('share-link').hidden = true;
       if (this.panels.previewing()) this.panels.dropPreview();
       say('');
     }
     this.name = name;
+    if (name === this.renamingTo) this.renamingTo = null;
     await this.reload();
     this.restoreDrafts();
     this.tools.refreshStickers();
@@ -109,7 +114,11 @@ class Editor {
     const kept = JSON.parse(sessionStorage.getItem('memery-drafts') || 'null');
     if (!kept || kept.id !== this.creation?.id) return;
     sessionStorage.removeItem('memery-drafts');
-    for (const [which, text] of Object.entries(kept.drafts)) if (this.captions[which]) this.captions[which].value = text;
+    for (const [which, text] of Object.entries(kept.drafts)) {
+      if (!this.captions[which]) continue;
+      this.captions[which].value = text;
+      this.drafts[which] = text;
+    }
     say('the words you had typed and not yet saved are back: press Enter in the field to save them');
   }
 
@@ -123,7 +132,7 @@ class Editor {
       this.stage.fit();
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
-        if (document.activeElement !== input) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+        if (document.activeElement !== input && this.drafts[which] === undefined) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
       }
       if (!this.selectedLayer()) this.selected = null;
       this.panels.showLayers(this.creation, this.selected);
@@ -140,6 +149,7 @@ class Editor {
 
   // The engine's picture now, or as it was right after event `version` (the time slider).
   showPicture(version) {
+    if (version === undefined && !this.creation) return;  // (another creation opening: its picture comes with it)
     this.showPictureURL(api.renderURL(this.name, { width: this.previewWidth(), version: version ?? this.creation.events }));
   }
 
@@ -276,8 +286,13 @@ class Editor {
     document.getElementById('rename').addEventListener('click', async () => {
       const to = prompt('New name', this.name);
       if (!to || to === this.name) return;
-      this.renamingTo = to;  // its news on the event stream is this page's own
-      try { await api.edit(this.name, { op: 'rename', to }); say(`renamed to ${to}`); this.open(to); } catch (error) { fail(error); } finally { this.renamingTo = null; }
+      this.renamingTo = to;  // its news on the event stream is this page's own, until the page shows it
+      try {
+        const result = await api.edit(this.name, { op: 'rename', to });
+        say(`renamed to ${result.creation}`);
+        this.renamingTo = result.creation;
+        this.open(result.creation);
+      } catch (error) { this.renamingTo = null; fail(error); }
     });
     document.getElementById('save-template').addEventListener('click', async () => {
       const template = prompt('Template name', this.name);
