@@ -132,6 +132,9 @@ struct Accounts: Sendable {
     func changePassword(_ change: PasswordChange, of who: SignedIn, from address: String) async throws {
         if let problem = AccountRules.problem(withPassword: change.new) { throw HubError.badRequest(problem) }
         guard !change.new.contains("\u{0}") else { throw HubError.badRequest("a password cannot hold the NUL character") }
+        // Asked before the password is checked, so that it costs no attempt: a change to the
+        // same password would sign every other device out for nothing.
+        guard change.new != change.old else { throw HubError.badRequest("the new password is the one the account has now: choose another") }
         try await requirePassword(change.old, of: who, from: address)
         let hash = try await passwords.hash(change.new, from: address)
         defer { sessions?.forget(user: who.user) }

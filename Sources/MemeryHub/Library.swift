@@ -77,6 +77,14 @@ struct Library: Sendable {
                     throw HubError.badRequest("the template's base picture is not a picture this hub knows (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF)")
                 }
             }
+            // The same picture shared again under the same title is the link already made:
+            // pressing Share twice gives one link to send, not a second public copy.
+            if kind == .share, let made = try await Self.items(connection.query("""
+                \(unescaped: Self.columns) WHERE l.kind = 'share' AND l.owner_id = \(who.user) AND l.hash = \(Data(hexBytes(request.hash)))
+                AND l.title = \(title) AND l.content_type = \(request.contentType) ORDER BY l.created_at LIMIT 1
+                """, logger: logger)).first {
+                return made
+            }
             var position: Int?
             if let week {
                 try await Self.lockWeek(week, connection, logger)

@@ -695,6 +695,8 @@ enum Migrations {
             FOR EACH STATEMENT EXECUTE FUNCTION hub_count_purge()
             """,
         ]),
+        // A share is looked up by its owner and picture before one is made (Library.publish).
+        (13, ["CREATE INDEX library_shares ON library (owner_id, hash) WHERE kind = 'share'"]),
     ]
 
     /// Applies the steps the database lacks; returns the versions applied.

@@ -74,6 +74,18 @@ struct HubAccessTests {
         #expect(try Hub.cluster.sql("SELECT count(*) FROM users", database: hub.database).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
     }
 
+    @Test func aNewPasswordThatIsTheOldOneIsRefusedAndSignsNobodyOut() throws {
+        let hub = try Hub.hub()
+        let machine = try Hub.machine(hub, "lou", signUp: true)
+        let bearer = ["Authorization: Bearer \(try Hub.token(machine))"]
+        let other = try Hub.machine(hub, "lou", signUp: false)
+        let same = try Self.post(hub.address + "/v1/account/password", #"{"old":"\#(Hub.password)","new":"\#(Hub.password)"}"#,
+                                 method: "PUT", headers: bearer)
+        #expect(same.0 == 400 && same.1.contains("the new password is the one the account has now"), "\(same)")
+        #expect(try Self.count(hub, "user:lou") == 0, "no password attempt counted")
+        #expect(try other.run(["account"]).status == 0, "the other device is still signed in")
+    }
+
     @Test func everyByteOfAPasswordCountsAndOldHashesStillVerify() throws {
         let hub = try Hub.hub()
         let long = String(repeating: "a", count: 72)

@@ -166,6 +166,13 @@ struct HubLibraryTests {
         #expect(shared.status == 0 && link.hasPrefix(hub.address + "/s/") && link.hasSuffix(".jpg"), "\(shared)")
         let id = String(link.split(separator: "/").last?.split(separator: ".").first ?? "")
         #expect(id.count == 22, "128 random bits")
+        // Shared again unchanged, it is the same link; once changed, a new one (the first stays).
+        let again = try alice.run(["share", "cat", "--format", "jpeg"])
+        #expect(again.status == 0 && again.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == link, "\(again)")
+        #expect(try alice.run(["text", "cat", "--bottom", "AND AGAIN"]).status == 0)
+        let changed = try alice.run(["share", "cat", "--format", "jpeg"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(changed.hasPrefix(hub.address + "/s/") && changed != link, "\(changed)")
+        #expect(try alice.run(["undo", "cat"]).status == 0)
 
         // Anyone with the link gets the picture, as exported, with a type and cache headers.
         let file = alice.path("shared.jpg")
