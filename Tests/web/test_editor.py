@@ -98,6 +98,11 @@ def test_the_editor_makes_a_meme_from_an_uploaded_photo(browser, server):
 def test_dragging_a_text_box_moves_it_in_one_event(browser, server):
     browser.find_element(By.ID, "add-text").click()
     settle(browser, server, "chelsea", 5)
+    # Its words open to be typed over (test_editor_layout types them); Escape keeps "Your text".
+    words = wait(browser, lambda d: d.find_element(By.ID, "inline-text") if d.find_element(By.ID, "inline-text").is_displayed() else None,
+                 what="the new box's words open")
+    words.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: not words.is_displayed(), what="the words closed")
     layer = show(server, "chelsea")["layers"][-1]
     assert layer["kind"] == "text"
     picture = browser.find_element(By.ID, "picture")

@@ -15,6 +15,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import EXAMPLE, reveal
@@ -163,6 +164,24 @@ def test_a_portrait_picture_and_a_turned_phone_keep_it_in_view(device, server):
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
 
 
+def touch(driver, x, y, to=None):
+    """A finger on the page at (x, y), held 0.3 s, drawn to `to` in four steps, lifted."""
+    actions = ActionBuilder(driver, mouse=PointerInput(POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to_location(round(x), round(y)).pointer_down().pause(0.3)
+    if to:
+        for step in range(1, 5):
+            actions.pointer_action.move_to_location(round(x + (to[0] - x) * step / 4), round(y + (to[1] - y) * step / 4))
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def on_screen(driver, state, layer):
+    """Where a layer's centre is on the screen."""
+    picture = driver.find_element(By.ID, "picture")
+    ratio = state["width"] / picture.size["width"]
+    return picture.rect["x"] + layer["transform"]["x"] / ratio, picture.rect["y"] + layer["transform"]["y"] / ratio
+
+
 def test_a_touch_near_a_handle_takes_the_handle(device, server):
     kind, driver = device
     if kind != "phone":
@@ -170,27 +189,13 @@ def test_a_touch_near_a_handle_takes_the_handle(device, server):
     events = open_creation(driver, server, "layout")
     state = show(server, "layout")
     bottom = next(l for l in state["layers"] if l.get("role") == "bottom")
-    picture = driver.find_element(By.ID, "picture")
-    ratio = state["width"] / picture.size["width"]
-    left, top = picture.rect["x"], picture.rect["y"]
-    finger = PointerInput(POINTER_TOUCH, "finger")
-
-    def touch(x, y, to=None):
-        actions = ActionBuilder(driver, mouse=finger)
-        actions.pointer_action.move_to_location(round(x), round(y)).pointer_down().pause(0.3)
-        if to:
-            for step in range(1, 5):
-                actions.pointer_action.move_to_location(round(x + (to[0] - x) * step / 4), round(y + (to[1] - y) * step / 4))
-        actions.pointer_action.pointer_up()
-        actions.perform()
-
-    touch(left + bottom["transform"]["x"] / ratio, top + bottom["transform"]["y"] / ratio)
+    touch(driver, *on_screen(driver, state, bottom))
     wait(driver, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the bottom caption selected")
     handle = driver.find_element(By.CSS_SELECTOR, ".handle.resize").rect
     hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     # 20 px off the handle's centre, toward the caption's own body (where a miss used to move it).
     start = (hx - 14, hy - 14)
-    touch(*start, to=(start[0] + 30, start[1] + 20))
+    touch(driver, *start, to=(start[0] + 30, start[1] + 20))
     settle(driver, server, "layout", events + 1)
     after = next(l for l in show(server, "layout")["layers"] if l["id"] == bottom["id"])
     assert after["transform"]["scale"] != bottom["transform"]["scale"], "the handle was taken: the caption was resized"
@@ -444,7 +449,7 @@ def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):
     assert server.memery("filter", "apply", "fried", "org.memery.deep-fry").returncode == 0
     events = open_creation(driver, server, "fried")
     driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
-    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#applied-filters [aria-label^="Change the settings of F1"]'), what="the applied filter").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#applied-filters [aria-label^="Change the settings of "]'), what="the applied filter").click()
     amount = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="amount"]'), what="its settings")
     assert amount.get_attribute("value") == "0.7", "the settings shown are the ones applied"
     driver.execute_script("arguments[0].value = '0.3'; arguments[0].dispatchEvent(new Event('change'))", amount)
@@ -620,6 +625,7 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
     settle(driver, server, blue, blue_events + 1)
     assert show(server, blue)["background"] == "#2040ff" and show(server, blue)["height"] == 240
     open_creation(driver, server, name)
+    open_sheet(driver, "crop")  # another creation opens on Text
     if kind == "desktop":
         # Drag the rectangle 150 canvas px to the right: it hangs past the edge, and the page
         # offers to grow the canvas by exactly that much.
@@ -640,7 +646,7 @@ def test_the_canvas_grows_from_the_sheet_and_to_hold_a_layer_dragged_past_an_edg
         assert reach > 50, moved
         offer = driver.find_element(By.ID, "grow-canvas")
         wait(driver, lambda d: offer.is_displayed(), what="the offer to grow the canvas")
-        assert offer.text == "Grow the canvas to fit the shape" and rect["label"] in offer.get_attribute("title")
+        assert offer.text == "Grow the canvas to fit the shape" and offer.get_attribute("title").startswith("the rectangle reaches past the edge")
         offer.click()
         settle(driver, server, name, events + 4)
         grown = show(server, name)
@@ -727,3 +733,89 @@ def test_the_filter_list_offers_memerys_own_and_frei0rs_on_request(device, serve
     driver.find_element(By.ID, "filters-all").click()
     if any(f["origin"] == "frei0r" for f in server.json("GET", "/api/filters")[1]["filters"]):
         wait(driver, lambda d: any(o.startswith("frei0r.") for o in options()), what="frei0r's filters listed")
+
+
+def test_a_new_text_box_is_typed_into_and_a_second_tap_changes_its_words(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("the taps run at the phone's size")
+    name = "words-by-tap"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    events = open_creation(driver, server, name)
+    open_sheet(driver, "text")
+    driver.find_element(By.ID, "add-text").click()
+    # The new box's words open at once, chosen, so that typing replaces them.
+    field = wait(driver, lambda d: d.find_element(By.ID, "inline-text") if d.find_element(By.ID, "inline-text").is_displayed() else None,
+                 what="the new box's words open")
+    assert driver.execute_script("const f = arguments[0]; return [document.activeElement === f, f.selectionStart, f.selectionEnd, f.value]",
+                                 field) == [True, 0, 9, "Your text"]
+    field.send_keys("first words\n")
+    settle(driver, server, name, events + 2)
+    box = show(server, name)["layers"][-1]
+    assert (box["kind"], box["text"]) == ("text", "first words"), box
+    # Chosen already: one tap opens its words. A finger's wobble of 3 px is a tap, not a move.
+    state = show(server, name)
+    x, y = on_screen(driver, state, box)
+    touch(driver, x, y, to=(x + 3, y + 2))
+    wait(driver, lambda d: d.find_element(By.ID, "inline-text").is_displayed(), what="the words open by a tap on the chosen box")
+    assert show(server, name)["events"] == events + 2, "the tap moved nothing"
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("second words\n")
+    settle(driver, server, name, events + 3)
+    assert show(server, name)["layers"][-1]["text"] == "second words"
+    # Not chosen: the first tap chooses it (and says how to change its words), the second opens them.
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait(driver, lambda d: not d.find_element(By.ID, "selection").is_displayed(), what="nothing chosen")
+    touch(driver, x, y)
+    wait(driver, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the box chosen by a tap")
+    assert not driver.find_element(By.ID, "inline-text").is_displayed(), "one tap on a box not chosen only chooses it"
+    assert driver.find_element(By.ID, "style-hint").text == "To change its words, tap the text on the picture again."
+    touch(driver, x, y)
+    wait(driver, lambda d: d.find_element(By.ID, "inline-text").is_displayed(), what="the words open by the second tap")
+    field.send_keys(Keys.ESCAPE)
+    assert show(server, name)["events"] == events + 3
+    driver.save_screenshot(str(SHOTS / "editor-words-by-tap-phone.png"))
+
+
+def test_a_photo_added_as_a_sticker_fits_the_picture_and_lands_on_a_spot(device, server, tmp_path):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    from PIL import Image
+    big = tmp_path / "big photo.png"
+    Image.new("RGB", (1800, 1200), (30, 140, 200)).save(big)
+    name = "photo-sticker"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    events = open_creation(driver, server, name)
+    open_sheet(driver, "stickers")
+    driver.find_element(By.ID, "sticker-upload").send_keys(str(big))
+    settle(driver, server, name, events + 1)
+    # Twice the canvas's size at scale 1: scaled to fit two fifths of it, its centre on the middle spot.
+    photo = show(server, name)["layers"][-1]
+    b = photo["box"]
+    assert photo["kind"] == "image" and abs(b["w"] - 451 * 0.4) < 2 and b["h"] <= 300 * 0.4 + 1, photo
+    assert abs(b["x"] + b["w"] / 2 - 451 / 2) < 2 and abs(b["y"] + b["h"] / 2 - 150) < 2, photo
+    # The same picture from the garage's list: the same size, on the next spot.
+    wait(driver, lambda d: "big photo" in d.find_element(By.ID, "add-sticker").text, what="the photo in the garage's list")
+    choice = next(o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#add-sticker option") if "big photo" in o.text)
+    driver.execute_script("const s = document.getElementById('add-sticker'); s.value = arguments[0]; s.dispatchEvent(new Event('change'))", choice)
+    settle(driver, server, name, events + 2)
+    second = show(server, name)["layers"][-1]["box"]
+    assert abs(second["w"] - b["w"]) < 1 and (second["x"], second["y"]) != (b["x"], b["y"]), second
+    assert 0 <= second["x"] and second["x"] + second["w"] <= 451 and 0 <= second["y"] and second["y"] + second["h"] <= 300, second
+
+
+def test_another_creation_opens_on_text_not_on_the_last_task(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("once is enough")
+    assert server.memery("new", "next-one", "--image", str(EXAMPLE)).returncode == 0
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "filters")
+    driver.execute_script("location.hash = ''")
+    wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    driver.execute_script("location.hash = '#/creation/next-one'")
+    wait(driver, lambda d: d.find_element(By.ID, "creation-title").text == "next-one", what="the other creation")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.sheet-page[data-sheet="text"]').is_displayed(), what="the Text sheet")
+    assert driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').get_attribute("aria-pressed") == "true"
+    assert not driver.find_element(By.CSS_SELECTOR, '.sheet-page[data-sheet="filters"]').is_displayed()

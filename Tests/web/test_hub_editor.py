@@ -101,6 +101,14 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         assert not serious, json.dumps(serious, indent=1)[:3000]
         sign_in_form(phone, "signup", "zoe")
         cookie = session_cookie(phone)
+        # The gallery on a phone: no empty "Recommended" above it (nothing was ever recommended
+        # here), the hub's search folded among the other ways to start, the creations in the first screen.
+        assert not phone.find_element(By.ID, "recommended").is_displayed()
+        assert not phone.find_element(By.ID, "hub-search").is_displayed()
+        assert "the hub’s library" in phone.find_element(By.ID, "more-sources-summary").text
+        heading = phone.find_element(By.ID, "gallery-heading").rect
+        assert heading["y"] + heading["height"] <= phone.execute_script("return innerHeight"), heading
+        phone.save_screenshot(str(SHOTS / "hub-gallery-phone.png"))
         assert "memery-session" not in phone.execute_script("return document.cookie"), "page script never sees the session"
 
         # A meme from the fake camera.
@@ -144,6 +152,10 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         wait(phone, lambda d: d.execute_script("return window.sharedWith.length") == 1, what="the link handed to the share sheet")
         assert phone.execute_script("return window.sharedWith[0]") == {"title": name, "url": link}
         wait(phone, lambda d: d.find_element(By.ID, "status").text == f"shared: {link}", what="the page saying it was shared")
+        # Shared again with nothing changed: the same link, not a second public copy.
+        phone.find_element(By.ID, "share").click()
+        wait(phone, lambda d: d.execute_script("return window.sharedWith.length") == 2, what="the second share")
+        assert phone.execute_script("return window.sharedWith[1].url") == link
         stranger.get(link)
         wait(stranger, lambda d: d.execute_script("const i = document.querySelector('img'); return Boolean(i && i.complete && i.naturalWidth > 0)"),
              what="the shared picture")
@@ -341,6 +353,13 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
                                       "return document.elementFromPoint(p.x + p.width / 2, p.y + p.height / 2)?.id")
         assert inside == "account-problem", f"the message is covered by {inside}"
         phone.save_screenshot(str(SHOTS / "hub-account-wrong-password-phone.png"))
+        # Mending the field takes the message away; the same password again is refused in the page.
+        phone.find_element(By.ID, "password-old").send_keys(Keys.CONTROL, "a")
+        phone.find_element(By.ID, "password-old").send_keys(Keys.BACKSPACE)
+        wait(phone, lambda d: not d.find_element(By.ID, "account-problem").is_displayed(), what="the message gone while mending")
+        phone.find_element(By.ID, "password-old").send_keys("a brand new password")
+        phone.find_element(By.CSS_SELECTOR, "#password-form button").click()
+        wait(phone, lambda d: "the one the account has now" in d.find_element(By.ID, "account-problem").text, what="the same password refused")
         phone.find_element(By.ID, "account-close").click()
 
         # Signed out from another device: the page says so, and signing in comes back to the creation.

@@ -61,9 +61,12 @@ export function showAccount(status) {
     try { await showDevices(); tell(''); dialog.showModal(); } catch (error) { failInBar(error); }
   });
   document.getElementById('account-close').addEventListener('click', () => dialog.close());
+  const old = document.getElementById('password-old'), next = document.getElementById('password-new');
+  // A message about what was typed goes once it is being mended.
+  for (const field of [old, next]) field.addEventListener('input', () => tell(''));
   document.getElementById('password-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    const old = document.getElementById('password-old'), next = document.getElementById('password-new');
+    if (next.value === old.value) { fail(new Error('the new password is the one the account has now: choose another')); return; }
     try {
       await hub('PUT', '/v1/account/password', { old: old.value, new: next.value });
       old.value = next.value = '';

@@ -5,6 +5,7 @@
 import { spoken } from './layername.js';
 
 const SNAP = 8;  // screen pixels within which a moving layer snaps to the centre or an edge
+const TAP = 6;   // screen pixels a finger may wander in a tap before it is a drag
 
 export class Stage {
   constructor(editor) {
@@ -26,7 +27,7 @@ export class Stage {
     this.stage.addEventListener('pointermove', (event) => this.move(event));
     this.stage.addEventListener('pointerup', (event) => this.up(event));
     this.stage.addEventListener('pointercancel', (event) => { this.fingers.delete(event.pointerId); this.pinching = null; this.cancel(); });
-    this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));
+    this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));  // a mouse's habit; a tap on the chosen text does the same
     this.picture.addEventListener('load', () => this.layout());
     // The area changes with the window, a sheet opened or closed, a message that wraps.
     new ResizeObserver(() => { this.fit(); this.layout(); }).observe(this.stage.parentElement);
@@ -177,13 +178,17 @@ export class Stage {
       this.gesture = { kind: handle, layer, start: point, centre: { x: layer.transform.x, y: layer.transform.y } };
       return;
     }
-    // The engine's hit test decides what was clicked.
+    // The engine's hit test decides what was clicked. A text tapped when it is already
+    // the chosen layer opens its words (released without a drag).
+    const chosen = this.editor.selected;
     const pending = { kind: 'pending' };
     this.gesture = pending;
     const hit = await this.editor.hit(point);
     if (this.gesture !== pending && this.gesture !== null) return;  // another gesture has begun
     this.editor.select(hit?.id || null);  // a click selects, even one released before the answer
-    if (this.gesture === pending) this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;
+    if (this.gesture === pending) {
+      this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null, again: hit.kind === 'text' && hit.id === chosen } : null;
+    }
   }
 
   move(event) {
@@ -204,6 +209,8 @@ export class Stage {
       this.cropBox.hidden = false;
       Object.assign(this.cropBox.style, { left: `${box.x / r}px`, top: `${box.y / r}px`, width: `${box.w / r}px`, height: `${box.h / r}px` });
     } else if (g.kind === 'move') {
+      // A finger's wobble in a tap is not a move (nor an edit).
+      if (!g.preview && Math.hypot(point.x - g.start.x, point.y - g.start.y) < TAP * this.screenRatio) return;
       g.preview = this.snapped({ x: g.layer.transform.x + point.x - g.start.x, y: g.layer.transform.y + point.y - g.start.y }, g.layer);
       this.showSelection(g.preview);
     } else if (g.kind === 'resize') {
@@ -318,6 +325,8 @@ export class Stage {
       const set = Object.entries(g.preview).map(([key, value]) => `${key}=${round(value)}`);
       await ed.commit({ op: 'layer set', id: g.layer.id, set }, g.kind === 'move' ? `moved ${spoken(g.layer)}` : `${g.kind}d ${spoken(g.layer)}`);
       ed.room.consider(g.layer.id);  // past an edge: offer to grow the canvas to hold it
+    } else if (g.kind === 'move' && g.again) {
+      this.editText(g.layer.id);
     }
   }
 
@@ -351,10 +360,17 @@ export class Stage {
   // Double-click a caption or text box to edit its words where they are.
   async editTextAt(event) {
     const hit = await this.editor.hit(this.toCanvas(event));
-    if (!hit || hit.kind !== 'text') return;
-    this.editor.select(hit.id);
+    if (hit?.kind === 'text') this.editText(hit.id);
+  }
+
+  // A text layer's words in a field over them; `chooseAll` for a new box, whose words are
+  // there to be typed over.
+  editText(id, { chooseAll = false } = {}) {
+    const layer = this.editor.creation?.layers.find((l) => l.id === id);
+    if (!layer || layer.kind !== 'text' || this.editor.showingPast) return;
+    if (!this.inlineText.hidden && this.inlineText.dataset.layer === id) return;  // already open (a double-click's second half)
+    if (this.editor.selected !== id) this.editor.select(id);
     const r = this.ratio;
-    const layer = this.editor.selectedLayer() || hit;
     const t = layer.transform;
     // Over the words, turned as they are, and never wider than the stage.
     Object.assign(this.inlineText.style, {
@@ -362,11 +378,12 @@ export class Stage {
       width: `${Math.min(layer.box.w / r, this.stage.clientWidth)}px`, height: `${Math.max(layer.box.h / r, 32)}px`,
       transform: `translate(-50%, -50%) rotate(${t.rotation}deg)`,
     });
-    this.inlineText.value = hit.text;
-    this.inlineText.dataset.layer = hit.id;
+    this.inlineText.value = layer.text;
+    this.inlineText.dataset.layer = id;
     this.inlineText.dataset.cancelled = '';
     this.inlineText.hidden = false;
     this.inlineText.focus();
+    if (chooseAll) this.inlineText.select();
     this.inlineText.scrollIntoView({ block: 'center' });  // above a phone's keyboard
   }
 
@@ -376,7 +393,7 @@ export class Stage {
     field.hidden = true;
     const layer = this.editor.creation?.layers.find((l) => l.id === field.dataset.layer);
     if (!layer || field.dataset.cancelled || field.value === layer.text) return;
-    await this.editor.commit({ op: 'layer set', id: layer.id, set: [`text=${field.value}`] }, `changed the words of ${layer.label}`);
+    await this.editor.commit({ op: 'layer set', id: layer.id, set: [`text=${field.value}`] }, `changed ${spoken(layer)} to ${spoken({ kind: 'text', text: field.value })}`);
   }
 }
 

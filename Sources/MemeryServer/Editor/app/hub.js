@@ -26,6 +26,7 @@ export class Hub {
   async load() {
     try { this.status = await api.hub(); } catch (error) { this.status = { connected: false }; }
     document.getElementById('hub-search-form').hidden = !this.connected;
+    if (this.connected) document.getElementById('more-sources-summary').textContent = 'More ways to start: the hub’s library, blank, a link, the web, a template…';
     document.getElementById('recommend').hidden = !this.manager;
     this.section.hidden = !this.connected;
     if (this.connected) await this.showWeek(this.week.value || undefined);
@@ -42,6 +43,8 @@ export class Hub {
       this.week.replaceChildren(...weeks.map((w) => new Option(w, w, false, w === answer.week)));
       this.note.textContent = answer.items.length ? '' : `Nothing recommended in ${answer.week} yet.`;
       this.note.hidden = answer.items.length > 0;
+      // A hub that has never recommended anything shows no empty section above the gallery.
+      this.section.hidden = !answer.items.length && !answer.weeks.some((w) => w !== answer.week);
       this.skipped = [];
       this.list.replaceChildren(...answer.items.map((item, index) => this.card(item, [
         button('Use', `Start a creation from “${item.title}”`, () => this.use(item)),

@@ -91,6 +91,8 @@ class Editor {
       this.room.dismiss();
       document.getElementById('share-link').hidden = true;
       if (this.panels.previewing()) this.panels.dropPreview();
+      // Each creation opens on Text (its captions first), not on the task left open in the last.
+      if (this.sheets.current !== 'text' || this.sheets.sheet.hidden) this.sheets.open('text');
       say('');
     }
     this.name = name;

@@ -6,6 +6,10 @@ import { fail } from './status.js';
 import { spoken } from './layername.js';
 import { tapOrClick } from './pointer.js';
 
+// The style panel's controls as a message names them ("fill of “HELLO”: #ff0000").
+const STYLE_WORDS = { font: 'font', size: 'size', color: 'fill', outline: 'outline', 'outline-width': 'outline width',
+  align: 'alignment', caps: 'capitals', opacity: 'opacity' };
+
 export class Panels {
   constructor(editor) {
     this.editor = editor;
@@ -59,9 +63,10 @@ export class Panels {
       control.disabled = !layer || (!text && !(shape && forShapes.includes(control.name)) && control.name !== 'opacity');
     }
     const hint = document.getElementById('style-hint');
-    hint.hidden = Boolean(layer);
+    hint.hidden = Boolean(layer) && !text;
     const verb = tapOrClick();
-    hint.textContent = `${verb[0].toUpperCase()}${verb.slice(1)} a text on the picture, or a layer below, to style it.`;
+    hint.textContent = text ? `To change its words, ${verb} the text on the picture again.`
+      : `${verb[0].toUpperCase()}${verb.slice(1)} a text on the picture, or a layer below, to style it.`;
     if (!layer) return;
     form.opacity.value = layer.opacity;
     if (!text) {  // no text's values left showing, greyed, for a shape or a picture
@@ -91,7 +96,8 @@ export class Panels {
     if (value === '') return;
     const shapeKeys = { color: 'fill', outline: 'stroke', 'outline-width': 'stroke-width' };
     const key = layer.kind === 'shape' ? shapeKeys[control.name] || control.name : control.name;
-    const commit = () => this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, `${layer.label}: ${key} ${value}`);
+    const what = `${STYLE_WORDS[control.name] || control.name} of ${spoken(layer)}: ${control.type === 'checkbox' ? (control.checked ? 'on' : 'off') : value}`;
+    const commit = () => this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, what);
     // A slider stepped by the keyboard changes at every step: one edit once it rests.
     clearTimeout(this.resting);
     if (control.type === 'range') this.resting = setTimeout(commit, 800); else commit();
@@ -130,16 +136,18 @@ export class Panels {
       const item = document.createElement('li');
       const known = this.filters.find((k) => k.id === f.filter);
       const name = known?.name || f.filter;
+      // In the words people see: the list's order is the filters' (1 first), no engine label.
+      const on = f.target === 'base' ? 'the picture' : spoken(creation.layers.find((l) => l.id === f.target));
       const title = document.createElement('span');
-      title.textContent = `${f.label} ${name} on ${f.target === 'base' ? 'the picture' : f.target}`;
+      title.textContent = `${name} on ${on}`;
       item.append(title);
       if (known?.params?.length) {
-        item.append(button('Settings', `Change the settings of ${f.label} ${name}`, () => {
+        item.append(button('Settings', `Change the settings of ${name} (filter ${f.position})`, () => {
           this.openSettings = this.openSettings === f.id ? null : f.id;
           this.showLayers(this.editor.creation, this.editor.selected);
         }));
       }
-      item.append(button('✕', `Remove filter ${f.position}`, () => this.editor.commit({ op: 'filter remove', position: f.position }, `removed ${f.label}`)));
+      item.append(button('✕', `Remove ${name} (filter ${f.position})`, () => this.editor.commit({ op: 'filter remove', position: f.position }, `removed ${name}`)));
       if (known && this.openSettings === f.id) item.append(this.appliedSettings(f, known, name));
       return item;
     }));
@@ -155,7 +163,7 @@ export class Panels {
       const onChange = () => {
         const input = label.querySelector('[data-param]');
         const value = input.type === 'checkbox' ? input.checked : input.value;
-        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${f.label} ${name}: ${param.name} ${value}`);
+        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${name}: ${param.name.toLowerCase()} ${value}`);
       };
       label = control({ ...param, default: String(current) }, onChange);
       box.append(label);

@@ -2,6 +2,7 @@
 // words go), fit to content, and the offer to grow the canvas when a layer is dragged past
 // an edge. The engine does the work (`canvas extend`, `canvas fit`); this only asks.
 
+import { spoken } from './layername.js';
 import { fail } from './status.js';
 
 export class Room {
@@ -30,11 +31,11 @@ export class Room {
     const { width, height } = this.editor.creation;
     const asked = this.size.value.trim() === '' ? null : Math.round(Number(this.size.value));
     if (asked !== null && !(asked >= 1)) {
-      fail(new Error('give the room in pixels, 1 or more, or leave the field empty for a quarter of the canvas'));
+      fail(new Error('give the space in pixels, 1 or more, or leave the field empty for a quarter of the canvas'));
       return;
     }
     const pixels = asked ?? Math.round((side === 'top' || side === 'bottom' ? height : width) / 4);
-    this.editor.commit({ op: 'canvas extend', [side]: pixels, ...this.background() }, `added ${pixels} px of room ${words[side]}`);
+    this.editor.commit({ op: 'canvas extend', [side]: pixels, ...this.background() }, `added ${pixels} px of space ${words[side]}`);
   }
 
   background() { return this.picked ? { background: this.colour.value } : {}; }
@@ -56,10 +57,10 @@ export class Room {
     };
     const margins = Object.fromEntries(Object.entries(past).filter(([, value]) => value >= 1));
     if (!Object.keys(margins).length) return;
-    this.pending = { margins, label: layer.label };
+    this.pending = { margins, label: spoken(layer) };
     const what = { image: 'sticker', text: 'text', shape: 'shape' }[layer.kind] || 'layer';
     this.offer.textContent = `Grow the canvas to fit the ${what}`;
-    this.offer.title = `${layer.label} reaches past the edge: grow the canvas by as much`;
+    this.offer.title = `${spoken(layer)} reaches past the edge: grow the canvas by as much`;
     this.offer.hidden = false;
   }
 

@@ -13,6 +13,7 @@ const EMOJI = ['😂', '🤣', '😭', '😍', '😎', '🤔', '😱', '🙄', '
 export class Tools {
   constructor(editor) {
     this.editor = editor;
+    this.garage = [];
     this.buttons = [...document.querySelectorAll('[data-tool]')];
     for (const button of this.buttons) button.addEventListener('click', () => this.use(button.dataset.tool));
     const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
@@ -23,8 +24,9 @@ export class Tools {
     on('add-text', () => {
       const { width, height } = editor.creation;
       const step = cascade();
+      // Its words open at once, chosen, to be typed over.
       editor.commit({ op: 'text add', text: 'Your text', box: [width * (0.2 + step), height * (0.4 + step), width * 0.6, height * 0.2].map(Math.round) },
-        'added a text box');
+        'added a text box: type its words').then((taken) => { if (taken) editor.stage.editText(editor.selected, { chooseAll: true }); });
     });
     const shape = (kind) => () => {
       const { width, height } = editor.creation;
@@ -42,6 +44,15 @@ export class Tools {
       const [x, y] = SPOTS[layers.filter((l) => l.kind === 'image').length % SPOTS.length];
       return [Math.round(width * x), Math.round(height * y)];
     };
+    // A picture of the person's (any size, a photo of 4000 pixels as well as an icon of 64)
+    // scaled to fit two fifths of the canvas and centred where the next sticker goes.
+    const pictureAt = (image) => {
+      const { width, height } = editor.creation;
+      const scale = Math.round(Math.min(4, Math.max(0.01, Math.min((width * 0.4) / image.width, (height * 0.4) / image.height))) * 1000) / 1000;
+      const [x, y] = stickerAt();
+      return { scale, at: [Math.round(x - (image.width * scale) / 2), Math.round(y - (image.height * scale) / 2)] };
+    };
+    const addPicture = (item, what) => editor.commit({ op: 'image add', garage: item.name, ...pictureAt(item.image) }, what);
     // Emoji: the engine draws each into a picture kept with the creation, sized to a fifth of
     // the canvas's shorter side and centred where the next sticker goes.
     const addEmoji = (emoji) => {
@@ -89,7 +100,8 @@ export class Tools {
       if (emoji) addEmoji(emoji).then((taken) => { if (taken) field.value = ''; });  // a refused one stays, to be mended
     });
     document.getElementById('add-sticker').addEventListener('change', (event) => {
-      if (event.target.value) editor.commit({ op: 'image add', garage: event.target.value, at: stickerAt() }, 'added a sticker');
+      const item = this.garage.find((i) => i.name === event.target.value);
+      if (item) addPicture(item, 'added a sticker');
       event.target.value = '';
     });
     document.getElementById('choose-sticker').addEventListener('click', () => document.getElementById('sticker-upload').click());
@@ -97,13 +109,12 @@ export class Tools {
       const file = event.target.files[0];
       if (!file) return;
       try {
-        const item = await api.addToGarage(file);
-        await editor.commit({ op: 'image add', garage: item.name, at: stickerAt() }, 'added a photo');
+        await addPicture(await api.addToGarage(file), 'added a photo');
         this.refreshStickers();
       } catch (error) { fail(error); }
     });
     linkForm(document.getElementById('sticker-link-form'), async (item) => {
-      await editor.commit({ op: 'image add', garage: item.name, at: stickerAt() }, 'added a picture from a link');
+      await addPicture(item, 'added a picture from a link');
       this.refreshStickers();
     });
     on('rotate-left', () => editor.commit({ op: 'rotate', degrees: -90 }, 'rotated left'));
@@ -119,8 +130,12 @@ export class Tools {
     this.editor.stageElement().dataset.mode = tool;  // not data-tool: that names the buttons
   }
 
+  // The garage's pictures, kept with their sizes: a sticker chosen from it is sized by them.
   async refreshStickers() {
-    try { fillSelect(document.getElementById('add-sticker'), (await api.garage()).images.map((i) => i.name)); } catch (error) { fail(error); }
+    try {
+      this.garage = (await api.garage()).images;
+      fillSelect(document.getElementById('add-sticker'), this.garage.map((i) => i.name));
+    } catch (error) { fail(error); }
   }
 
   key(event) {
