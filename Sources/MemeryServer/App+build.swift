@@ -55,7 +55,7 @@ public enum EditorServer {
         let search = WebSearch.standard(site: site)
         CatalogRoutes(workspace: workspace, search: search).add(to: router)
         WebSearchRoutes(search: search).add(to: router)
-        EventRoutes(feed: feed).add(to: router)
+        EventRoutes(feed: feed, keepAlive: settings.eventKeepAlive).add(to: router)
         HubRoutes(workspace: workspace, servedByHub: settings.servedByHub).add(to: router)
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
             router.on("api/**", method: method) { request, _ -> Response in

@@ -3,14 +3,19 @@ import HTTPTypes
 import Hummingbird
 import Memery
 import NIOCore
+import MemeryLocks
 import ServiceLifecycle
 
 /// `GET /api/events`: Server-Sent Events, one per change of the store, from this server or
 /// from any other process. Each event's id is the change's global sequence, so a page that
 /// reconnects (`Last-Event-ID`) is told what it missed. On a hub, a page whose session ends
-/// is told `signedOut` and its stream ends.
+/// is told `signedOut` and its stream ends. A quiet stream says a comment every
+/// `keepAlive`: a proxy's idle timeout (HAProxy's `timeout server`, 60 s in
+/// packaging/haproxy.cfg) does not cut it, and a connection that has gone is found at that
+/// write rather than at the next change.
 struct EventRoutes {
     let feed: ChangeFeed
+    let keepAlive: Duration
 
     func add(to router: Router<ServerContext>) {
         router.get("api/events", use: events)
@@ -37,6 +42,16 @@ struct EventRoutes {
                 for await changes in stream { saying.yield(.changes(changes)) }
                 saying.finish()
             }
+            // At most one comment waits in the buffer, so a reader that stops cannot have its
+            // newest changes pushed out by comments.
+            let commentWaiting = Locked(false)
+            let beats = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: keepAlive)
+                    if Task.isCancelled { break }
+                    if commentWaiting.withLock({ waiting in defer { waiting = true }; return !waiting }) { saying.yield(.stillHere) }
+                }
+            }
             let session = sessionEnded.map { ended in
                 Task {
                     await ended()
@@ -48,6 +63,7 @@ struct EventRoutes {
             }
             defer {
                 changes.cancel()
+                beats.cancel()
                 session?.cancel()
             }
             // A stream would hold the server open for ever: it ends when the server is asked to stop.
@@ -55,6 +71,9 @@ struct EventRoutes {
                 switch message {
                 case .changes(let changes):
                     try await writer.write(ByteBuffer(string: Self.messages(changes)))
+                case .stillHere:
+                    commentWaiting.withLock { $0 = false }
+                    try await writer.write(ByteBuffer(string: ": still here\n\n"))
                 case .signedOut:
                     // The page goes to the sign-in page now (app/api.js), not at its next request.
                     try await writer.write(ByteBuffer(string: "event: signedOut\ndata: {\"kind\":\"signedOut\"}\n\n"))
@@ -68,6 +87,7 @@ struct EventRoutes {
     /// What a page's stream says next.
     private enum Said: Sendable {
         case changes([StoreChange])
+        case stillHere
         case signedOut
     }
 

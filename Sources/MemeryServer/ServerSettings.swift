@@ -21,6 +21,11 @@ public struct ServerSettings: Sendable {
     /// links are on the page's own origin ("/s/…", which the page completes), and the page
     /// offers signing out.
     public var servedByHub = false
+    /// How often a quiet event stream (`/api/events`) says a comment: under the idle
+    /// timeouts of proxies (60 s in packaging/haproxy.cfg). 15 s, as the hub's watch stream;
+    /// `MEMERY_EVENT_KEEPALIVE_MS` shortens it for tests.
+    public var eventKeepAlive: Duration = ProcessInfo.processInfo.environment["MEMERY_EVENT_KEEPALIVE_MS"]
+        .flatMap(Int.init).map { .milliseconds(max(10, $0)) } ?? .seconds(15)
 
     public init(host: String = "127.0.0.1", port: Int = 0, token: String = ServerSettings.newToken(), maxBodyBytes: Int = 64 << 20,
                 allowsPrivateLinks: Bool? = nil) {
