@@ -6,7 +6,7 @@ import MemeryPluginABI
 /// them, and runs filters on rasters.
 ///
 /// Discovery: the built-in plugin (libmemery-builtins.so, found by InstallLayout), loaded
-/// in-process; then every .so in the folders of `userPluginDirectories`, read and run only in
+/// in-process at the first question about filters; then every .so in the folders of `userPluginDirectories`, read and run only in
 /// a helper process (IsolatedRunner).
 /// MEMERY_ISOLATE_ALL=1 isolates the built-ins too.
 ///
@@ -18,6 +18,7 @@ public final class FilterHost: @unchecked Sendable {
     /// Every filter: the built-ins, then (read when first needed) user plugins and frei0r.
     public var filters: [FilterDescriptor] {
         lock.withLock {
+            loadBuiltins()
             loadUserPlugins()
             loadFrei0r()
             return loaded
@@ -30,10 +31,17 @@ public final class FilterHost: @unchecked Sendable {
     private var frei0rLoaded = false
     private let lock = NSRecursiveLock()
     /// Plugins or filters that were skipped, each with the file and the reason.
-    public var warnings: [String] { lock.withLock { skipped } }
+    public var warnings: [String] { lock.withLock { loadBuiltins(); return skipped } }
     private var skipped: [String] = []
     /// Why the built-in filters are not there, when they are not (e.g. only `memery` was built).
-    public private(set) var builtinProblem: String?  // set by init only
+    public var builtinProblem: String? { lock.withLock { loadBuiltins(); return builtinsMissing } }
+    private var builtinsMissing: String?
+    /// The built-in plugin's folder, loaded at the first question about filters rather than
+    /// when the host is made: a command that draws no filter (history, undo, list, a new
+    /// creation) does not pay its dlopen and the check of its filters (the dlopen alone about
+    /// 0.6 ms in a bare C process, `memery history` taking 14-20 ms in all).
+    private let builtinDirectory: String?
+    private var builtinsLoaded = false
     private var implementations: [String: UnsafePointer<memery_filter>] = [:]
     /// The entry of the library each in-process filter came from (for its extensions).
     private var entries: [String: UnsafePointer<memery_filter_entry>] = [:]
@@ -64,6 +72,14 @@ public final class FilterHost: @unchecked Sendable {
     public init(builtinDirectory: String?, helperPath: String? = nil, userDirectories: [String] = []) {
         self.helperPath = helperPath ?? HelperProcess.helperBinary
         self.userDirectories = userDirectories
+        self.builtinDirectory = builtinDirectory
+    }
+
+    /// Loads the built-in plugin once, before any other (the first to provide an id keeps it).
+    private func loadBuiltins() {
+        lock.lock(); defer { lock.unlock() }
+        guard !builtinsLoaded else { return }
+        builtinsLoaded = true
         guard let builtinDirectory else { return }
         let path = URL(fileURLWithPath: builtinDirectory).appendingPathComponent(Self.builtinLibraryName).path
         if Self.isolateAll {
@@ -71,7 +87,7 @@ public final class FilterHost: @unchecked Sendable {
         } else {
             load(path, origin: .builtin)
         }
-        builtinProblem = loaded.contains(where: { $0.origin == .builtin }) ? nil
+        builtinsMissing = loaded.contains(where: { $0.origin == .builtin }) ? nil
             : FileManager.default.fileExists(atPath: path)
                 ? "the built-in filters at \(path) could not be loaded (\(skipped.last ?? "no filters in it"))"
                 : "the built-in filters are not installed: there is no \(Self.builtinLibraryName) in \(builtinDirectory)"
@@ -165,6 +181,7 @@ public final class FilterHost: @unchecked Sendable {
     /// A filter by id; frei0r's and user plugins' catalogs are read only when asked for.
     public func filter(_ id: String) -> FilterDescriptor? {
         lock.lock(); defer { lock.unlock() }
+        loadBuiltins()
         if let found = loaded.first(where: { $0.id == id }) { return found }
         if id.hasPrefix("frei0r.") { loadFrei0r() } else { loadUserPlugins() }
         return loaded.first { $0.id == id }
@@ -187,6 +204,7 @@ public final class FilterHost: @unchecked Sendable {
     private func loadUserPlugins() {
         lock.lock(); defer { lock.unlock() }
         guard !userPluginsLoaded else { return }
+        loadBuiltins()
         userPluginsLoaded = true
         for directory in userDirectories { loadIsolated(directory: directory) }
     }
@@ -198,6 +216,7 @@ public final class FilterHost: @unchecked Sendable {
     private func loadFrei0r() {
         lock.lock(); defer { lock.unlock() }
         guard !frei0rLoaded else { return }
+        loadBuiltins()
         frei0rLoaded = true
         let runner = IsolatedRunner(helper: helperPath, timeout: timeout)
         var described: [FilterDescriptor]

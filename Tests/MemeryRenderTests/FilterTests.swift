@@ -135,6 +135,22 @@ import Testing
         #expect(FilterHost.shared.builtinProblem == nil, "the tests' own build has them")
     }
 
+    /// A command that draws no filter (history, undo, list) does not load the plugin: it is
+    /// mapped at the first question about filters, not when the host is made.
+    @Test func theBuiltInPluginIsLoadedAtTheFirstQuestionAboutFilters() throws {
+        let folder = try TemporaryDirectory(); defer { folder.cleanup() }
+        let installed = try #require(InstallLayout.builtinDirectory)
+        // A copy at a path of its own, so that the plugin the other tests loaded does not count.
+        try FileManager.default.copyItem(atPath: installed + "/" + FilterHost.builtinLibraryName,
+                                         toPath: folder.url.appendingPathComponent(FilterHost.builtinLibraryName).path)
+        func mapped() throws -> Bool { try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).contains(folder.url.path) }
+        let host = FilterHost(builtinDirectory: folder.url.path)
+        #expect(try !mapped(), "made, and asked nothing: not loaded")
+        #expect(host.filter("org.memery.sepia")?.origin == .builtin)
+        #expect(try mapped(), "asked for a filter: loaded")
+        #expect(host.builtinProblem == nil && host.warnings.isEmpty, "\(host.warnings)")
+    }
+
     @Test func parametersAreCheckedBeforeAPluginSeesThem() throws {
         #expect(throws: FilterError.unknownParam(filter: "org.memery.sepia", param: "strength", known: ["amount"])) {
             try host.parse(["strength=1"], for: "org.memery.sepia")
