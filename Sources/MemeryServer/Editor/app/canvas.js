@@ -19,6 +19,7 @@ export class Stage {
     this.gesture = null;
     this.zoom = 1;
     this.pan = { x: 0, y: 0 };
+    this.shownPan = { x: 0, y: 0 };  // the pan the stage is drawn with now
     this.fingers = new Map();  // touch points down on the stage, by pointer id
     this.pinching = null;
     const area = this.stage.parentElement;
@@ -29,6 +30,8 @@ export class Stage {
     this.stage.addEventListener('pointercancel', (event) => { this.fingers.delete(event.pointerId); this.pinching = null; this.cancel(); });
     this.stage.addEventListener('dblclick', (event) => this.editTextAt(event));  // a mouse's habit; a tap on the chosen text does the same
     this.picture.addEventListener('load', () => this.layout());
+    this.fitButton = document.getElementById('zoom-fit');
+    this.fitButton.addEventListener('click', () => this.resetZoom());
     // The area changes with the window, a sheet opened or closed, a message that wraps.
     new ResizeObserver(() => { this.fit(); this.layout(); }).observe(this.stage.parentElement);
     this.inlineText.addEventListener('keydown', (event) => {
@@ -56,6 +59,12 @@ export class Stage {
   // MARK: zoom. Fit (the whole picture) is zoom 1; the stage is scaled and moved inside its
   // area, which clips it. The wheel and + and − zoom on a desktop, two fingers pinch and pan.
   applyZoom() {
+    // The picture never leaves its area: its middle stays within the scaled picture's half.
+    const w = this.stage.offsetWidth, h = this.stage.offsetHeight;
+    const limit = (size) => Math.max(0, ((this.zoom - 1) * size) / 2);
+    this.pan = { x: clamp(this.pan.x, -limit(w), limit(w)), y: clamp(this.pan.y, -limit(h), limit(h)) };
+    this.shownPan = { ...this.pan };
+    this.fitButton.hidden = this.zoom === 1;
     this.stage.style.transform = this.zoom === 1 && !this.pan.x && !this.pan.y ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
     this.stage.dataset.zoom = String(Math.round(this.zoom * 100) / 100);
     this.stage.parentElement.classList.toggle('zoomed', this.zoom !== 1);
@@ -79,9 +88,12 @@ export class Stage {
     const next = Math.min(8, Math.max(1, this.zoom * factor));
     const area = this.stage.parentElement.getBoundingClientRect();
     const cx = x ?? area.left + area.width / 2, cy = y ?? area.top + area.height / 2;
-    // The stage's centre on screen, before: the origin of its scale.
+    // The stage's centre on screen at this.pan (the origin of its scale). From the drawn
+    // one, less the pan it is drawn with: a pinch sets this.pan back to where it began
+    // without drawing it, and a centre read as drawn made each step's error the next one's
+    // start (past 3x the picture flew off the screen).
     const rect = this.stage.getBoundingClientRect();
-    const ox = rect.left + rect.width / 2, oy = rect.top + rect.height / 2;
+    const ox = rect.left + rect.width / 2 - this.shownPan.x + this.pan.x, oy = rect.top + rect.height / 2 - this.shownPan.y + this.pan.y;
     const k = next / this.zoom;
     this.pan = next === 1 ? { x: 0, y: 0 } : { x: this.pan.x + (cx - ox) * (1 - k), y: this.pan.y + (cy - oy) * (1 - k) };
     this.zoom = next;
@@ -178,17 +190,21 @@ export class Stage {
       this.gesture = { kind: handle, layer, start: point, centre: { x: layer.transform.x, y: layer.transform.y } };
       return;
     }
-    // The engine's hit test decides what was clicked. A text tapped when it is already
-    // the chosen layer opens its words (released without a drag).
-    const chosen = this.editor.selected;
+    // A text tapped again where it is drawn, when it is the chosen layer, opens its words
+    // once released without a drag: decided here, at once, so that a quick tap (released
+    // before any answer) opens them, and in the tap itself, which lets a phone show its keyboard.
+    const chosen = layer;
+    if (chosen?.kind === 'text' && covers(chosen, point)) {
+      this.gesture = { kind: 'move', layer: chosen, start: point, preview: null, again: true };
+      return;
+    }
+    // Otherwise the engine's hit test decides what was clicked.
     const pending = { kind: 'pending' };
     this.gesture = pending;
     const hit = await this.editor.hit(point);
     if (this.gesture !== pending && this.gesture !== null) return;  // another gesture has begun
     this.editor.select(hit?.id || null);  // a click selects, even one released before the answer
-    if (this.gesture === pending) {
-      this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null, again: hit.kind === 'text' && hit.id === chosen } : null;
-    }
+    if (this.gesture === pending) this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;
   }
 
   move(event) {
@@ -398,6 +414,15 @@ export class Stage {
 }
 
 function round(value) { return Math.round(value * 10) / 10; }
+
+// Whether a canvas point lies on a layer's box as drawn (turned about its centre).
+function covers(layer, point) {
+  const { x, y, rotation } = layer.transform;
+  const radians = (-rotation * Math.PI) / 180;
+  const dx = point.x - x, dy = point.y - y;
+  const u = dx * Math.cos(radians) - dy * Math.sin(radians), v = dx * Math.sin(radians) + dy * Math.cos(radians);
+  return Math.abs(u) <= layer.box.w / 2 && Math.abs(v) <= layer.box.h / 2;
+}
 function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
 
 // Fewer points for a long stroke: drop those closer than a pixel to the last kept.
