@@ -155,7 +155,7 @@ struct Accounts: Sendable {
         let attempt = try await limits.begin(user: who.name, address: address)
         let hash = try await records.passwordHash(of: who.user)
         guard let hash, try await passwords.verify(password, against: hash, from: address, account: who.name, slowedBy: attempt.wait) else {
-            throw HubError(.forbidden, "forbidden", "the password given is not this account's")
+            throw HubError(.forbidden, "forbidden", "the current password is not right: type it again (it is the one you signed in with)")
         }
         try await limits.succeeded(attempt)
     }

@@ -68,7 +68,11 @@ public enum AccountRules {
     public static func problem(withUser name: String) -> String? {
         guard (2...40).contains(name.count) else { return "a user name has 2 to 40 characters, this one \(name.count)" }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard name.allSatisfy(allowed.contains) else { return "a user name has only letters, digits, '.', '-' and '_'" }
+        guard name.allSatisfy(allowed.contains) else {
+            // Named, since "letters" alone reads as if ë were one of them.
+            let first = name.first { !allowed.contains($0) }.map { " (not \"\($0)\")" } ?? ""
+            return "a user name has only the letters a to z and A to Z without accents, digits, '.', '-' and '_'\(first)"
+        }
         guard let first = name.first, first.isLetter || first.isNumber else { return "a user name starts with a letter or digit" }
         return nil
     }

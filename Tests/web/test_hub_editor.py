@@ -249,6 +249,14 @@ def test_wrong_passwords_in_the_sign_in_page_are_stopped_with_a_message_the_pers
         assert driver.find_element(By.ID, "signin-form").is_displayed() and not driver.find_elements(By.CSS_SELECTOR, "#gallery-view:not([hidden])")
         assert not any("memery-session" in c["name"] for c in driver.get_cookies()), driver.get_cookies()
         driver.save_screenshot(str(SHOTS / "hub-signin-too-many.png"))
+        # Making an account instead: the sign-in's message goes at the first letter typed, and a
+        # name with an accent is refused naming the letter.
+        driver.find_element(By.ID, "signup-user").send_keys("Zoë")
+        wait(driver, lambda d: not d.find_element(By.ID, "signin-problem").is_displayed(), what="the old message gone")
+        driver.find_element(By.ID, "signup-password").send_keys(PASSWORD)
+        driver.find_element(By.CSS_SELECTOR, "#signup-form button").click()
+        wait(driver, lambda d: "without accents" in d.find_element(By.ID, "signup-problem").text, what="the name refused")
+        assert '(not "ë")' in driver.find_element(By.ID, "signup-problem").text
     finally:
         driver.quit()
 
@@ -348,7 +356,7 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
         phone.find_element(By.CSS_SELECTOR, "#password-form button").click()
         problem = wait(phone, lambda d: d.find_element(By.ID, "account-problem") if d.find_element(By.ID, "account-problem").is_displayed() else None,
                        what="the dialog's message")
-        assert "not this account's" in problem.text, problem.text
+        assert "the current password is not right" in problem.text, problem.text
         inside = phone.execute_script("const p = document.getElementById('account-problem').getBoundingClientRect();"
                                       "return document.elementFromPoint(p.x + p.width / 2, p.y + p.height / 2)?.id")
         assert inside == "account-problem", f"the message is covered by {inside}"

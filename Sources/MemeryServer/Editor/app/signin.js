@@ -38,6 +38,14 @@ function handle(form, work) {
   });
 }
 
+// A message about one form goes once the person types in either: it is about what was, not
+// what is being typed now (the sign-in's refusal stayed while the account was being made).
+for (const field of document.querySelectorAll('.signin-form input')) {
+  field.addEventListener('input', () => {
+    for (const problem of document.querySelectorAll('.form-problem')) { problem.hidden = true; problem.textContent = ''; }
+  });
+}
+
 // Sent here because the session ended elsewhere (api.js `toSignIn`): say so once.
 const signedOut = sessionStorage.getItem('memery-signed-out');
 if (signedOut) {
