@@ -195,8 +195,10 @@ def test_the_handles_resize_and_rotate_a_layer_one_event_each(browser, server):
     picture = browser.find_element(By.ID, "picture")
     ratio = show(server, "chelsea")["width"] / picture.size["width"]
     offset = (box["transform"]["x"] / ratio - picture.size["width"] / 2, box["transform"]["y"] / ratio - picture.size["height"] / 2)
+    browser.execute_script("window.memery.select(null)")  # a click on the chosen text would open its words
     ActionChains(browser).move_to_element_with_offset(picture, *offset).click().perform()
     wait(browser, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the selection's handles")
+    assert not browser.find_element(By.ID, "inline-text").is_displayed(), "a click on a text not chosen only chooses it"
     left, top = picture.rect["x"], picture.rect["y"]
     centre = (left + box["transform"]["x"] / ratio, top + box["transform"]["y"] / ratio)
 
@@ -287,7 +289,7 @@ def test_every_control_has_a_name_and_the_keyboard_reaches_them(browser, server)
     box = next(l for l in show(server, "chelsea")["layers"] if l.get("role") == "free")
     picture = browser.find_element(By.ID, "picture")
     ratio = show(server, "chelsea")["width"] / picture.size["width"]
-    layer_button = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#layers li button") if b.text.startswith(box["label"] + " "))
+    layer_button = browser.find_element(By.CSS_SELECTOR, f'#layers li[data-layer="{box["id"]}"] button')
     layer_button.send_keys(Keys.ENTER)
     focused = browser.execute_script("return document.activeElement.closest('#layers li')?.dataset.layer")
     assert focused == box["id"], "the keyboard keeps its place in the redrawn Layers panel"

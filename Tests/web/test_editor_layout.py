@@ -849,3 +849,30 @@ def test_another_creation_opens_on_text_not_on_the_last_task(device, server):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.sheet-page[data-sheet="text"]').is_displayed(), what="the Text sheet")
     assert driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').get_attribute("aria-pressed") == "true"
     assert not driver.find_element(By.CSS_SELECTOR, '.sheet-page[data-sheet="filters"]').is_displayed()
+
+
+def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
+    kind, driver = device
+    if kind != "desktop":
+        pytest.skip("once is enough")
+    import re
+    name = "wordy"
+    for args in [("new", name, "--image", str(EXAMPLE)), ("text", name, "--top", "HI THERE"),
+                 ("shape", "add", name, "--rect", "20,20,60,40"), ("filter", "apply", name, "org.memery.sepia")]:
+        assert server.memery(*args).returncode == 0, args
+    events = open_creation(driver, server, name)
+    labels = re.compile(r"\b[LF]\d+\b")
+    texts = lambda css: driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", css)
+    layers = texts("#layers li button:first-child")
+    assert layers and not any(labels.search(t) for t in layers), layers
+    open_sheet(driver, "history")
+    rows = wait(driver, lambda d: texts("#history li") or None, what="the history")
+    assert not any(labels.search(r) for r in rows), rows
+    assert any("filtered the picture with Sepia" in r for r in rows), rows
+    assert any('added top text "HI THERE"' in r for r in rows), rows
+    # An undo says where it went, in the same words.
+    driver.find_element(By.ID, "undo").click()
+    settle(driver, server, name, events + 1)
+    said = driver.find_element(By.ID, "status").text
+    assert said.startswith(f"undone: now at v{events - 1}, added rect") and not labels.search(said), said
+    assert server.memery("redo", name).returncode == 0

@@ -1,5 +1,5 @@
 // A layer as a message names it ("moved “HELLO”", "removed the sticker"): the words people
-// see on the picture, not the engine's label (L1), which only the layer list shows.
+// see on the picture, not the engine's label (L1), which only the CLI shows.
 
 const SHAPES = { rect: 'the rectangle', ellipse: 'the ellipse', line: 'the line' };
 
@@ -10,7 +10,11 @@ export function spoken(layer) {
     return words ? `“${words.length > 24 ? words.slice(0, 23) + '…' : words}”` : 'the text';
   }
   if (layer.kind === 'shape') return SHAPES[layer.shape?.kind] || 'the shape';
-  if (layer.kind === 'image') return layer.image?.sourceName ? `the picture ${layer.image.sourceName}` : 'the picture';
+  if (layer.kind === 'image') {
+    const source = layer.image?.sourceName || '';
+    if (source.startsWith('emoji ')) return `the ${source.slice(6)}`;  // "moved the 🔥", not "the picture emoji 🔥"
+    return source ? `the picture ${source}` : 'the picture';
+  }
   if (layer.kind === 'drawing') return 'the drawing';
   return 'the layer';
 }

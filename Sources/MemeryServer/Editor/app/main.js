@@ -196,7 +196,7 @@ class Editor {
       if (result.creation !== this.name) { this.open(result.creation); return true; }
       const added = result.results.find((r) => r.layerId)?.layerId;
       if (added && edit.op !== 'draw') this.selected = added;
-      say(result.changed ? what : 'nothing to change');
+      say(result.changed ? (typeof what === 'function' ? what(result, this) : what) : 'nothing to change');
       await this.reload();
       return true;
     } catch (error) { fail(error); await this.reload(); return false; } finally { this.inFlight -= 1; }

@@ -105,11 +105,20 @@ export class Panels {
 
   // MARK: layers
 
-  // Filter ids in the engine's words ("filtered base with org.memery.sepia (F2)") as the
-  // filter panel names them.
+  // The engine's summaries ("filtered base with org.memery.sepia (F2)", "changed L4:
+  // placement", "added top text L1 …") in the page's words: filters by the names the filter
+  // panel gives them, layers by their words or kind (spoken), no labels, which only the CLI needs.
   named(text) {
     const longestFirst = [...this.filters].sort((a, b) => b.id.length - a.id.length);  // frei0r.blur2 before frei0r.blur
-    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text);
+    const layers = this.editor.creation?.layers || [];
+    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text)
+      .replace(/ \(F\d+\)/g, '')
+      .replace(/^filtered base with /, 'filtered the picture with ')
+      .replace(/^changed F\d+'s parameters/, 'changed the settings of a filter')
+      .replace(/^removed filter F\d+/, 'removed a filter')
+      .replace(/^(added (?:top |bottom |free )?text|added image|added \w+|drew on a new drawing layer) L\d+\b/, '$1')
+      .replace(/: placement\b/, ': position')
+      .replace(/\bL\d+\b/g, (label) => spoken(layers.find((l) => l.label === label)));
   }
 
   showLayers(creation, selected) {
@@ -122,11 +131,11 @@ export class Panels {
       if (layer.id === selected) item.className = 'selected';
       const name = document.createElement('button');
       name.type = 'button';
-      name.textContent = `${layer.label} ${describe(layer)}`;
+      name.textContent = describe(layer);
       name.addEventListener('click', () => this.editor.select(layer.id));
-      const up = button('↑', `Raise ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${spoken(layer)}`));
-      const down = button('↓', `Lower ${layer.label}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${spoken(layer)}`));
-      const remove = button('✕', `Remove ${layer.label}`, () => this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)}`));
+      const up = button('↑', `Raise ${spoken(layer)}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${spoken(layer)}`));
+      const down = button('↓', `Lower ${spoken(layer)}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${spoken(layer)}`));
+      const remove = button('✕', `Remove ${spoken(layer)}`, () => this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)}`));
       item.append(name, up, down, remove);
       return item;
     }));

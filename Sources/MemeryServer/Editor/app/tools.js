@@ -10,6 +10,13 @@ import { linkForm } from './link.js';
 const EMOJI = ['😂', '🤣', '😭', '😍', '😎', '🤔', '😱', '🙄', '😏', '🥺', '😤', '🤯', '💀', '🤡', '👀', '🔥',
   '💯', '👍', '👎', '👏', '🙏', '💪', '❤️', '💔', '🎉', '✨', '🚀', '⚡', '💩', '🐸', '🍿', '🧠'];
 
+// What an undo or a redo says: where the creation is now, in the History list's words
+// ("undone: now at v12, added “HI”"), so that three undos in a row each say what they reached.
+const moved = (word) => (result, editor) => {
+  const head = result.results.find((r) => r.head)?.head;
+  return head ? `${word}: now at v${head.version}, ${editor.panels.named(head.summary)}` : word;
+};
+
 export class Tools {
   constructor(editor) {
     this.editor = editor;
@@ -17,8 +24,8 @@ export class Tools {
     this.buttons = [...document.querySelectorAll('[data-tool]')];
     for (const button of this.buttons) button.addEventListener('click', () => this.use(button.dataset.tool));
     const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
-    on('undo', () => editor.commit({ op: 'undo' }, 'undone'));
-    on('redo', () => editor.commit({ op: 'redo' }, 'redone'));
+    on('undo', () => editor.commit({ op: 'undo' }, moved('undone')));
+    on('redo', () => editor.commit({ op: 'redo' }, moved('redone')));
     // Each new layer a step down and to the right of the last one, not on top of it.
     const cascade = () => ((editor.creation.layers.length % 6) - 2.5) * 0.04;
     on('add-text', () => {
@@ -144,7 +151,7 @@ export class Tools {
     if (typing) return;
     if (!(event.ctrlKey || event.metaKey)) { this.editor.stage.key(event); return; }
     const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, 'undone'); }
-    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, 'redone'); }
+    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, moved('undone')); }
+    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, moved('redone')); }
   }
 }
