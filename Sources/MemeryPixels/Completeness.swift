@@ -23,7 +23,13 @@ enum Completeness {
     /// none of those).
     static func problem(_ data: Data) -> (format: String, reason: String)? {
         data.withUnsafeBytes { bytes in
-            if bytes.starts(with: pngSignature) { return png(bytes) ? nil : ("png", cutShort(at: bytes.count)) }
+            if bytes.starts(with: pngSignature) {
+                switch png(bytes) {
+                case .whole: return nil
+                case .cut: return ("png", cutShort(at: bytes.count))
+                case .damaged(let offset): return ("png", damaged(at: offset))
+                }
+            }
             if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return jpeg(bytes) ? nil : ("jpeg", cutShort(at: bytes.count)) }
             if bytes.count >= 12, bytes.starts(with: "RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
                 return bytes.count >= 8 + Int(le32(bytes, 4)) ? nil : ("webp", cutShort(at: bytes.count))
@@ -33,16 +39,28 @@ enum Completeness {
         }
     }
 
-    private static func png(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// The plain words for a picture whose bytes stop making sense before its end.
+    static func damaged(at offset: Int) -> String {
+        "its bytes stop making sense at byte \(offset) (the file was changed or broken there, not cut short): take the picture again from where it came"
+    }
+
+    enum PNGEnd: Equatable { case whole, cut, damaged(at: Int) }
+
+    /// Walks the chunks by their lengths to IEND. A chunk whose type is not four letters (as
+    /// every PNG chunk's is) was reached through a damaged length or damaged data: the file
+    /// was broken, not cut short, and saying "cut short" of a file of its whole size misleads.
+    static func png(_ bytes: UnsafeRawBufferPointer) -> PNGEnd {
         var offset = pngSignature.count
         while offset + 8 <= bytes.count {
             let length = Int(be32(bytes, offset))
             let end = offset + 12 + length  // length, type, data, CRC
-            if bytes[(offset + 4)..<(offset + 8)].elementsEqual("IEND".utf8) { return true }
-            guard end <= bytes.count else { return false }
+            let type = bytes[(offset + 4)..<(offset + 8)]
+            guard type.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return .damaged(at: offset) }
+            if type.elementsEqual("IEND".utf8) { return .whole }
+            guard end <= bytes.count else { return .cut }
             offset = end
         }
-        return false
+        return .cut
     }
 
     private static func bmp(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -104,6 +104,23 @@ struct ImageDecoderTests {
         }
         #expect(Completeness.problem(whole) == nil, "the whole file is whole")
     }
+
+    /// A file of its whole size whose bytes were changed (as ../shared's broken_data_stream.png)
+    /// is said to be damaged where it is, not "cut short at" its own length.
+    @Test func aPNGWhoseChunksStopMakingSenseIsDamagedNotCut() throws {
+        var bytes = [UInt8](try Data(contentsOf: Paths.example("chelsea.png")))
+        // The third chunk's type and first data bytes overwritten, the length kept.
+        var offset = Completeness.pngSignature.count
+        for _ in 0..<2 { offset += 12 + Int(UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])) }
+        for i in (offset + 4)..<(offset + 12) { bytes[i] = 0x8F }
+        do {
+            _ = try ImageDecoder().decode(Data(bytes), source: "changed.png")
+            Issue.record("a PNG with damaged chunks decoded")
+        } catch let error as RenderError {
+            #expect(error.description.contains("changed.png") && error.description.contains("its bytes stop making sense at byte \(offset) "), "\(error)")
+            #expect(!error.description.contains("the file ends before the picture does"), "\(error)")
+        }
+    }
 }
 
 @Suite struct ImageLimitTests {
