@@ -1,6 +1,7 @@
 """The editor in a real browser: Debian's chromium through chromedriver (given by path, so
 selenium never looks on the network)."""
 import json
+import re
 import math
 import os
 import pathlib
@@ -336,8 +337,10 @@ def test_the_camera_makes_a_creation_from_a_webcam_picture(server):
         driver.save_screenshot(str(SHOTS / "gallery-camera-desktop.png"))
         driver.find_element(By.ID, "camera-shoot").click()
         wait(driver, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the editor")
-        wait(driver, lambda d: "camera" in [c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]], what="the creation")
-        state = show(server, "camera")
+        # Named by when it was taken, as a phone names its photos.
+        taken = wait(driver, lambda d: next((c["name"] for c in server.json("GET", "/api/creations")[1]["creations"]
+                                             if re.fullmatch(r"photo \d{4}-\d\d-\d\d \d\d\.\d\d", c["name"])), None), what="the creation")
+        state = show(server, taken)
         assert (state["width"], state["height"]) == (640, 480)
         assert driver.find_element(By.ID, "camera-box").get_attribute("hidden") is not None, "the camera closes after the picture"
     finally:

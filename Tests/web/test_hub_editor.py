@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -72,7 +73,7 @@ def fetch(url, cookie=None):
 
 
 def texts(hub, cookie, name):
-    status, body = fetch(f"{hub}/api/creations/{name}", cookie)
+    status, body = fetch(f"{hub}/api/creations/{urllib.parse.quote(name)}", cookie)
     assert status == 200, body
     return [layer.get("text") for layer in json.loads(body)["layers"] if layer.get("text")]
 
@@ -123,7 +124,7 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         # Another browser, on the other hub, opens it; the caption made on the phone appears there.
         desk.get(second + "/")
         sign_in_form(desk, "signin", "zoe")
-        desk.get(f"{second}/#/creation/{name}")
+        desk.get(f"{second}/#/creation/{urllib.parse.quote(name)}")
         wait(desk, lambda d: d.find_element(By.ID, "editor-view").is_displayed(), what="the creation on the second hub")
         caption = phone.find_element(By.ID, "top-caption")
         caption.send_keys("made on my phone", Keys.ENTER)
@@ -169,7 +170,7 @@ def test_a_phone_meme_reaches_another_hubs_page_a_signed_out_link_and_a_machine(
         out = os.path.join(folder, "machine.png")
         exported = run("export", name, "-o", out)
         assert exported.returncode == 0, exported.stderr
-        status, page_bytes = fetch(f"{first}/api/creations/{name}/export?format=png", cookie)
+        status, page_bytes = fetch(f"{first}/api/creations/{urllib.parse.quote(name)}/export?format=png", cookie)
         assert status == 200 and open(out, "rb").read() == page_bytes
     finally:
         for driver in (phone, desk, stranger):
@@ -344,6 +345,8 @@ def test_what_a_person_is_told_on_a_phone_is_said_where_they_look(hubs):
         line = phone.find_element(By.ID, "status")
         cut = line.rect["height"]
         assert cut < 2 * 1.3 * 0.9 * 16 + 4, line.rect
+        wait(phone, lambda d: "cut" in d.find_element(By.ID, "status").get_attribute("class").split(), what="the cut message marked")
+        assert line.get_attribute("title") == "Tap to read all of it"
         line.click()
         wait(phone, lambda d: d.find_element(By.ID, "status").rect["height"] > cut + 10, what="the whole message")
         assert texts(first, cookie, "cat") == []

@@ -182,7 +182,11 @@ export class Gallery {
         canvas.height = video.videoHeight;
         canvas.getContext('2d').drawImage(video, 0, 0);
         close();
-        canvas.toBlob((blob) => this.startFrom(new File([blob], 'camera.png', { type: 'image/png' })), 'image/png');
+        // Named by when it was taken ("photo 2026-12-03 19.57"), as a phone names its photos:
+        // a gallery of "camera", "camera 2", "camera 3" says nothing.
+        const now = new Date(), two = (n) => String(n).padStart(2, '0');
+        const taken = `photo ${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())} ${two(now.getHours())}.${two(now.getMinutes())}`;
+        canvas.toBlob((blob) => this.startFrom(new File([blob], `${taken}.png`, { type: 'image/png' })), 'image/png');
       };
       shoot.focus();
     } catch (error) {
