@@ -156,6 +156,11 @@ def test_the_time_slider_shows_an_older_picture(browser, server):
     assert label.startswith("v3 · "), label
     assert browser.find_elements(By.CSS_SELECTOR, '#history li[data-version="3"].scrubbed'), "History marks the v3 the slider shows"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#history li.scrubbed")) == 1
+    # "shown now" moves with the picture: the head's row says only where the creation is.
+    row_words = "return [...document.querySelectorAll(arguments[0])].map((li) => li.querySelector('button span').textContent)"
+    assert browser.execute_script(row_words, "#history li.scrubbed")[0].startswith("v3 · shown · ")
+    head_words = browser.execute_script(row_words, "#history li.head")[0]
+    assert " · now · " in head_words and "shown" not in head_words, head_words
     time.sleep(0.3)  # the older picture has loaded and laid out: the present's selection stays hidden
     assert not browser.find_element(By.ID, "selection").is_displayed(), "no handles on a layer of the present over the past"
     old = server.request("GET", "/api/creations/chelsea/render?version=3&width=200")[2]
@@ -168,6 +173,7 @@ def test_the_time_slider_shows_an_older_picture(browser, server):
     assert "(undo)" in label, label
     browser.execute_script("arguments[0].value = arguments[0].max; arguments[0].dispatchEvent(new Event('input'))", slider)
     assert not browser.find_elements(By.CSS_SELECTOR, "#history li.scrubbed"), "at now, nothing is marked"
+    assert " · shown now · " in browser.execute_script(row_words, "#history li.head")[0]
 
 
 def test_an_edit_from_the_cli_shows_in_the_open_page(browser, server):

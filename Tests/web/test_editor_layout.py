@@ -443,18 +443,21 @@ def test_the_history_is_sent_as_what_came_after_the_part_a_page_has(server):
 
 def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):
     kind, driver = device
-    if kind != "desktop":
-        pytest.skip("once is enough")
-    assert server.memery("new", "fried", "--canvas", "80x60", "--background", "#3366cc").returncode == 0
-    assert server.memery("filter", "apply", "fried", "org.memery.deep-fry").returncode == 0
-    events = open_creation(driver, server, "fried")
+    name = f"fried-{kind}"
+    assert server.memery("new", name, "--canvas", "80x60", "--background", "#3366cc").returncode == 0
+    assert server.memery("filter", "apply", name, "org.memery.deep-fry").returncode == 0
+    events = open_creation(driver, server, name)
     driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="filters"]').click()
+    # The click scrolls the button to the sheet's foot, as a person scrolls to reach it; the
+    # settings open below it and are brought into the sheet, not left under its edge.
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#applied-filters [aria-label^="Change the settings of "]'), what="the applied filter").click()
     amount = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="amount"]'), what="its settings")
+    inside = "const s = document.getElementById('sheet').getBoundingClientRect(), r = arguments[0].getBoundingClientRect(); return r.top >= s.top && r.bottom <= s.bottom"
+    wait(driver, lambda d: d.execute_script(inside, amount), what="the settings inside the sheet")
     assert amount.get_attribute("value") == "0.7", "the settings shown are the ones applied"
     driver.execute_script("arguments[0].value = '0.3'; arguments[0].dispatchEvent(new Event('change'))", amount)
-    settle(driver, server, "fried", events + 1)
-    assert show(server, "fried")["filters"][0]["params"]["amount"] == "0.3"
+    settle(driver, server, name, events + 1)
+    assert show(server, name)["filters"][0]["params"]["amount"] == "0.3"
     seed = driver.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="seed"]')
     assert seed.get_attribute("value") == "42", "the other settings stay as they were, shown still"
 

@@ -96,7 +96,8 @@ export class History {
       // What is shown now comes first: a long summary is what a narrow screen cuts short.
       const words = document.createElement('span');
       const shown = node.version === tree.head;
-      words.textContent = `v${node.version}${shown ? ' · shown now ·' : ''} ${this.editor.panels.named(node.summary)}`;
+      item.dataset.summary = this.editor.panels.named(node.summary);
+      words.textContent = rowWords(node.version, shown ? ' · shown now ·' : '', item.dataset.summary);
       button.append(words);
       button.title = `${new Date(node.time).toLocaleString()}: ${words.textContent}`;
       if (shown) {
@@ -127,7 +128,16 @@ export class History {
     const move = this.tree.moves.find((m) => m.version === version);
     this.label.textContent = now ? 'now' : `v${shown}${move ? ` (${move.cause})` : ''}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
     // The edit shown is marked in the list too, beside the one the creation is at.
-    for (const item of this.list.children) item.classList.toggle('scrubbed', !now && Number(item.dataset.version) === shown);
+    // The head's row says "shown now" only while it is: scrubbing, the picture is the marked
+    // row's, and the head is only where the creation is.
+    for (const item of this.list.children) {
+      const version = Number(item.dataset.version);
+      const scrubbed = !now && version === shown;
+      item.classList.toggle('scrubbed', scrubbed);
+      const mark = version === this.tree.head ? (now || scrubbed ? ' · shown now ·' : ' · now ·') : (scrubbed ? ' · shown ·' : '');
+      const words = item.querySelector('button span');
+      if (words) words.textContent = rowWords(version, mark, item.dataset.summary);
+    }
     this.go.disabled = now;
     // The past is only shown: no layer of it can be selected, and edits go to the present.
     this.editor.showingPast = !now;
@@ -200,4 +210,10 @@ function drawRow(graph, index, width, height) {
   if (node.version === graph.head) dot.classList.add('head');
   svg.append(dot);
   return svg;
+}
+
+// A row's words: its version, what it is to the picture shown (the head's "shown now"), and
+// what the edit did.
+function rowWords(version, mark, summary) {
+  return `v${version}${mark} ${summary}`;
 }

@@ -154,6 +154,8 @@ export class Panels {
         item.append(button('Settings', `Change the settings of ${name} (filter ${f.position})`, () => {
           this.openSettings = this.openSettings === f.id ? null : f.id;
           this.showLayers(this.editor.creation, this.editor.selected);
+          // Opened at the list's foot, below a phone's sheet: brought to where the person looks.
+          applied.querySelector('.filter-settings')?.scrollIntoView({ block: 'nearest' });
         }));
       }
       item.append(button('✕', `Remove ${name} (filter ${f.position})`, () => this.editor.commit({ op: 'filter remove', position: f.position }, `removed ${name}`)));
