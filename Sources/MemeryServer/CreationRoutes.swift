@@ -20,6 +20,7 @@ struct CreationRoutes {
         api.get(":name/render", use: render)
         api.get(":name/export", use: export)
         api.get(":name/preview", use: preview)
+        api.get(":name/text-preview", use: textPreview)
     }
 
     // MARK: The gallery
@@ -201,6 +202,30 @@ struct CreationRoutes {
         let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
             try $0.filters.preview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
+        }
+        return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
+    }
+
+    /// The picture as words being typed would leave it, stored nowhere: `?text=WORDS` with
+    /// `&caption=top|bottom` or `&layer=ID`, `&width=`, `&format=`.
+    @Sendable func textPreview(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try context.parameters.creationName()
+        let query = request.uri.queryParameters
+        guard let text = query["text"].map(String.init) else { throw APIError(.badRequest, "give the words: ?text=WORDS") }
+        let place: TypedPlace
+        switch (query["caption"].map(String.init), query["layer"].map(String.init)) {
+        case (let caption?, nil):
+            guard let position = TypedPlace.CaptionPosition(rawValue: caption) else {
+                throw APIError(.badRequest, "caption must be top or bottom, got \"\(caption)\"")
+            }
+            place = .caption(position)
+        case (nil, let layer?): place = .layer(layer)
+        default: throw APIError(.badRequest, "say where the words go: &caption=top, &caption=bottom or &layer=ID (one of them)")
+        }
+        let width = try Self.integer(query["width"], "width", in: 1...65_536)
+        let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
+        let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
+            try $0.preview(of: name, typing: text, into: place, width: width, format: format)
         }
         return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
     }

@@ -130,6 +130,38 @@ import Testing
         }
     }
 
+    /// Words being typed are drawn as the edit storing them would draw them, and stored
+    /// nowhere; a place that is not there, or none, is refused with a message.
+    @Test func wordsBeingTypedAreDrawnAsTheirEditWouldDrawThemAndStoredNowhere() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            let created = try await client.execute(uri: "/api/creations", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: ##"{"name": "typed", "canvas": "120x80", "background": "#3366cc"}"##))
+            #expect(created.status == .created)
+            let before = try await client.execute(uri: "/api/creations/typed/render?format=png", method: .get, headers: Self.fromThePage())
+            let typed = try await client.execute(uri: "/api/creations/typed/text-preview?text=HI%20THERE%2B&caption=bottom&format=png",
+                                                 method: .get, headers: Self.fromThePage())
+            #expect(typed.status == .ok && typed.headers[.contentType] == "image/png")
+            #expect(typed.body != before.body, "the words are on the picture")
+            let shown = try await client.execute(uri: "/api/creations/typed", method: .get, headers: Self.fromThePage())
+            #expect(Self.json(shown.body)["events"] as? Int == Self.json(created.body)["events"] as? Int, "nothing is stored")
+            let edit = try await client.execute(uri: "/api/creations/typed/edits", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                                body: ByteBuffer(string: ##"{"op": "text", "bottom": "HI THERE+"}"##))
+            #expect(edit.status == .ok)
+            let after = try await client.execute(uri: "/api/creations/typed/render?format=png", method: .get, headers: Self.fromThePage())
+            #expect(after.body == typed.body, "the preview is the picture the edit made")
+            for (query, status, words) in [("text=hi&layer=L9", HTTPResponse.Status.notFound, "no layer"),
+                                           ("text=hi", .badRequest, "say where the words go"),
+                                           ("text=hi&caption=top&layer=L1", .badRequest, "one of them"),
+                                           ("caption=top", .badRequest, "give the words"),
+                                           ("text=hi&caption=middle", .badRequest, "top or bottom")] {
+                let refused = try await client.execute(uri: "/api/creations/typed/text-preview?\(query)", method: .get, headers: Self.fromThePage())
+                #expect(refused.status == status, "\(query)")
+                #expect((Self.json(refused.body)["error"] as? String)?.contains(words) == true, "\(query): \(Self.json(refused.body))")
+            }
+        }
+    }
+
     /// A failure that is not the engine's: logged with its cause and the request's id, and
     /// answered with the id and nothing of the cause.
     @Test func aFiveHundredIsLoggedWithItsRequestIdAndAnsweredWithoutInternals() async throws {

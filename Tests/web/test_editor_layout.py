@@ -879,3 +879,42 @@ def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
     said = driver.find_element(By.ID, "status").text
     assert said.startswith(f"undone: now at v{events - 1}, added rect") and not labels.search(said), said
     assert server.memery("redo", name).returncode == 0
+
+
+def test_a_caption_shows_on_the_picture_while_it_is_typed(device, server):
+    kind, driver = device
+    name = f"typing-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    events = open_creation(driver, server, name)
+    stored = driver.find_element(By.ID, "picture").get_attribute("src")
+    field = driver.find_element(By.ID, "top-caption")
+    field.click()
+    field.send_keys("WORDS AS TYPED+")
+    # At the pause the picture is the engine's with the words, and nothing is stored yet.
+    wait(driver, lambda d: "/text-preview?" in d.find_element(By.ID, "picture").get_attribute("src")
+         and "WORDS%20AS%20TYPED%2B" in d.find_element(By.ID, "picture").get_attribute("src"), what="the words on the picture")
+    wait(driver, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"),
+         what="the preview drawn")
+    driver.save_screenshot(str(SHOTS / f"editor-typing-{kind}.png"))
+    # Made by the CLI just before the page opened it: the feed's late word of that is no
+    # change to the page, and is not said as one.
+    assert "changed elsewhere" not in driver.find_element(By.ID, "status").text
+    typed = driver.find_element(By.ID, "picture").get_attribute("src")
+    assert show(server, name)["events"] == events, "typing stores nothing"
+    assert not [layer for layer in show(server, name)["layers"] if layer.get("role") == "top"]
+    preview = server.request("GET", typed.replace(server.base, ""))
+    assert preview[0] == 200 and preview[2] != server.request("GET", stored.replace(server.base, ""))[2]
+    # Enter stores the words as one edit, and its picture is the one the preview showed.
+    field.send_keys(Keys.ENTER)
+    settle(driver, server, name, events + 1)
+    assert [layer["text"] for layer in show(server, name)["layers"] if layer.get("role") == "top"] == ["WORDS AS TYPED+"]
+    after = driver.find_element(By.ID, "picture").get_attribute("src")
+    assert "/render?" in after
+    width = typed.split("width=")[1].split("&")[0]
+    assert server.request("GET", f"/api/creations/{name}/render?format=auto&width={width}")[2] == preview[2], \
+        "the preview is the picture the edit made"
+    # Words the edit would refuse are refused as it would: a place that is not text.
+    status, answer = server.json("GET", f"/api/creations/{name}/text-preview?text=hi&layer=nope")
+    assert status == 404 or status == 400, (status, answer)
+    assert server.json("GET", f"/api/creations/{name}/text-preview?text=hi")[0] == 400
+    assert server.json("GET", f"/api/creations/{name}/text-preview?text=hi&caption=middle")[0] == 400

@@ -5,6 +5,9 @@
 import { during } from './busy.js';
 
 const enc = encodeURIComponent;
+// A query as the server reads it: URLSearchParams writes a space as "+", which the server
+// (as RFC 3986 has it) keeps as a plus sign; a plus typed is already "%2B".
+const spelled = (query) => query.toString().replaceAll('+', '%20');
 
 // The hub's sign-in page, after this browser's session ended elsewhere (another device
 // signed it out, or the password changed): it says so, and signing in again comes back to
@@ -69,7 +72,15 @@ export const api = {
     if (layer) query.set('layer', layer);
     if (canvas) query.set('canvas', 'true');
     if (version) query.set('version', String(version));  // a new address for each state: no stale thumbnail
-    return `/api/creations/${enc(name)}/preview?${query}`;
+    return `/api/creations/${enc(name)}/preview?${spelled(query)}`;
+  },
+  // The picture with words as typed into a caption (`caption`: top or bottom) or a text
+  // layer (`layer`), stored nowhere.
+  textPreviewURL: (name, { text, caption, layer, width, version }) => {
+    const query = new URLSearchParams({ text, width: String(width) });
+    if (caption) query.set('caption', caption); else query.set('layer', layer);
+    if (version) query.set('version', String(version));  // a new address for each state
+    return `/api/creations/${enc(name)}/text-preview?${spelled(query)}`;
   },
   exportURL: (name, format, quality) => `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`,
   filters: () => call('GET', '/api/filters'),

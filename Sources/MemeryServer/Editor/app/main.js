@@ -31,7 +31,9 @@ class Editor {
     this.captions = { top: document.getElementById('top-caption'), bottom: document.getElementById('bottom-caption') };
     this.drafts = {};  // words put back after a sign-in, not sent yet: no reload overwrites them
     for (const [which, input] of Object.entries(this.captions)) {
+      input.addEventListener('input', () => this.previewTyping(which));
       input.addEventListener('change', async () => {
+        clearTimeout(this.typingPause);  // a preview still to come would cover what was stored
         delete this.drafts[which];  // sent now: the field shows what the creation holds again
         // A refused caption goes back to the words kept: the message says why, and the field
         // must not look as if they were saved.
@@ -102,6 +104,20 @@ class Editor {
     this.tools.refreshStickers();
   }
 
+  // The picture with a caption's words as typed, at each pause in typing: stored nowhere
+  // until Enter or leaving the field makes them one edit.
+  previewTyping(which) {
+    clearTimeout(this.typingPause);
+    this.typingPause = setTimeout(() => {
+      const input = this.captions[which];
+      if (!this.creation || this.showingPast || document.activeElement !== input) return;
+      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+      if (input.value === kept) { this.showPicture(); return; }
+      this.showPictureURL(api.textPreviewURL(this.name,
+        { caption: which, text: input.value, width: this.previewWidth(), version: this.creation.events }));
+    }, 120);
+  }
+
   keepDrafts() {
     if (!this.name || !this.creation) return;
     const drafts = {};
@@ -135,6 +151,7 @@ class Editor {
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
         if (document.activeElement !== input && this.drafts[which] === undefined) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+        else if (document.activeElement === input) this.previewTyping(which);  // a change from elsewhere, under words being typed
       }
       if (!this.selectedLayer()) this.selected = null;
       this.panels.showLayers(this.creation, this.selected);
@@ -237,8 +254,12 @@ class Editor {
     } else if (this.name && change.kind === 'creation' && change.creation === this.name) {
       if (change.sequence > (this.lastSeen || 0)) {
         this.lastSeen = change.sequence;
-        if (!this.inFlight) say('changed elsewhere (another device, window or command): showing the newest');
-        this.reload();
+        // Said only when the creation did move: a change the page opened after (the feed
+        // tells of it a moment late) is already shown.
+        const before = this.creation?.events;
+        this.reload().then(() => {
+          if (!this.inFlight && this.creation && this.creation.events !== before) say('changed elsewhere (another device, window or command): showing the newest');
+        });
       }
     } else if (!this.name) {
       this.gallery.refresh();
