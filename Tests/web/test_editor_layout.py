@@ -175,6 +175,24 @@ def touch(driver, x, y, to=None, hold=0.3):
     actions.perform()
 
 
+def two_fingers(driver, one, two, duration):
+    """Two fingers down at the first points of `one` and `two`, drawn through the rest (each
+    step `duration` ms), and lifted; chromedriver then forgets them, so later taps are taps."""
+    actions = ActionBuilder(driver)
+    fingers = [actions.add_pointer_input(POINTER_TOUCH, "one"), actions.add_pointer_input(POINTER_TOUCH, "two")]
+    for finger, path in zip(fingers, (one, two)):
+        finger.create_pointer_move(x=round(path[0][0]), y=round(path[0][1]))
+    for finger in fingers:
+        finger.create_pointer_down(button=0)
+    for a, b in zip(one[1:], two[1:]):
+        fingers[0].create_pointer_move(x=round(a[0]), y=round(a[1]), duration=duration)
+        fingers[1].create_pointer_move(x=round(b[0]), y=round(b[1]), duration=duration)
+    for finger in fingers:
+        finger.create_pointer_up(button=0)
+    actions.perform()
+    actions.clear_actions()
+
+
 def on_screen(driver, state, layer):
     """Where a layer's centre is on the screen."""
     picture = driver.find_element(By.ID, "picture")
@@ -524,39 +542,13 @@ def test_the_picture_zooms_with_the_wheel_keys_and_two_fingers(device, server):
     else:
         stage = driver.find_element(By.ID, "stage").rect
         cx, cy = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
-        actions = ActionBuilder(driver)
-        one = actions.add_pointer_input(POINTER_TOUCH, "one")
-        two = actions.add_pointer_input(POINTER_TOUCH, "two")
-        one.create_pointer_move(x=round(cx - 40), y=round(cy))
-        two.create_pointer_move(x=round(cx + 40), y=round(cy))
-        one.create_pointer_down(button=0)
-        two.create_pointer_down(button=0)
-        for step in range(1, 7):
-            one.create_pointer_move(x=round(cx - 40 - 14 * step), y=round(cy), duration=40)
-            two.create_pointer_move(x=round(cx + 40 + 14 * step), y=round(cy), duration=40)
-        one.create_pointer_up(button=0)
-        two.create_pointer_up(button=0)
-        actions.perform()
-        actions.clear_actions()  # chromedriver forgets the two fingers: later taps are taps again
+        two_fingers(driver, [(cx - 40 - 14 * step, cy) for step in range(7)], [(cx + 40 + 14 * step, cy) for step in range(7)], 40)
         wait(driver, lambda d: zoom() > 1.5, what="zoomed in by a pinch")
         assert show(server, "layout")["events"] == events, "a pinch is not an edit"
         # Further, from 30 px apart to 160 (past 3x the picture once flew off the screen):
         # it still covers its area's middle, and "Fit the picture" brings the whole back.
         driver.execute_script("window.memery.stage.resetZoom()")
-        actions = ActionBuilder(driver)
-        one = actions.add_pointer_input(POINTER_TOUCH, "one")
-        two = actions.add_pointer_input(POINTER_TOUCH, "two")
-        one.create_pointer_move(x=round(cx - 15), y=round(cy))
-        two.create_pointer_move(x=round(cx + 15), y=round(cy))
-        one.create_pointer_down(button=0)
-        two.create_pointer_down(button=0)
-        for step in range(1, 14):
-            one.create_pointer_move(x=round(cx - 15 - 5 * step), y=round(cy), duration=30)
-            two.create_pointer_move(x=round(cx + 15 + 5 * step), y=round(cy), duration=30)
-        one.create_pointer_up(button=0)
-        two.create_pointer_up(button=0)
-        actions.perform()
-        actions.clear_actions()
+        two_fingers(driver, [(cx - 15 - 5 * step, cy) for step in range(14)], [(cx + 15 + 5 * step, cy) for step in range(14)], 30)
         wait(driver, lambda d: zoom() > 4, what="zoomed in past 4x by a pinch")
         middle = driver.execute_script("""const a = document.getElementById('stage-area').getBoundingClientRect();
             const p = document.getElementById('picture').getBoundingClientRect(), x = a.left + a.width / 2, y = a.top + a.height / 2;
@@ -861,6 +853,7 @@ def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
     import re
     name = "wordy"
     for args in [("new", name, "--image", str(EXAMPLE)), ("text", name, "--top", "HI THERE"),
+                 ("text", name, "--top", "HELLO AGAIN"),
                  ("shape", "add", name, "--rect", "20,20,60,40"), ("filter", "apply", name, "org.memery.sepia")]:
         assert server.memery(*args).returncode == 0, args
     events = open_creation(driver, server, name)
@@ -873,6 +866,8 @@ def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
     assert not any(labels.search(r) for r in rows), rows
     assert any("filtered the picture with Sepia" in r for r in rows), rows
     assert any('added top text "HI THERE"' in r for r in rows), rows
+    # A caption's later edits name it by its place: its words now are not those it had then.
+    assert any(r.endswith('edited the top caption: text "HELLO AGAIN"') for r in rows), rows
     # An undo says where it went, in the same words.
     driver.find_element(By.ID, "undo").click()
     settle(driver, server, name, events + 1)
@@ -918,3 +913,63 @@ def test_a_caption_shows_on_the_picture_while_it_is_typed(device, server):
     assert status == 404 or status == 400, (status, answer)
     assert server.json("GET", f"/api/creations/{name}/text-preview?text=hi")[0] == 400
     assert server.json("GET", f"/api/creations/{name}/text-preview?text=hi&caption=middle")[0] == 400
+
+
+def test_words_typed_and_not_sent_are_kept_when_the_person_leaves(device, server):
+    kind, driver = device
+    name = f"leaving-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    captions = lambda: {l["role"]: l["text"] for l in show(server, name)["layers"] if l.get("role") in ("top", "bottom")}
+    # The gallery's own name, tapped with words in the field: one tap reaches the gallery,
+    # and stays there (the edit's answer once sent the page back to the creation).
+    open_creation(driver, server, name)
+    field = driver.find_element(By.ID, "top-caption")
+    field.click()
+    field.send_keys("TAPPED HOME")
+    driver.find_element(By.ID, "home").click()
+    wait(driver, lambda d: captions().get("top") == "TAPPED HOME", what="the words stored")
+    time.sleep(0.5)  # the edit's answer has come: the page must not go back to the creation
+    assert driver.find_element(By.ID, "gallery-view").is_displayed(), "one tap reaches the gallery"
+    assert not driver.find_element(By.ID, "editor-view").is_displayed()
+    # Back, from a creation opened from the gallery, with words not sent: they are stored.
+    driver.execute_script("location.hash = arguments[0]", f"#/creation/{name}")
+    wait(driver, lambda d: d.find_element(By.ID, "top-caption").get_attribute("value") == "TAPPED HOME", what="the creation again")
+    field = driver.find_element(By.ID, "bottom-caption")
+    field.click()
+    field.send_keys("GONE BACK")
+    driver.back()
+    wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+    wait(driver, lambda d: captions() == {"top": "TAPPED HOME", "bottom": "GONE BACK"}, what="the words kept")
+    # Emptied and left: the caption goes, and the page says it went.
+    driver.execute_script("location.hash = arguments[0]", f"#/creation/{name}")
+    field = wait(driver, lambda d: d.find_element(By.ID, "bottom-caption") if d.find_element(By.ID, "bottom-caption").get_attribute("value") == "GONE BACK" else None,
+                 what="the creation again")
+    field.click()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE, Keys.ENTER)
+    wait(driver, lambda d: captions() == {"top": "TAPPED HOME"}, what="the bottom caption removed")
+    wait(driver, lambda d: "bottom caption removed" in d.find_element(By.ID, "status").text, what="the removal said")
+
+
+def test_two_fingers_on_the_chosen_layer_resize_and_turn_it(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("two fingers: the phone's")
+    name = "pinchy"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    assert server.memery("shape", "add", name, "--rect", "175,120,100,60").returncode == 0
+    events = open_creation(driver, server, name)
+    state = show(server, name)
+    shape = next(l for l in state["layers"] if l["kind"] == "shape")
+    cx, cy = on_screen(driver, state, shape)
+    touch(driver, cx, cy, hold=0.1)
+    wait(driver, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the shape chosen")
+    # Apart to three times the distance, and a little turned.
+    two_fingers(driver, [(cx - 15 - 5 * step, cy + 2 * step) for step in range(7)], [(cx + 15 + 5 * step, cy - 2 * step) for step in range(7)], 40)
+    settle(driver, server, name, events + 1)
+    after = next(l for l in show(server, name)["layers"] if l["id"] == shape["id"])["transform"]
+    assert after["scale"] > 2.5 * shape["transform"]["scale"], after
+    assert -25 < after["rotation"] < -10, after  # the fingers' line turned by about -15°
+    assert (after["x"], after["y"]) == (shape["transform"]["x"], shape["transform"]["y"]), "resized where it is, not moved"
+    assert driver.execute_script("return window.memery.stage.zoom") == 1, "the layer, not the picture, grew"
+    assert "resized the rectangle" in driver.find_element(By.ID, "status").text

@@ -106,16 +106,27 @@ export class Stage {
     this.zoomBy(Math.exp(-event.deltaY / 400), event.clientX, event.clientY);
   }
 
-  // Two fingers down: a pinch (zoom about their midpoint) and a pan, never an edit.
+  // Two fingers down: on the chosen layer, they resize and turn it (one edit, when they
+  // lift), as a phone's meme apps do; elsewhere a pinch zooms about their midpoint and pans.
   pinch() {
     const points = [...this.fingers.values()];
     const mid = { x: (points[0].x + points[1].x) / 2, y: (points[0].y + points[1].y) / 2 };
     const distance = Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) || 1;
+    const angle = Math.atan2(points[1].y - points[0].y, points[1].x - points[0].x);
     if (!this.pinching) {
-      this.pinching = { distance, mid, zoom: this.zoom, pan: { ...this.pan } };
+      const layer = this.editor.selectedLayer();
+      const drawing = ['brush', 'eraser', 'crop'].includes(this.editor.tool);
+      const onLayer = layer && !drawing && !this.editor.showingPast && covers(layer, this.toCanvas({ clientX: mid.x, clientY: mid.y }));
+      this.pinching = { distance, mid, angle, zoom: this.zoom, pan: { ...this.pan }, layer: onLayer ? layer : null, preview: null };
       return;
     }
     const p = this.pinching;
+    if (p.layer) {
+      const t = p.layer.transform;
+      p.preview = { scale: Math.max(0.01, (t.scale * distance) / p.distance), rotation: t.rotation + ((angle - p.angle) * 180) / Math.PI };
+      this.showSelection(p.preview);
+      return;
+    }
     this.zoom = p.zoom;
     this.pan = { ...p.pan };
     this.zoomBy(distance / p.distance, p.mid.x, p.mid.y);
@@ -313,8 +324,14 @@ export class Stage {
   async up(event) {
     this.fingers.delete(event.pointerId);
     if (this.pinching) {
+      const p = this.pinching;
       if (this.fingers.size < 2) this.pinching = null;
       this.gesture = null;
+      if (!this.pinching && p.layer && p.preview) {
+        const set = Object.entries(p.preview).map(([key, value]) => `${key}=${round(value)}`);
+        await this.editor.commit({ op: 'layer set', id: p.layer.id, set }, `resized ${spoken(p.layer)}`);
+        this.editor.room.consider(p.layer.id);  // grown past an edge: offer to grow the canvas
+      }
       return;
     }
     const g = this.gesture;

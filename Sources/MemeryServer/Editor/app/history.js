@@ -112,6 +112,7 @@ export class History {
     this.slider.max = String(tree.events);
     this.slider.value = String(tree.events);
     this.editor.showingPast = false;
+    this.list.classList.remove('scrubbing');
     this.go.disabled = true;
     this.label.textContent = 'now';
   }
@@ -137,7 +138,9 @@ export class History {
       const mark = version === this.tree.head ? (now || scrubbed ? ' · shown now ·' : ' · now ·') : (scrubbed ? ' · shown ·' : '');
       const words = item.querySelector('button span');
       if (words) words.textContent = rowWords(version, mark, item.dataset.summary);
+      if (scrubbed) item.scrollIntoView({ block: 'nearest' });  // the row of the picture shown, in view
     }
+    this.list.classList.toggle('scrubbing', !now);  // the head's row no longer looks like the one shown
     this.go.disabled = now;
     // The past is only shown: no layer of it can be selected, and edits go to the present.
     this.editor.showingPast = !now;

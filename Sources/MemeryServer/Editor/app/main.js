@@ -37,13 +37,17 @@ class Editor {
         delete this.drafts[which];  // sent now: the field shows what the creation holds again
         // A refused caption goes back to the words kept: the message says why, and the field
         // must not look as if they were saved.
-        const kept = await this.commit({ op: 'text', [which]: input.value }, `${which} caption set`);
+        input.dataset.sent = input.value;
+        const kept = await this.commit({ op: 'text', [which]: input.value }, input.value.trim() ? `${which} caption set` : `${which} caption removed`);
         if (!kept && this.creation) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
       });
     }
     // Signed out elsewhere with words typed and not yet sent: they wait in this tab's
     // session storage and are put back when the same creation opens after signing in.
     window.addEventListener('memery-signing-out', () => this.keepDrafts());
+    // Leaving the page (Back past the editor, the tab closed) with words not sent: kept the
+    // same way, for this tab's next visit to the creation.
+    window.addEventListener('pagehide', () => this.keepDrafts());
     this.wireExport();
     document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
     window.addEventListener('hashchange', () => this.route());
@@ -71,7 +75,21 @@ class Editor {
 
   open(name) { location.hash = `#/creation/${encodeURIComponent(name)}`; }
 
+  // Words typed into a caption and not yet sent, sent as the page leaves the creation (Back,
+  // the gallery, another creation): what the picture showed is what is kept.
+  saveTypedWords() {
+    if (!this.name || !this.creation) return;
+    clearTimeout(this.typingPause);
+    for (const [which, input] of Object.entries(this.captions)) {
+      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+      if (input.value === kept || input.value === input.dataset.sent) continue;
+      input.dataset.sent = input.value;
+      this.commit({ op: 'text', [which]: input.value }, `${which} caption set`);
+    }
+  }
+
   showGallery() {
+    this.saveTypedWords();
     if (this.name) say(this.leaving || '');
     this.leaving = null;
     this.name = null;
@@ -86,6 +104,7 @@ class Editor {
     document.getElementById('gallery-view').hidden = true;
     document.getElementById('editor-view').hidden = false;
     if (this.name !== name) {
+      this.saveTypedWords();
       // Another creation: nothing said about the last one, and no preview of it, stays.
       this.selected = null;
       this.creation = null;  // the last one's state must not answer for this one (its id, its layers)
@@ -150,6 +169,7 @@ class Editor {
       this.stage.fit();
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
+        delete input.dataset.sent;  // read again: what the creation holds says what is sent
         if (document.activeElement !== input && this.drafts[which] === undefined) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
         else if (document.activeElement === input) this.previewTyping(which);  // a change from elsewhere, under words being typed
       }
@@ -196,18 +216,24 @@ class Editor {
   // True when the edit was taken.
   async commit(edit, what) {
     if (!this.name) return false;
+    // The creation it was made on: the page may leave it before the answer (words saved as
+    // the person goes back to the gallery), and must not be sent back to it then.
+    let name = this.name;
+    const left = () => this.name !== name;
     this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
     this.inFlight = (this.inFlight || 0) + 1;
     try {
       let result;
       try {
-        result = await api.edit(this.name, edit);
+        result = await api.edit(name, edit);
       } catch (error) {
         // Renamed elsewhere while this page held the old name: the edit goes to the same
         // creation under its new name, once, rather than being lost.
-        if (error.status !== 404 || !(await this.followRename())) throw error;
-        result = await api.edit(this.name, edit);
+        if (left() || error.status !== 404 || !(await this.followRename())) throw error;
+        name = this.name;  // the same creation, followed to its new name
+        result = await api.edit(name, edit);
       }
+      if (left()) return true;
       // The event stream will tell of this edit too: it is already shown, so it need not reload.
       this.lastSeen = Math.max(this.lastSeen || 0, ...result.results.map((r) => r.seq || 0));
       if (result.creation !== this.name) { this.open(result.creation); return true; }
@@ -216,7 +242,7 @@ class Editor {
       say(result.changed ? (typeof what === 'function' ? what(result, this) : what) : 'nothing to change');
       await this.reload();
       return true;
-    } catch (error) { fail(error); await this.reload(); return false; } finally { this.inFlight -= 1; }
+    } catch (error) { fail(error); if (!left()) await this.reload(); return false; } finally { this.inFlight -= 1; }
   }
 
   // The open creation found again by its id, which no rename changes; true when it is there
@@ -256,9 +282,12 @@ class Editor {
         this.lastSeen = change.sequence;
         // Said only when the creation did move: a change the page opened after (the feed
         // tells of it a moment late) is already shown.
+        // An edit of this page's under way when the word came is its own, whenever it ends.
+        const own = this.inFlight > 0;
         const before = this.creation?.events;
         this.reload().then(() => {
-          if (!this.inFlight && this.creation && this.creation.events !== before) say('changed elsewhere (another device, window or command): showing the newest');
+          // (Before the page had the creation, it was still opening it: nothing changed for it.)
+          if (!own && !this.inFlight && before !== undefined && this.creation && this.creation.events !== before) say('changed elsewhere (another device, window or command): showing the newest');
         });
       }
     } else if (!this.name) {

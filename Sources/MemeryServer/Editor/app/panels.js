@@ -118,7 +118,11 @@ export class Panels {
       .replace(/^removed filter F\d+/, 'removed a filter')
       .replace(/^(added (?:top |bottom |free )?text|added image|added \w+|drew on a new drawing layer) L\d+\b/, '$1')
       .replace(/: placement\b/, ': position')
-      .replace(/\bL\d+\b/g, (label) => spoken(layers.find((l) => l.label === label)));
+      // A caption by its place: its words now are not the words of an older edit of it.
+      .replace(/\bL\d+\b/g, (label) => {
+        const layer = layers.find((l) => l.label === label);
+        return layer?.role === 'top' || layer?.role === 'bottom' ? `the ${layer.role} caption` : spoken(layer);
+      });
   }
 
   showLayers(creation, selected) {
