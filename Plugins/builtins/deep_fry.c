@@ -6,7 +6,7 @@
 
 static const memery_param deep_fry_params[] = {
     NUMBER_PARAM("amount", "Amount", "How fried", MEMERY_UNIT_NONE, 0, 1, 0.7),
-    { sizeof(memery_param), "seed", "Speckles", "Another number scatters the speckles anew", MEMERY_PARAM_INTEGER, MEMERY_UNIT_NONE,
+    { sizeof(memery_param), "seed", "Speckle pattern", "A pattern number: another number scatters the speckles anew", MEMERY_PARAM_INTEGER, MEMERY_UNIT_NONE,
       0, 2147483647.0, { .integer = 42 }, 0, 0 },
 };
 
