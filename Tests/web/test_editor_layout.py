@@ -773,7 +773,19 @@ def test_a_new_text_box_is_typed_into_and_a_second_tap_changes_its_words(device,
                  what="the new box's words open")
     assert driver.execute_script("const f = arguments[0]; return [document.activeElement === f, f.selectionStart, f.selectionEnd, f.value]",
                                  field) == [True, 0, 9, "Your text"]
-    field.send_keys("first words\n")
+    # As they are typed, the picture shows the words in the box's own look, and the field
+    # sits beside the box, not over it.
+    field.send_keys("first words")
+    wait(driver, lambda d: "/text-preview?" in d.find_element(By.ID, "picture").get_attribute("src")
+         and "first%20words" in d.find_element(By.ID, "picture").get_attribute("src"), what="the box's words drawn as typed")
+    typed = show(server, name)["layers"][-1]
+    bx, by = on_screen(driver, show(server, name), typed)
+    ratio = show(server, name)["width"] / driver.find_element(By.ID, "picture").size["width"]
+    half = typed["box"]["h"] / ratio / 2
+    f = field.rect
+    assert f["y"] >= by + half - 1 or f["y"] + f["height"] <= by - half + 1, ("the field covers the words", f, by, half)
+    driver.save_screenshot(str(SHOTS / "editor-box-typing-phone.png"))
+    field.send_keys("\n")
     settle(driver, server, name, events + 2)
     box = show(server, name)["layers"][-1]
     assert (box["kind"], box["text"]) == ("text", "first words"), box

@@ -39,6 +39,16 @@ export class Stage {
       if (event.key === 'Escape') { this.inlineText.dataset.cancelled = '1'; this.inlineText.blur(); }
     });
     this.inlineText.addEventListener('blur', () => this.commitInlineText());
+    // The tap that opened the words is followed by the browser's mouse events for it, on the
+    // stage now that the field is beside the words: they must not take its focus (and close it).
+    this.stage.addEventListener('mousedown', (event) => {
+      if (!this.inlineText.hidden && event.target !== this.inlineText && performance.now() - this.wordsOpenedAt < 800) event.preventDefault();
+    });
+    // The picture drawn again with the words at each pause, in the box's own font and colours.
+    this.inlineText.addEventListener('input', () => {
+      const id = this.inlineText.dataset.layer;
+      this.editor.previewWords(this.inlineText, { layer: id }, () => this.editor.creation?.layers.find((l) => l.id === id)?.text ?? '');
+    });
   }
 
   // Canvas pixels per screen pixel.
@@ -405,16 +415,25 @@ export class Stage {
     if (this.editor.selected !== id) this.editor.select(id);
     const r = this.ratio;
     const t = layer.transform;
-    // Over the words, turned as they are, and never wider than the stage.
+    // Below the words (above them when there is no room below, over them when there is
+    // neither), so that the picture drawn again as they are typed shows how they will look;
+    // never wider than the stage.
+    const radians = (t.rotation * Math.PI) / 180;
+    const reach = (Math.abs(layer.box.w * Math.sin(radians)) + Math.abs(layer.box.h * Math.cos(radians))) / 2 / r;
+    const height = Math.min(Math.max(layer.box.h / r, 44), 96);
+    const below = t.y / r + reach + 6 + height / 2, above = t.y / r - reach - 6 - height / 2;
+    const top = below + height / 2 <= this.stage.clientHeight ? below : above - height / 2 >= 0 ? above : t.y / r;
+    const width = Math.min(Math.max(layer.box.w / r, 160), this.stage.clientWidth);
+    const left = Math.min(Math.max(t.x / r, width / 2), this.stage.clientWidth - width / 2);
     Object.assign(this.inlineText.style, {
-      left: `${t.x / r}px`, top: `${t.y / r}px`,
-      width: `${Math.min(layer.box.w / r, this.stage.clientWidth)}px`, height: `${Math.max(layer.box.h / r, 32)}px`,
-      transform: `translate(-50%, -50%) rotate(${t.rotation}deg)`,
+      left: `${left}px`, top: `${top}px`, width: `${width}px`, height: `${height}px`,
+      transform: `translate(-50%, -50%)${top === t.y / r ? ` rotate(${t.rotation}deg)` : ''}`,
     });
     this.inlineText.value = layer.text;
     this.inlineText.dataset.layer = id;
     this.inlineText.dataset.cancelled = '';
     this.inlineText.hidden = false;
+    this.wordsOpenedAt = performance.now();
     this.inlineText.focus();
     if (chooseAll) this.inlineText.select();
     this.inlineText.scrollIntoView({ block: 'center' });  // above a phone's keyboard
@@ -424,8 +443,9 @@ export class Stage {
     const field = this.inlineText;
     if (field.hidden) return;
     field.hidden = true;
+    this.editor.stopPreviewingWords();
     const layer = this.editor.creation?.layers.find((l) => l.id === field.dataset.layer);
-    if (!layer || field.dataset.cancelled || field.value === layer.text) return;
+    if (!layer || field.dataset.cancelled || field.value === layer.text) { this.editor.showPicture(); return; }
     await this.editor.commit({ op: 'layer set', id: layer.id, set: [`text=${field.value}`] }, `changed ${spoken(layer)} to ${spoken({ kind: 'text', text: field.value })}`);
   }
 }

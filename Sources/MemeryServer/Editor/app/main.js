@@ -126,16 +126,22 @@ class Editor {
   // The picture with a caption's words as typed, at each pause in typing: stored nowhere
   // until Enter or leaving the field makes them one edit.
   previewTyping(which) {
+    this.previewWords(this.captions[which], { caption: which }, () => this.creation.layers.find((l) => l.role === which)?.text ?? '');
+  }
+
+  // The same for any field of words: `place` is { caption } or { layer }, `kept` the words
+  // the creation holds there (the stored picture is shown again when the field has them).
+  previewWords(input, place, kept) {
     clearTimeout(this.typingPause);
     this.typingPause = setTimeout(() => {
-      const input = this.captions[which];
       if (!this.creation || this.showingPast || document.activeElement !== input) return;
-      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
-      if (input.value === kept) { this.showPicture(); return; }
+      if (input.value === kept()) { this.showPicture(); return; }
       this.showPictureURL(api.textPreviewURL(this.name,
-        { caption: which, text: input.value, width: this.previewWidth(), version: this.creation.events }));
+        { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events }));
     }, 120);
   }
+
+  stopPreviewingWords() { clearTimeout(this.typingPause); }
 
   keepDrafts() {
     if (!this.name || !this.creation) return;
