@@ -21,7 +21,7 @@ actor FairRenders {
     }
 
     /// Whether a request to the editor's API renders, decodes or fetches a picture: the
-    /// renders, previews and exports of a creation, garage pictures, uploads (a picture in
+    /// renders, previews (a filter's, words as typed) and exports of a creation, garage pictures, uploads (a picture in
     /// the body), a share (rendered at full size) and a picture taken from the hub's library.
     /// Read by the path's parts, as the router reads them (empty parts dropped: `//` and a
     /// trailing `/` reach the same routes).
@@ -31,7 +31,7 @@ actor FairRenders {
         let route = parts.dropFirst()
         switch request.method {
         case .get, .head:
-            if route.count == 3, route.first == "creations" { return ["render", "export", "preview"].contains(route.last) }
+            if route.count == 3, route.first == "creations" { return ["render", "export", "preview", "text-preview"].contains(route.last) }
             return route.count == 3 && (route.first == "garage" || route.first == "stickers") && route.last == "picture"
         case .post:
             let picture = request.headers[.contentType]?.lowercased().hasPrefix("image/") == true

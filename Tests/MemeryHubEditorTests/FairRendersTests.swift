@@ -88,7 +88,7 @@ func waitQueued(_ renders: FairRenders, _ count: Int) async throws {
             if let type { head.headerFields[.contentType] = type }
             return Request(head: head, body: .init(buffer: ByteBuffer()))
         }
-        for path in ["/api/creations/cat/render", "/api/creations/cat/export/", "//api/creations/cat//preview", "/api/garage/abc/picture",
+        for path in ["/api/creations/cat/render", "/api/creations/cat/export/", "//api/creations/cat//preview", "/api/creations/cat/text-preview", "/api/garage/abc/picture",
                      "/api/stickers/star/picture"] {
             #expect(FairRenders.renders(request(.get, path)), "\(path)")
         }

@@ -133,7 +133,8 @@ export class Stage {
     const p = this.pinching;
     if (p.layer) {
       const t = p.layer.transform;
-      p.preview = { scale: Math.max(0.01, (t.scale * distance) / p.distance), rotation: t.rotation + ((angle - p.angle) * 180) / Math.PI };
+      const turned = ((((angle - p.angle) * 180) / Math.PI + 540) % 360) - 180;  // across ±180°, the short way
+      p.preview = { scale: Math.max(0.01, (t.scale * distance) / p.distance), rotation: t.rotation + turned };
       this.showSelection(p.preview);
       return;
     }
@@ -215,6 +216,9 @@ export class Stage {
     // once released without a drag: decided here, at once, so that a quick tap (released
     // before any answer) opens them, and in the tap itself, which lets a phone show its keyboard.
     const chosen = layer;
+    // With a box's words open, a press on the picture only leaves them (the field's blur
+    // sends them): it must not open them again from the words before.
+    if (!this.inlineText.hidden) { this.gesture = null; return; }
     if (chosen?.kind === 'text' && covers(chosen, point)) {
       this.gesture = { kind: 'move', layer: chosen, start: point, preview: null, again: true };
       return;
@@ -223,6 +227,7 @@ export class Stage {
     const pending = { kind: 'pending' };
     this.gesture = pending;
     const hit = await this.editor.hit(point);
+    if (this.pinching) return;  // a second finger came meanwhile: the two decide
     if (this.gesture !== pending && this.gesture !== null) return;  // another gesture has begun
     this.editor.select(hit?.id || null);  // a click selects, even one released before the answer
     if (this.gesture === pending) this.gesture = hit ? { kind: 'move', layer: hit, start: point, preview: null } : null;

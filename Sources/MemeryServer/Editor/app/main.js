@@ -35,6 +35,7 @@ class Editor {
       input.addEventListener('change', async () => {
         clearTimeout(this.typingPause);  // a preview still to come would cover what was stored
         delete this.drafts[which];  // sent now: the field shows what the creation holds again
+        sessionStorage.removeItem('memery-drafts');
         // A refused caption goes back to the words kept: the message says why, and the field
         // must not look as if they were saved.
         input.dataset.sent = input.value;
@@ -48,6 +49,8 @@ class Editor {
     // Leaving the page (Back past the editor, the tab closed) with words not sent: kept the
     // same way, for this tab's next visit to the creation.
     window.addEventListener('pagehide', () => this.keepDrafts());
+    // Back from the browser's cache, the page is as it was: the words are in their fields.
+    window.addEventListener('pageshow', (event) => { if (event.persisted) sessionStorage.removeItem('memery-drafts'); });
     this.wireExport();
     document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
     window.addEventListener('hashchange', () => this.route());
@@ -80,7 +83,10 @@ class Editor {
   saveTypedWords() {
     if (!this.name || !this.creation) return;
     clearTimeout(this.typingPause);
+    this.stage.inlineText.blur();  // a text box's words: sent as leaving their field sends them
     for (const [which, input] of Object.entries(this.captions)) {
+      // A field being typed in is left: its own change event sends the words, once.
+      if (document.activeElement === input) { input.blur(); continue; }
       const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
       if (input.value === kept || input.value === input.dataset.sent) continue;
       input.dataset.sent = input.value;
@@ -90,6 +96,7 @@ class Editor {
 
   showGallery() {
     this.saveTypedWords();
+    this.visits = (this.visits || 0) + 1;
     if (this.name) say(this.leaving || '');
     this.leaving = null;
     this.name = null;
@@ -105,6 +112,8 @@ class Editor {
     document.getElementById('editor-view').hidden = false;
     if (this.name !== name) {
       this.saveTypedWords();
+      this.visits = (this.visits || 0) + 1;
+      for (const input of Object.values(this.captions)) input.value = '';  // the last one's words are not this one's
       // Another creation: nothing said about the last one, and no preview of it, stays.
       this.selected = null;
       this.creation = null;  // the last one's state must not answer for this one (its id, its layers)
@@ -134,10 +143,14 @@ class Editor {
   previewWords(input, place, kept) {
     clearTimeout(this.typingPause);
     this.typingPause = setTimeout(() => {
-      if (!this.creation || this.showingPast || document.activeElement !== input) return;
-      if (input.value === kept()) { this.showPicture(); return; }
-      this.showPictureURL(api.textPreviewURL(this.name,
-        { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events }));
+      if (!this.creation || this.showingPast) return;
+      // Left meanwhile, the same words as stored, or a box emptied to be typed again (which
+      // the engine would refuse): the stored picture.
+      if (document.activeElement !== input || input.value === kept() || (place.layer && !input.value.trim())) { this.showPicture(); return; }
+      const url = api.textPreviewURL(this.name, { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events });
+      this.showPictureURL(url);
+      // Refused all the same: the stored picture, not a broken one.
+      this.stage.picture.addEventListener('error', () => { if (this.stage.picture.getAttribute('src') === url) this.showPicture(); }, { once: true });
     }, 120);
   }
 
@@ -224,8 +237,10 @@ class Editor {
     if (!this.name) return false;
     // The creation it was made on: the page may leave it before the answer (words saved as
     // the person goes back to the gallery), and must not be sent back to it then.
+    // (Left by going elsewhere, counted: a rename followed meanwhile is the same creation.)
     let name = this.name;
-    const left = () => this.name !== name;
+    const visit = this.visits;
+    const left = () => this.visits !== visit;
     this.room.dismiss();  // an offer to grow the canvas is about the edit before this one
     this.inFlight = (this.inFlight || 0) + 1;
     try {
