@@ -32,9 +32,15 @@ public struct CreationFilters: Sendable {
                               width: Int? = nil, format: ExportFormat? = nil) throws -> Picture {
         let state = try workspace.creation(named: name)
         let command = try filterCommand(state, filter: id, settings: settings, layer: layer, canvas: canvas)
-        let next = state.evolve(try state.decide(command))
-        // Drawn as the editor's previews are (`preview(of:)`): nil picks JPEG for an opaque picture.
-        return try workspace.pictures.picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
+        return try workspace.preview(of: state, after: command, width: width, format: format)
+    }
+
+    /// The picture as changing the settings of the filter at `position` would leave it,
+    /// stored nowhere: what the editor shows while an applied filter's slider is dragged.
+    /// Settings are checked as `setParams` checks them, with the same messages.
+    public func preview(_ name: String, position: Int, settings: [String], width: Int? = nil, format: ExportFormat? = nil) throws -> Picture {
+        let state = try workspace.creation(named: name)
+        return try workspace.preview(of: state, after: try setParamsCommand(state, position: position, settings: settings), width: width, format: format)
     }
 
     private func filterCommand(_ state: Creation, filter id: String, settings: [String], layer: String?, canvas: Bool) throws -> CreationCommand {
@@ -52,13 +58,17 @@ public struct CreationFilters: Sendable {
 
     @discardableResult
     func setParams(in session: CreationSession, position: Int, settings: [String]) throws -> [RecordedEvent] {
-        let applied = try session.state.existingFilter(position)
+        let command = try setParamsCommand(session.state, position: position, settings: settings)
+        try tryRendering(session.state, command)
+        return try session.edit(command)
+    }
+
+    private func setParamsCommand(_ state: Creation, position: Int, settings: [String]) throws -> CreationCommand {
+        let applied = try state.existingFilter(position)
         guard let descriptor = filterHost.filter(applied.filter) else { throw filterHost.missing([applied.filter]) }
         let current = try filterHost.current(applied.params, version: applied.paramVersion, for: applied.filter)
         let params = try filterHost.parse(settings, for: applied.filter, over: current)
-        let command = CreationCommand.setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)
-        try tryRendering(session.state, command)
-        return try session.edit(command)
+        return .setFilterParams(position: position, paramVersion: descriptor.paramVersion, params: params)
     }
 
     /// Renders the creation as the command would leave it, so that a filter that crashes,

@@ -21,8 +21,14 @@ extension Workspace {
         case .caption(.bottom): command = .setCaptions(top: nil, bottom: text)
         case .layer(let id): command = .editText(id: id, text: text, box: nil, style: TextStyleChanges())
         }
+        return try preview(of: state, after: command, width: width, format: format)
+    }
+
+    /// The picture as `command` would leave `state`, stored nowhere: every preview of an edit
+    /// not yet made (words typed, a filter's settings) is this. Drawn as the editor's previews
+    /// are (`preview(of:)`): nil picks JPEG for an opaque picture.
+    func preview(of state: Creation, after command: CreationCommand, width: Int?, format: ExportFormat?) throws -> Picture {
         let next = state.evolve(try state.decide(command))
-        // Drawn as the editor's previews are (`preview(of:)`): nil picks JPEG for an opaque picture.
         return try pictures.picture(of: next, width: width, choosing: format, quality: 90, pngCompression: 1)
     }
 }

@@ -190,18 +190,24 @@ struct CreationRoutes {
     }
 
     /// The picture as a filter would leave it, stored nowhere: `?filter=ID&set=KEY=VALUE…`
-    /// (repeated), `&layer=ID` or `&canvas=true`, `&width=`, `&format=`.
+    /// (repeated), `&layer=ID` or `&canvas=true`, `&width=`, `&format=`. With `?position=N`
+    /// instead of a filter: the filter applied at N with its settings changed by `set`.
     @Sendable func preview(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try context.parameters.creationName()
         let query = request.uri.queryParameters
-        guard let filter = query["filter"].map(String.init), !filter.isEmpty else { throw APIError(.badRequest, "name the filter: ?filter=ID") }
+        let filter = query["filter"].map(String.init)
+        let position = try Self.integer(query["position"], "position", in: 1...Int.max)
+        guard (filter?.isEmpty ?? true) != (position == nil) else {
+            throw APIError(.badRequest, "name the filter to preview (?filter=ID) or an applied one by its place (?position=N), one of them")
+        }
         let settings = query.getAll("set").map { String($0) }
         let layer = query["layer"].map(String.init)
         let canvas = Self.flag(query["canvas"])
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
         let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {
-            try $0.filters.preview(name, filter: filter, settings: settings, layer: layer, canvas: canvas, width: width, format: format)
+            if let position { return try $0.filters.preview(name, position: position, settings: settings, width: width, format: format) }
+            return try $0.filters.preview(name, filter: filter ?? "", settings: settings, layer: layer, canvas: canvas, width: width, format: format)
         }
         return BytesAnswer.response(picture.data, type: picture.format.mimeType, cache: "no-store")
     }

@@ -162,6 +162,41 @@ import Testing
         }
     }
 
+    /// An applied filter's slider dragged: the picture as the new setting would leave it,
+    /// the same bytes the stored change then renders, and nothing stored before it.
+    @Test func anAppliedFiltersSettingIsPreviewedAsItsChangeWouldDrawIt() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            let headers = Self.fromThePage([.contentType: "application/json"])
+            #expect(try await client.execute(uri: "/api/creations", method: .post, headers: headers,
+                                             body: ByteBuffer(string: ##"{"name": "toned", "canvas": "120x80", "background": "#3366cc"}"##)).status == .created)
+            let applied = try await client.execute(uri: "/api/creations/toned/edits", method: .post, headers: headers,
+                                                   body: ByteBuffer(string: ##"{"op": "filter apply", "filter": "org.memery.sepia", "params": ["amount=0.2"]}"##))
+            #expect(applied.status == .ok, "\(String(buffer: applied.body))")
+            let before = try await client.execute(uri: "/api/creations/toned/render?format=png", method: .get, headers: Self.fromThePage())
+            let events = Self.json(try await client.execute(uri: "/api/creations/toned", method: .get, headers: Self.fromThePage()).body)["events"] as? Int
+            let dragged = try await client.execute(uri: "/api/creations/toned/preview?position=1&set=amount=1&format=png", method: .get, headers: Self.fromThePage())
+            #expect(dragged.status == .ok && dragged.headers[.contentType] == "image/png", "\(String(buffer: dragged.body))")
+            #expect(dragged.body != before.body, "the stronger sepia shows")
+            let shown = try await client.execute(uri: "/api/creations/toned", method: .get, headers: Self.fromThePage())
+            #expect(Self.json(shown.body)["events"] as? Int == events, "nothing is stored")
+            let set = try await client.execute(uri: "/api/creations/toned/edits", method: .post, headers: headers,
+                                               body: ByteBuffer(string: ##"{"op": "filter set", "position": 1, "params": ["amount=1"]}"##))
+            #expect(set.status == .ok, "\(String(buffer: set.body))")
+            let after = try await client.execute(uri: "/api/creations/toned/render?format=png", method: .get, headers: Self.fromThePage())
+            #expect(after.body == dragged.body, "the preview is the picture the change made")
+            for (query, status, words) in [("position=2&set=amount=1", HTTPResponse.Status.badRequest, "filter position must be between 1 and 1"),
+                                           ("position=1&set=strength=1", .badRequest, "strength"),
+                                           ("position=1&filter=org.memery.sepia", .badRequest, "one of them"),
+                                           ("set=amount=1", .badRequest, "one of them"),
+                                           ("position=0", .badRequest, "position must be")] {
+                let refused = try await client.execute(uri: "/api/creations/toned/preview?\(query)", method: .get, headers: Self.fromThePage())
+                #expect(refused.status == status, "\(query): \(String(buffer: refused.body))")
+                #expect((Self.json(refused.body)["error"] as? String)?.contains(words) == true, "\(query): \(Self.json(refused.body))")
+            }
+        }
+    }
+
     /// A failure that is not the engine's: logged with its cause and the request's id, and
     /// answered with the id and nothing of the cause.
     @Test func aFiveHundredIsLoggedWithItsRequestIdAndAnsweredWithoutInternals() async throws {
