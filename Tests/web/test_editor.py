@@ -151,14 +151,14 @@ def test_the_time_slider_shows_an_older_picture(browser, server):
     slider = browser.find_element(By.ID, "time-slider")
     browser.execute_script("arguments[0].value = 3; arguments[0].dispatchEvent(new Event('input'))", slider)
     wait(browser, lambda d: picture_version(d) == "3", what="the picture at event 3")
-    # Named as History names the edit it shows (v3), not by a count of its own.
+    # Named as History names the edit it shows (#3), not by a count of its own.
     label = browser.find_element(By.ID, "time-label").text
-    assert label.startswith("v3 · "), label
+    assert label.startswith("#3 · "), label
     assert browser.find_elements(By.CSS_SELECTOR, '#history li[data-version="3"].scrubbed'), "History marks the v3 the slider shows"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#history li.scrubbed")) == 1
     # "shown now" moves with the picture: the head's row says only where the creation is.
     row_words = "return [...document.querySelectorAll(arguments[0])].map((li) => li.querySelector('button span').textContent)"
-    assert browser.execute_script(row_words, "#history li.scrubbed")[0].startswith("v3 · shown · ")
+    assert browser.execute_script(row_words, "#history li.scrubbed")[0].startswith("#3 · shown · ")
     head_words = browser.execute_script(row_words, "#history li.head")[0]
     assert " · now · " in head_words and "shown" not in head_words, head_words
     time.sleep(0.3)  # the older picture has loaded and laid out: the present's selection stays hidden
@@ -425,4 +425,6 @@ def test_a_portrait_picture_fits_the_window_and_a_shape_takes_the_style_panel(br
     browser.execute_script("arguments[0].value = '#00ff00'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", fill)
     settle(browser, server, name, events + 3)
     assert show(server, name)["layers"][-1]["shape"]["fill"].lower().startswith("#00ff00")
+    # Said in words: a person picked a swatch and never saw its code.
+    assert browser.find_element(By.ID, "status").text == "fill of the rectangle: lime"
     assert "rectangle" in browser.find_element(By.ID, "layers").text

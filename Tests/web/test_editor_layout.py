@@ -246,6 +246,10 @@ def test_a_filter_preview_is_labelled_and_never_downloaded_as_applied(device, se
     wait(driver, lambda d: "/preview?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview")
     note = driver.find_element(By.ID, "preview-note")
     assert note.is_displayed() and "not applied" in note.text
+    # A slider previews while it is dragged, before it is let go.
+    amount = driver.find_element(By.CSS_SELECTOR, '#filter-params [data-param="amount"]')
+    driver.execute_script("arguments[0].value = '0.25'; arguments[0].dispatchEvent(new Event('input'))", amount)
+    wait(driver, lambda d: "set=amount%3D0.25" in d.find_element(By.ID, "picture").get_attribute("src"), what="the slider previewed as it is dragged")
     # Going to Export lets the preview go: the picture is again what a download gives.
     open_sheet(driver, "export")
     wait(driver, lambda d: "/preview?" not in d.find_element(By.ID, "picture").get_attribute("src"), what="the preview let go")
@@ -378,7 +382,18 @@ def test_a_second_copy_of_a_sticker_lands_beside_the_first(device, server):
     stickers = [l for l in show(server, "layout")["layers"] if l["kind"] == "image"][-2:]
     first, second = (s["transform"] for s in stickers)
     assert (first["x"], first["y"]) != (second["x"], second["y"]), (first, second)
-    for _ in range(2):
+    # The first taken off, a third lands on neither the second nor a caption: a quarter of
+    # the picture's width away from each.
+    assert server.memery("layer", "remove", "layout", stickers[0]["id"]).returncode == 0
+    settle(driver, server, "layout", events + 3)
+    driver.execute_script("const s = document.getElementById('add-sticker'); s.value = 'cat sticker'; s.dispatchEvent(new Event('change'))")
+    settle(driver, server, "layout", events + 4)
+    state = show(server, "layout")
+    third = state["layers"][-1]["transform"]
+    for layer in state["layers"][:-1]:
+        apart = ((layer["transform"]["x"] - third["x"]) ** 2 + (layer["transform"]["y"] - third["y"]) ** 2) ** 0.5
+        assert apart >= state["width"] / 4, (layer, third)
+    for _ in range(4):
         assert server.memery("undo", "layout").returncode == 0
 
 
@@ -418,7 +433,7 @@ def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest
     second, other = (next(n["version"] for n in tree["nodes"] if word in n["summary"]) for word in ('"second"', '"other way"'))
     assert lanes[str(second)] != lanes[str(other)], f"two branches, two lanes: {lanes}"
     head = driver.find_element(By.CSS_SELECTOR, "#history li.head")
-    assert head.get_attribute("data-version") == str(tree["head"]) and head.text.startswith(f"v{tree['head']} · shown now ·"), head.text
+    assert head.get_attribute("data-version") == str(tree["head"]) and head.text.startswith(f"#{tree['head']} · shown now ·"), head.text
     dots = driver.find_elements(By.CSS_SELECTOR, "#history svg circle")
     assert len(dots) == len(rows)
     back = driver.find_element(By.ID, "history-newest")
@@ -435,6 +450,187 @@ def test_history_draws_a_branch_in_a_lane_of_its_own_and_goes_back_to_the_newest
     rows = driver.find_elements(By.CSS_SELECTOR, "#history li")
     tree = json.loads(server.memery("history", "branchy", "--json").stdout)
     assert sorted(int(r.get_attribute("data-version")) for r in rows) == sorted(n["version"] for n in tree["nodes"])
+
+
+def test_history_names_what_the_creation_no_longer_has_and_colours_in_words(device, server):
+    kind, driver = device
+    name = f"gone-{kind}"
+    assert server.memery("new", name, "--canvas", "60x40").returncode == 0
+    rect = server.memery("shape", "add", name, "--rect", "10,10,20,10").stdout.strip()
+    for args in [("layer", "set", name, rect, "scale=2"), ("checkout", name, "2")]:
+        assert server.memery(*args).returncode == 0, args
+    open_creation(driver, server, name)
+    driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="history"]').click()
+    rows = wait(driver, lambda d: [r.text for r in d.find_elements(By.CSS_SELECTOR, "#history li")] if len(d.find_elements(By.CSS_SELECTOR, "#history li")) == 3 else None,
+                what="the history's three rows")
+    # Gone back past the rectangle, History still names it by what it was, and a change of
+    # its transform says what it may have been; the canvas's colour is a word.
+    assert rows[0] == "#4 moved or resized the rectangle", rows
+    assert rows[1] == "#3 added a rectangle (20x10)", rows
+    assert rows[2].startswith("#2 · shown now · created") and "(white)" in rows[2] and "#ffffff" not in rows[2], rows
+
+
+def test_a_note_or_an_offer_beside_undo_moves_nothing_on_the_picture(device, server):
+    kind, driver = device
+    name = f"steady-{kind}"
+    assert server.memery("new", name, "--canvas", "300x200", "--background", "#3366cc").returncode == 0
+    # A rectangle reaching past the left edge: the page offers to grow the canvas for it.
+    assert server.memery("shape", "add", name, "--rect", "-40,20,80,40").returncode == 0
+    rect = show(server, name)["layers"][-1]["id"]
+    open_creation(driver, server, name)
+    open_sheet(driver, "filters")
+    where = lambda: driver.execute_script("const r = document.getElementById('picture').getBoundingClientRect(); return [r.top, r.height]")
+    before = where()
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.sepia'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    wait(driver, lambda d: d.find_element(By.ID, "preview-note").is_displayed(), what="the preview's note")
+    driver.execute_script("window.memery.room.consider(arguments[0])", rect)
+    offer = wait(driver, lambda d: d.find_element(By.ID, "grow-canvas") if d.find_element(By.ID, "grow-canvas").is_displayed() else None, what="the offer")
+    assert offer.text == "Grow the canvas to fit the shape"
+    assert where() == before, (where(), before)
+    undo = driver.find_element(By.ID, "undo").rect
+    for element in (driver.find_element(By.ID, "preview-note"), offer):
+        box = element.rect
+        assert box["height"] <= undo["height"] + 1 and box["x"] + box["width"] <= driver.execute_script("return innerWidth"), (element.get_attribute("id"), box)
+        assert box["width"] >= 90, ("each has room for words", element.get_attribute("id"), box)
+    driver.save_screenshot(str(SHOTS / f"editor-notes-{kind}.png"))
+    open_sheet(driver, "text")
+
+
+def test_a_caption_typed_above_a_phones_keyboard_leaves_the_picture_large(device, server):
+    kind, driver = device
+    if kind != "phone":
+        pytest.skip("a phone's keyboard")
+    assert server.memery("new", "keyboard", "--image", str(EXAMPLE)).returncode == 0
+    assert server.memery("text", "keyboard", "--top", "picture in view").returncode == 0
+    open_creation(driver, server, "keyboard")
+    # The keyboard open: the page (interactive-widget=resizes-content) has 450 px of 844.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 450, "deviceScaleFactor": 3, "mobile": True})
+    width = lambda: driver.execute_script("return document.getElementById('picture').getBoundingClientRect().width")
+    wait(driver, lambda d: d.execute_script("return innerHeight") == 450, what="the page above the keyboard")
+    crowded = width()
+    top = driver.find_element(By.ID, "top-caption")
+    top.click()
+    # The row above the picture and the rest of the sheet step aside while the field is typed in.
+    wait(driver, lambda d: not d.find_element(By.ID, "undo").is_displayed(), what="the row above the picture out of the way")
+    assert not driver.find_element(By.ID, "style-panel").is_displayed() and driver.find_element(By.ID, "bottom-caption").is_displayed()
+    assert driver.find_element(By.CSS_SELECTOR, ".tool-bar").is_displayed(), "the next task a tap away"
+    wait(driver, lambda d: width() >= 2 * crowded, what=f"the picture at least twice as wide as {crowded:.0f} px")
+    check_picture(driver, "a caption typed above the keyboard")
+    driver.save_screenshot(str(SHOTS / "editor-keyboard-phone.png"))
+    # Enter is the keyboard's Done: the words are stored and the field left.
+    events = show(server, "keyboard")["events"]
+    top.send_keys(" too", Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "undo").is_displayed(), what="the row above the picture back")
+    settle(driver, server, "keyboard", events + 1)
+    assert next(l["text"] for l in show(server, "keyboard")["layers"] if l.get("role") == "top") == "picture in view too"
+
+
+def test_what_a_walk_through_found_said_and_done_as_a_person_expects(device, server):
+    kind, driver = device
+    name = f"walked-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    for args in [("image", "add", name, "--sticker", "deal-with-it", "--scale", "0.3"), ("text", "add", name, "SIDE", "--box", "20,20,160,60"),
+                 ("filter", "apply", name, "org.memery.deep-fry")]:
+        assert server.memery(*args).returncode == 0, args
+    sticker, box = show(server, name)["layers"][-2:]
+    assert server.memery("filter", "apply", name, "org.memery.grayscale", "--layer", sticker["id"]).returncode == 0
+    assert server.memery("filter", "set", name, "1", "amount=0.3").returncode == 0
+    events = open_creation(driver, server, name)
+    texts = lambda css: driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", css)
+    # A bundled sticker is named as adding it named it, in the layers and in the filter list.
+    wait(driver, lambda d: "sticker: deal with it" in texts("#layers li button:first-child"), what="the sticker named in the layers")
+    open_sheet(driver, "filters")
+    assert "Grayscale on the deal with it sticker" in texts("#applied-filters li > span"), texts("#applied-filters li > span")
+    # History names the filter whose settings changed.
+    open_sheet(driver, "history")
+    rows = wait(driver, lambda d: texts("#history li") or None, what="the history")
+    assert any(r.endswith("changed the settings of Deep fry") for r in rows), rows
+    # Remove is beside Undo while a layer is chosen, whichever sheet is open.
+    open_sheet(driver, "stickers")
+    remove = driver.find_element(By.ID, "remove-chosen")
+    assert not remove.is_displayed(), "nothing chosen, nothing to remove"
+    driver.execute_script("window.memery.select(arguments[0])", sticker["id"])
+    wait(driver, lambda d: remove.is_displayed(), what="Remove shown for the chosen sticker")
+    assert remove.get_attribute("aria-label") == "Remove the deal with it sticker"
+    remove.click()
+    settle(driver, server, name, events + 1)
+    assert [l["id"] for l in show(server, name)["layers"]].count(sticker["id"]) == 0
+    assert driver.find_element(By.ID, "status").text == "removed the deal with it sticker (Undo brings it back)"
+    assert not remove.is_displayed()
+    # A tap on the space around the picture lets the chosen layer go.
+    driver.execute_script("window.memery.select(arguments[0])", box["id"])
+    wait(driver, lambda d: d.find_element(By.ID, "selection").is_displayed(), what="the box chosen")
+    area = driver.find_element(By.ID, "stage-area").rect
+    picture = driver.find_element(By.ID, "picture").rect
+    if kind == "phone":
+        touch(driver, area["x"] + 6, picture["y"] - 8)
+    else:
+        click = ActionBuilder(driver)
+        click.pointer_action.move_to_location(round(area["x"] + 6), round(picture["y"] - 8)).click()
+        click.perform()
+    wait(driver, lambda d: not d.find_element(By.ID, "selection").is_displayed(), what="nothing chosen after a tap beside the picture")
+    # A text box emptied is removed, as an emptied caption is.
+    driver.execute_script("window.memery.select(arguments[0]); window.memery.stage.editText(arguments[0])", box["id"])
+    field = wait(driver, lambda d: d.find_element(By.ID, "inline-text") if d.find_element(By.ID, "inline-text").is_displayed() else None, what="the box's words")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE, Keys.ENTER)
+    settle(driver, server, name, events + 2)
+    assert all(l["id"] != box["id"] for l in show(server, name)["layers"])
+    assert driver.find_element(By.ID, "status").text == "removed “SIDE”: its words were emptied"
+    # A refusal said in red goes once the person moves on to something else.
+    open_sheet(driver, "filters")
+    driver.find_element(By.ID, "filter-apply").click()
+    wait(driver, lambda d: d.find_element(By.ID, "status").text == "choose a filter first", what="the refusal")
+    assert driver.find_element(By.ID, "status").get_attribute("class") == "error"
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.sepia'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    wait(driver, lambda d: d.find_element(By.ID, "preview-note").is_displayed(), what="the preview")
+    assert driver.find_element(By.ID, "status").get_attribute("class") != "error", driver.find_element(By.ID, "status").text
+    open_sheet(driver, "text")
+    # Renamed, the page stays where it was and says so.
+    open_sheet(driver, "export")
+    renamed = f"{name}-renamed"
+    driver.execute_script("window.prompt = () => arguments[0]", renamed)
+    driver.find_element(By.ID, "rename").click()
+    wait(driver, lambda d: d.find_element(By.ID, "creation-title").text == renamed, what="the new name")
+    assert driver.find_element(By.CSS_SELECTOR, '.sheet-page[data-sheet="export"]').is_displayed(), "still on Export"
+    assert driver.find_element(By.ID, "status").text == f"renamed to {renamed}"
+
+
+def test_random_on_an_empty_gallery_says_why_nothing_opened(server):
+    driver = chromium(False)
+    try:
+        driver.get(server.url)
+        wait(driver, lambda d: d.find_element(By.ID, "gallery-view").is_displayed(), what="the gallery")
+        driver.find_element(By.ID, "search").send_keys("no such creation anywhere")
+        driver.find_element(By.ID, "random").click()
+        wait(driver, lambda d: d.find_element(By.ID, "status").text == "no creation here to pick from: clear the search or the ticks above", what="why nothing opened")
+    finally:
+        driver.quit()
+
+
+def test_escape_in_a_caption_takes_the_typed_words_back(device, server):
+    kind, driver = device
+    name = f"escape-{kind}"
+    assert server.memery("new", name, "--canvas", "120x80").returncode == 0
+    assert server.memery("text", name, "--top", "KEPT").returncode == 0
+    events = open_creation(driver, server, name)
+    top = driver.find_element(By.ID, "top-caption")
+    top.click()
+    top.send_keys(" AND MORE")
+    wait(driver, lambda d: "/text-preview?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the words previewed")
+    top.send_keys(Keys.ESCAPE)
+    assert top.get_attribute("value") == "KEPT"
+    wait(driver, lambda d: "/render?" in d.find_element(By.ID, "picture").get_attribute("src"), what="the stored picture again")
+    assert driver.find_element(By.ID, "status").text == "top caption left as it was"
+    # An edit after it is the only one stored: leaving the field sent nothing.
+    bottom = driver.find_element(By.ID, "bottom-caption")
+    bottom.click()
+    bottom.send_keys("AFTER", Keys.ENTER)
+    settle(driver, server, name, events + 1)
+    captions = {l["role"]: l["text"] for l in show(server, name)["layers"] if l.get("role")}
+    assert captions == {"top": "KEPT", "bottom": "AFTER"}, captions
 
 
 def test_the_history_is_sent_as_what_came_after_the_part_a_page_has(server):
@@ -473,7 +669,13 @@ def test_an_applied_filter_keeps_settings_that_can_be_changed(device, server):
     inside = "const s = document.getElementById('sheet').getBoundingClientRect(), r = arguments[0].getBoundingClientRect(); return r.top >= s.top && r.bottom <= s.bottom"
     wait(driver, lambda d: d.execute_script(inside, amount), what="the settings inside the sheet")
     assert amount.get_attribute("value") == "0.7", "the settings shown are the ones applied"
-    driver.execute_script("arguments[0].value = '0.3'; arguments[0].dispatchEvent(new Event('change'))", amount)
+    # Dragged, not yet let go: the picture shows the setting, and nothing is stored.
+    driver.execute_script("arguments[0].value = '0.3'; arguments[0].dispatchEvent(new Event('input'))", amount)
+    wait(driver, lambda d: "/preview?position=1&" in d.find_element(By.ID, "picture").get_attribute("src")
+         and "set=amount%3D0.3" in d.find_element(By.ID, "picture").get_attribute("src"), what="the setting previewed as it is dragged")
+    wait(driver, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"), what="the preview drawn")
+    assert show(server, name)["events"] == events
+    driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", amount)
     settle(driver, server, name, events + 1)
     assert show(server, name)["filters"][0]["params"]["amount"] == "0.3"
     seed = driver.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="seed"]')
@@ -882,14 +1084,14 @@ def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
     rows = wait(driver, lambda d: texts("#history li") or None, what="the history")
     assert not any(labels.search(r) for r in rows), rows
     assert any("filtered the picture with Sepia" in r for r in rows), rows
-    assert any('added top text "HI THERE"' in r for r in rows), rows
+    assert any('added the top caption "HI THERE"' in r for r in rows), rows
     # A caption's later edits name it by its place: its words now are not those it had then.
     assert any(r.endswith('edited the top caption: text "HELLO AGAIN"') for r in rows), rows
     # An undo says where it went, in the same words.
     driver.find_element(By.ID, "undo").click()
     settle(driver, server, name, events + 1)
     said = driver.find_element(By.ID, "status").text
-    assert said.startswith(f"undone: now at v{events - 1}, added rect") and not labels.search(said), said
+    assert said.startswith(f"undone: back to #{events - 1}, the edit that added a rectangle") and not labels.search(said), said
     assert server.memery("redo", name).returncode == 0
 
 

@@ -74,6 +74,14 @@ export const api = {
     if (version) query.set('version', String(version));  // a new address for each state: no stale thumbnail
     return `/api/creations/${enc(name)}/preview?${spelled(query)}`;
   },
+  // The picture with the filter applied at `position` (1 first) changed by `settings`, stored
+  // nowhere: an applied filter's slider as it is dragged.
+  settingsPreviewURL: (name, position, { width, settings = [], version } = {}) => {
+    const query = new URLSearchParams({ position: String(position), width: String(width) });
+    for (const setting of settings) query.append('set', setting);
+    if (version) query.set('version', String(version));  // a new address for each state
+    return `/api/creations/${enc(name)}/preview?${spelled(query)}`;
+  },
   // The picture with words as typed into a caption (`caption`: top or bottom) or a text
   // layer (`layer`), stored nowhere.
   textPreviewURL: (name, { text, caption, layer, width, version }) => {

@@ -24,6 +24,9 @@ export class Stage {
     this.pinching = null;
     const area = this.stage.parentElement;
     area.addEventListener('wheel', (event) => this.wheel(event), { passive: false });
+    // A tap on the space around the picture lets the chosen layer go, as one on the picture's
+    // empty part does.
+    area.addEventListener('click', (event) => { if (event.target === area && this.editor.selected) this.editor.select(null); });
     this.stage.addEventListener('pointerdown', (event) => this.down(event));
     this.stage.addEventListener('pointermove', (event) => this.move(event));
     this.stage.addEventListener('pointerup', (event) => this.up(event));
@@ -45,10 +48,7 @@ export class Stage {
       if (!this.inlineText.hidden && event.target !== this.inlineText && performance.now() - this.wordsOpenedAt < 800) event.preventDefault();
     });
     // The picture drawn again with the words at each pause, in the box's own font and colours.
-    this.inlineText.addEventListener('input', () => {
-      const id = this.inlineText.dataset.layer;
-      this.editor.previewWords(this.inlineText, { layer: id }, () => this.editor.creation?.layers.find((l) => l.id === id)?.text ?? '');
-    });
+    this.inlineText.addEventListener('input', () => this.previewOpenWords());
   }
 
   // Canvas pixels per screen pixel.
@@ -444,6 +444,13 @@ export class Stage {
     this.inlineText.scrollIntoView({ block: 'center' });  // above a phone's keyboard
   }
 
+  // The picture with the open text box's words as typed (nothing when no box is open).
+  previewOpenWords() {
+    if (this.inlineText.hidden || document.activeElement !== this.inlineText) return;
+    const id = this.inlineText.dataset.layer;
+    this.editor.previewWords(this.inlineText, { layer: id }, () => this.editor.creation?.layers.find((l) => l.id === id)?.text ?? '');
+  }
+
   async commitInlineText() {
     const field = this.inlineText;
     if (field.hidden) return;
@@ -451,6 +458,8 @@ export class Stage {
     this.editor.stopPreviewingWords();
     const layer = this.editor.creation?.layers.find((l) => l.id === field.dataset.layer);
     if (!layer || field.dataset.cancelled || field.value === layer.text) { this.editor.showPicture(); return; }
+    // Emptied: the box goes, as an emptied caption does (undo brings it back).
+    if (!field.value.trim()) { await this.editor.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)}: its words were emptied`); return; }
     await this.editor.commit({ op: 'layer set', id: layer.id, set: [`text=${field.value}`] }, `changed ${spoken(layer)} to ${spoken({ kind: 'text', text: field.value })}`);
   }
 }

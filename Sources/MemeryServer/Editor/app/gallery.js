@@ -21,6 +21,9 @@ export class Gallery {
     for (const input of [this.search, this.favorites, this.trash]) input.addEventListener('input', () => this.refresh());
     document.getElementById('random').addEventListener('click', () => {
       if (this.entries.length) this.open(this.entries[Math.floor(Math.random() * this.entries.length)].name);
+      else say(this.search.value || this.favorites.checked || this.trash.checked
+        ? 'no creation here to pick from: clear the search or the ticks above'
+        : 'no creations yet to pick from: start one from a picture above');
     });
     // A button, not a label, opens the file picker: a keyboard reaches buttons. Without a
     // `capture` attribute, a phone offers its photos as well as its camera.

@@ -3,6 +3,7 @@
 // shows the engine's picture as it was right after that event, and "Go back here" checks
 // it out (an edit itself, which undo can take back).
 import { api } from './api.js';
+import { spoken } from './layername.js';
 import { say } from './status.js';
 import { tapOrClick, touching } from './pointer.js';
 
@@ -24,7 +25,7 @@ export class History {
       const newest = this.tree.nodes.reduce((a, b) => (b.time > a.time ? b : a), this.tree.nodes[0]);
       const shown = this.editShownAfter(Number(this.slider.value));
       editor.commit({ op: 'checkout', event: shown },
-        `went back to v${shown}: Undo steps further back; to return, ${tapOrClick()} v${newest.version} in History`);
+        `went back to edit #${shown}: Undo steps further back; to return, ${tapOrClick()} #${newest.version} in History`);
     });
   }
 
@@ -79,10 +80,11 @@ export class History {
     const back = document.getElementById('history-newest');
     back.hidden = !newest || newest.version === tree.head;
     if (newest) {
-      back.textContent = `Back to the newest (v${newest.version})`;
-      back.onclick = () => this.editor.commit({ op: 'checkout', event: newest.version }, `back to the newest, v${newest.version}`);
+      back.textContent = `Back to the newest (#${newest.version})`;
+      back.onclick = () => this.editor.commit({ op: 'checkout', event: newest.version }, `back to the newest, edit #${newest.version}`);
     }
     // The newest rows only: a long history draws in a blink, and older rows come on request.
+    const gone = layersNamedByHistory(tree, this.editor.panels.filters);
     this.more.hidden = graph.rows.length <= this.shown;
     this.more.textContent = `Show older edits (${graph.rows.length - this.shown} more)`;
     this.list.replaceChildren(...graph.rows.slice(0, this.shown).map((node, index) => {
@@ -96,7 +98,7 @@ export class History {
       // What is shown now comes first: a long summary is what a narrow screen cuts short.
       const words = document.createElement('span');
       const shown = node.version === tree.head;
-      item.dataset.summary = this.editor.panels.named(node.summary);
+      item.dataset.summary = this.editor.panels.named(node.summary, gone);
       words.textContent = rowWords(node.version, shown ? ' · shown now ·' : '', item.dataset.summary);
       button.append(words);
       button.title = `${new Date(node.time).toLocaleString()}: ${words.textContent}`;
@@ -104,7 +106,7 @@ export class History {
         item.className = 'head';
         button.setAttribute('aria-current', 'step');
       }
-      button.addEventListener('click', () => this.editor.commit({ op: 'checkout', event: node.version }, `checked out v${node.version}`));
+      button.addEventListener('click', () => this.editor.commit({ op: 'checkout', event: node.version }, `went back to edit #${node.version}`));
       item.append(button);
       return item;
     }));
@@ -112,6 +114,7 @@ export class History {
     this.slider.max = String(tree.events);
     this.slider.value = String(tree.events);
     this.editor.showingPast = false;
+    this.editor.showChosenActions();
     this.list.classList.remove('scrubbing');
     this.go.disabled = true;
     this.label.textContent = 'now';
@@ -127,7 +130,7 @@ export class History {
     // An undo, a redo or a checkout is a step of its own that shows an older edit: said so,
     // since the same v comes again.
     const move = this.tree.moves.find((m) => m.version === version);
-    this.label.textContent = now ? 'now' : `v${shown}${move ? ` (${move.cause})` : ''}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
+    this.label.textContent = now ? 'now' : `#${shown}${move ? ` (${move.cause})` : ''}${batchTime ? ` · ${ago(batchTime)}` : ''}`;
     // The edit shown is marked in the list too, beside the one the creation is at.
     // The head's row says "shown now" only while it is: scrubbing, the picture is the marked
     // row's, and the head is only where the creation is.
@@ -144,9 +147,10 @@ export class History {
     this.go.disabled = now;
     // The past is only shown: no layer of it can be selected, and edits go to the present.
     this.editor.showingPast = !now;
+    this.editor.showChosenActions();
     this.editor.showPicture(now ? undefined : version);
     this.editor.stage.showSelection();
-    say(now ? '' : `showing v${shown}; edits still apply to now — “Go back here” makes this now`);
+    say(now ? '' : `showing edit #${shown}; edits still apply to now — “Go back here” makes this now`);
   }
 
   timeOf(version) {
@@ -217,6 +221,32 @@ function drawRow(graph, index, width, height) {
 
 // A row's words: its version, what it is to the picture shown (the head's "shown now"), and
 // what the edit did.
+// Each layer and filter as the history's own words named it when it was added ("added rect
+// L4 (…)", "filtered base with org.memery.sepia (F2)"): the names of those the creation no
+// longer has, after going back past them.
+function layersNamedByHistory(tree, filters) {
+  const names = new Map();
+  for (const node of tree.nodes) {
+    for (const step of node.summary.split('; ')) {
+      const filtered = /^filtered .* with (\S+) \((F\d+)\)$/.exec(step);
+      if (filtered) { names.set(filtered[2], filters.find((f) => f.id === filtered[1])?.name || filtered[1]); continue; }
+      const drawing = /^drew on a new drawing layer (L\d+)$/.exec(step);
+      if (drawing) { names.set(drawing[1], 'the drawing'); continue; }
+      const added = /^added (top |bottom |free )?(text|image|rect|ellipse|line|shape) (L\d+)(?: (.*))?$/.exec(step);
+      if (!added) continue;
+      const [, role, kind, label, rest = ''] = added;
+      if (kind === 'text') {
+        const words = /^"(.*)"$/.exec(rest)?.[1] ?? '';
+        names.set(label, role === 'top ' || role === 'bottom ' ? `the ${role.trim()} caption` : spoken({ kind: 'text', text: words }));
+      } else if (kind === 'image') {
+        const source = rest.replace(/ \(\d+x\d+\)$/, '');
+        names.set(label, source.startsWith('emoji ') ? `the ${source.slice(6)}` : 'the picture');
+      } else names.set(label, spoken({ kind: 'shape', shape: { kind } }));
+    }
+  }
+  return names;
+}
+
 function rowWords(version, mark, summary) {
-  return `v${version}${mark} ${summary}`;
+  return `#${version}${mark} ${summary}`;
 }

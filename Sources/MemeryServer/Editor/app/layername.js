@@ -3,6 +3,16 @@
 
 const SHAPES = { rect: 'the rectangle', ellipse: 'the ellipse', line: 'the line' };
 
+// The stickers that ship with Memery, by name ("deal-with-it"): a layer of one is "the deal
+// with it sticker", as adding it said, not the picture deal-with-it.png.
+const bundled = new Set();
+export function knowStickers(names) { for (const name of names) bundled.add(name); }
+export function stickerName(layer) {
+  const source = layer?.image?.sourceName || '';
+  const name = source.replace(/\.png$/, '');
+  return source !== name && bundled.has(name) ? name.replaceAll('-', ' ') : null;
+}
+
 export function spoken(layer) {
   if (!layer) return 'the layer';
   if (layer.kind === 'text') {
@@ -13,6 +23,7 @@ export function spoken(layer) {
   if (layer.kind === 'image') {
     const source = layer.image?.sourceName || '';
     if (source.startsWith('emoji ')) return `the ${source.slice(6)}`;  // "moved the 🔥", not "the picture emoji 🔥"
+    if (stickerName(layer)) return `the ${stickerName(layer)} sticker`;
     return source ? `the picture ${source}` : 'the picture';
   }
   if (layer.kind === 'drawing') return 'the drawing';

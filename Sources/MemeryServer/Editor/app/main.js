@@ -7,7 +7,9 @@ import { Stage } from './canvas.js';
 import { Gallery } from './gallery.js';
 import { History } from './history.js';
 import { Hub } from './hub.js';
+import { spoken } from './layername.js';
 import { Panels } from './panels.js';
+import { touching } from './pointer.js';
 import { Room } from './room.js';
 import { Sheets } from './sheets.js';
 import { say, fail } from './status.js';
@@ -32,6 +34,21 @@ class Editor {
     this.drafts = {};  // words put back after a sign-in, not sent yet: no reload overwrites them
     for (const [which, input] of Object.entries(this.captions)) {
       input.addEventListener('input', () => this.previewTyping(which));
+      // Escape takes the words typed back: the field and the picture show what is stored,
+      // and nothing is sent.
+      input.addEventListener('keydown', (event) => {
+        // On a phone Enter is the keyboard's Done: the words are stored and the field left,
+        // so that the keyboard goes and the tools come back.
+        if (event.key === 'Enter' && touching()) { input.blur(); return; }
+        if (event.key !== 'Escape' || !this.creation) return;
+        event.preventDefault();
+        clearTimeout(this.typingPause);
+        delete this.drafts[which];
+        input.value = this.keptCaption(which);
+        input.blur();
+        this.showPicture();
+        say(`${which} caption left as it was`);
+      });
       input.addEventListener('change', async () => {
         clearTimeout(this.typingPause);  // a preview still to come would cover what was stored
         delete this.drafts[which];  // sent now: the field shows what the creation holds again
@@ -40,7 +57,7 @@ class Editor {
         // must not look as if they were saved.
         input.dataset.sent = input.value;
         const kept = await this.commit({ op: 'text', [which]: input.value }, input.value.trim() ? `${which} caption set` : `${which} caption removed`);
-        if (!kept && this.creation) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+        if (!kept && this.creation) input.value = this.keptCaption(which);
       });
     }
     // Signed out elsewhere with words typed and not yet sent: they wait in this tab's
@@ -51,6 +68,15 @@ class Editor {
     window.addEventListener('pagehide', () => this.keepDrafts());
     // Back from the browser's cache, the page is as it was: the words are in their fields.
     window.addEventListener('pageshow', (event) => { if (event.persisted) sessionStorage.removeItem('memery-drafts'); });
+    // Words the engine refuses all the same (the preview answers 400): the stored picture,
+    // not a broken one.
+    this.stage.picture.addEventListener('error', () => {
+      if (this.wordsPreview && this.stage.picture.getAttribute('src') === this.wordsPreview) this.showPicture();
+    });
+    document.getElementById('remove-chosen').addEventListener('click', () => {
+      const layer = this.selectedLayer();
+      if (layer) this.commit({ op: 'layer remove', id: layer.id }, `removed ${spoken(layer)} (Undo brings it back)`);
+    });
     this.wireExport();
     document.getElementById('home').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
     window.addEventListener('hashchange', () => this.route());
@@ -64,6 +90,8 @@ class Editor {
   brushColor() { return document.getElementById('brush-color').value; }
   brushWidth() { return Number(document.getElementById('brush-width').value); }
   selectedLayer() { return this.creation?.layers.find((layer) => layer.id === this.selected) || null; }
+  // The words the creation holds in its top or bottom caption ('' for none).
+  keptCaption(which) { return this.creation?.layers.find((layer) => layer.role === which)?.text ?? ''; }
   // The engine's picture as wide as it shows: the stage's width, zoom and pixel density,
   // never wider than the canvas (zoomed in, the picture is drawn again, sharp).
   previewWidth() {
@@ -87,8 +115,7 @@ class Editor {
     for (const [which, input] of Object.entries(this.captions)) {
       // A field being typed in is left: its own change event sends the words, once.
       if (document.activeElement === input) { input.blur(); continue; }
-      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
-      if (input.value === kept || input.value === input.dataset.sent) continue;
+      if (input.value === this.keptCaption(which) || input.value === input.dataset.sent) continue;
       input.dataset.sent = input.value;
       this.commit({ op: 'text', [which]: input.value }, `${which} caption set`);
     }
@@ -110,7 +137,9 @@ class Editor {
   async show(name) {
     document.getElementById('gallery-view').hidden = true;
     document.getElementById('editor-view').hidden = false;
-    if (this.name !== name) {
+    // The same creation under the name this page just gave it: nothing of it is reset (the
+    // sheet, what was said), only the name follows.
+    if (this.name !== name && name !== this.renamingTo) {
       this.saveTypedWords();
       this.visits = (this.visits || 0) + 1;
       for (const input of Object.values(this.captions)) input.value = '';  // the last one's words are not this one's
@@ -135,7 +164,7 @@ class Editor {
   // The picture with a caption's words as typed, at each pause in typing: stored nowhere
   // until Enter or leaving the field makes them one edit.
   previewTyping(which) {
-    this.previewWords(this.captions[which], { caption: which }, () => this.creation.layers.find((l) => l.role === which)?.text ?? '');
+    this.previewWords(this.captions[which], { caption: which }, () => this.keptCaption(which));
   }
 
   // The same for any field of words: `place` is { caption } or { layer }, `kept` the words
@@ -147,10 +176,8 @@ class Editor {
       // Left meanwhile, the same words as stored, or a box emptied to be typed again (which
       // the engine would refuse): the stored picture.
       if (document.activeElement !== input || input.value === kept() || (place.layer && !input.value.trim())) { this.showPicture(); return; }
-      const url = api.textPreviewURL(this.name, { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events });
-      this.showPictureURL(url);
-      // Refused all the same: the stored picture, not a broken one.
-      this.stage.picture.addEventListener('error', () => { if (this.stage.picture.getAttribute('src') === url) this.showPicture(); }, { once: true });
+      this.wordsPreview = api.textPreviewURL(this.name, { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events });
+      this.showPictureURL(this.wordsPreview);
     }, 120);
   }
 
@@ -160,8 +187,7 @@ class Editor {
     if (!this.name || !this.creation) return;
     const drafts = {};
     for (const [which, input] of Object.entries(this.captions)) {
-      const kept = this.creation.layers.find((l) => l.role === which)?.text ?? '';
-      if (input.value !== kept) drafts[which] = input.value;
+      if (input.value !== this.keptCaption(which)) drafts[which] = input.value;
     }
     if (Object.keys(drafts).length) sessionStorage.setItem('memery-drafts', JSON.stringify({ id: this.creation.id, drafts }));
   }
@@ -189,10 +215,12 @@ class Editor {
       this.showPicture();
       for (const [which, input] of Object.entries(this.captions)) {
         delete input.dataset.sent;  // read again: what the creation holds says what is sent
-        if (document.activeElement !== input && this.drafts[which] === undefined) input.value = this.creation.layers.find((l) => l.role === which)?.text ?? '';
+        if (document.activeElement !== input && this.drafts[which] === undefined) input.value = this.keptCaption(which);
         else if (document.activeElement === input) this.previewTyping(which);  // a change from elsewhere, under words being typed
       }
+      this.stage.previewOpenWords();  // and a text box's words being typed, the same way
       if (!this.selectedLayer()) this.selected = null;
+      this.showChosenActions();
       this.panels.showLayers(this.creation, this.selected);
       this.panels.showStyle(this.selectedLayer());
       const favorite = document.getElementById('favorite');
@@ -217,7 +245,10 @@ class Editor {
       loading(picture);
       picture.src = url;
     }
-    picture.dataset.version = new URL(url, location.href).searchParams.get('version') || '';
+    // The version shown, for a render of the creation only: a preview (words as typed, a
+    // filter) carries the version it was drawn on, and is not that version.
+    const address = new URL(url, location.href);
+    picture.dataset.version = address.pathname.endsWith('/render') ? address.searchParams.get('version') || '' : '';
   }
 
   async hit(point) {
@@ -226,9 +257,19 @@ class Editor {
 
   select(id) {
     this.selected = id;
+    this.showChosenActions();
     this.stage.showSelection();
     this.panels.showLayers(this.creation, id);
     this.panels.showStyle(this.selectedLayer());
+  }
+
+  // Remove, beside Undo, while a layer is chosen: wherever the person is (the Stickers sheet,
+  // the picture), the way to take it off is in reach, not only in the Text sheet's list.
+  showChosenActions() {
+    const layer = this.selectedLayer();
+    const remove = document.getElementById('remove-chosen');
+    remove.hidden = !layer || this.showingPast;
+    if (layer) remove.setAttribute('aria-label', `Remove ${spoken(layer)}`);
   }
 
   // One edit (one gesture), committed; then the page shows what the engine made of it.
@@ -368,8 +409,8 @@ class Editor {
       } catch (error) { this.renamingTo = null; fail(error); }
     });
     document.getElementById('save-template').addEventListener('click', async () => {
-      const template = prompt('Template name', this.name);
-      if (template) gallery({ op: 'template save', template }, `saved as template ${template}`)();
+      const template = prompt('Template name (a template keeps the picture, captions and text boxes; stickers, shapes and drawings stay here)', this.name);
+      if (template) gallery({ op: 'template save', template }, `saved as template “${template}”: its picture, captions and text boxes start new creations (From a template, in the gallery)`)();
     });
   }
 

@@ -2,11 +2,12 @@
 // filters with a control for each parameter and a preview before applying.
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
-import { fail } from './status.js';
-import { spoken } from './layername.js';
+import { fail, forgetFailure } from './status.js';
+import { colourName } from './colourname.js';
+import { spoken, stickerName } from './layername.js';
 import { tapOrClick } from './pointer.js';
 
-// The style panel's controls as a message names them ("fill of “HELLO”: #ff0000").
+// The style panel's controls as a message names them ("fill of “HELLO”: red").
 const STYLE_WORDS = { font: 'font', size: 'size', color: 'fill', outline: 'outline', 'outline-width': 'outline width',
   align: 'alignment', caps: 'capitals', opacity: 'opacity' };
 
@@ -39,7 +40,7 @@ export class Panels {
   listFilters() {
     const all = document.getElementById('filters-all').checked;
     const chosen = this.filterChoice.value;
-    const origins = [['builtin', 'Memery'], ['user', 'Plugins'], ...(all ? [['frei0r', 'frei0r']] : [])];
+    const origins = [['builtin', 'Memery'], ['user', 'Plugins'], ...(all ? [['frei0r', 'Made for video']] : [])];
     const groups = origins.map(([origin, title]) => {
       const group = document.createElement('optgroup');
       group.label = title;
@@ -96,7 +97,8 @@ export class Panels {
     if (value === '') return;
     const shapeKeys = { color: 'fill', outline: 'stroke', 'outline-width': 'stroke-width' };
     const key = layer.kind === 'shape' ? shapeKeys[control.name] || control.name : control.name;
-    const what = `${STYLE_WORDS[control.name] || control.name} of ${spoken(layer)}: ${control.type === 'checkbox' ? (control.checked ? 'on' : 'off') : value}`;
+    const shown = control.type === 'checkbox' ? (control.checked ? 'on' : 'off') : control.type === 'color' ? colourName(value) : value;
+    const what = `${STYLE_WORDS[control.name] || control.name} of ${spoken(layer)}: ${shown}`;
     const commit = () => this.editor.commit({ op: 'layer set', id: layer.id, set: [`${key}=${value}`] }, what);
     // A slider stepped by the keyboard changes at every step: one edit once it rests.
     clearTimeout(this.resting);
@@ -108,21 +110,42 @@ export class Panels {
   // The engine's summaries ("filtered base with org.memery.sepia (F2)", "changed L4:
   // placement", "added top text L1 …") in the page's words: filters by the names the filter
   // panel gives them, layers by their words or kind (spoken), no labels, which only the CLI needs.
-  named(text) {
+  // `gone`: how the history's own words name layers the creation no longer has (a layer
+  // added after the point gone back to), by label.
+  named(text, gone = new Map()) {
+    // A filter by its name: the one applied now under that label, or as the history added it.
+    const filterNamed = (label) => {
+      const applied = this.editor.creation?.filters.find((f) => f.label === label);
+      const known = applied && this.filters.find((k) => k.id === applied.filter);
+      return known?.name || applied?.filter || gone.get(label) || 'a filter';
+    };
     const longestFirst = [...this.filters].sort((a, b) => b.id.length - a.id.length);  // frei0r.blur2 before frei0r.blur
     const layers = this.editor.creation?.layers || [];
-    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text)
+    // Each event's words on their own: one edit may hold several ("created …; blank …").
+    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text).split('; ').map((step) => step
       .replace(/ \(F\d+\)/g, '')
       .replace(/^filtered base with /, 'filtered the picture with ')
-      .replace(/^changed F\d+'s parameters/, 'changed the settings of a filter')
+      .replace(/^changed (F\d+)'s parameters/, (_, label) => `changed the settings of ${filterNamed(label)}`)
       .replace(/^removed filter F\d+/, 'removed a filter')
       .replace(/^(added (?:top |bottom |free )?text|added image|added \w+|drew on a new drawing layer) L\d+\b/, '$1')
-      .replace(/: placement\b/, ': position')
+      .replace(/^added (top|bottom) text\b/, 'added the $1 caption')
+      .replace(/^added (?:free )?text\b/, 'added a text box')
+      .replace(/^added image emoji /, 'added a sticker ')
+      .replace(/^added image\b/, 'added a picture')
+      .replace(/^added rect\b/, 'added a rectangle')
+      .replace(/^added (ellipse|line|shape)\b/, (_, kind) => `added ${kind === 'ellipse' ? 'an' : 'a'} ${kind}`)
+      .replace(/^drew on a new drawing layer\b/, 'started a drawing')
+      // A layer's transform holds where it is, its size and its turn: the words cannot say
+      // which changed (the event keeps only the new transform).
+      .replace(/^changed (L\d+): placement$/, 'moved or resized $1')
+      .replace(/: placement\b/, ': place or size')
+      .replace(/#[0-9a-f]{6}\b/gi, (hex) => colourName(hex))
       // A caption by its place: its words now are not the words of an older edit of it.
       .replace(/\bL\d+\b/g, (label) => {
         const layer = layers.find((l) => l.label === label);
+        if (!layer && gone.has(label)) return gone.get(label);
         return layer?.role === 'top' || layer?.role === 'bottom' ? `the ${layer.role} caption` : spoken(layer);
-      });
+      })).join('; ');
   }
 
   showLayers(creation, selected) {
@@ -135,7 +158,7 @@ export class Panels {
       if (layer.id === selected) item.className = 'selected';
       const name = document.createElement('button');
       name.type = 'button';
-      name.textContent = describe(layer);
+      name.append(Object.assign(document.createElement('span'), { textContent: describe(layer) }));  // (cut with an ellipsis)
       name.addEventListener('click', () => this.editor.select(layer.id));
       const up = button('↑', `Raise ${spoken(layer)}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'up' }, `raised ${spoken(layer)}`));
       const down = button('↓', `Lower ${spoken(layer)}`, () => this.editor.commit({ op: 'layer move', id: layer.id, move: 'down' }, `lowered ${spoken(layer)}`));
@@ -150,7 +173,8 @@ export class Panels {
       const known = this.filters.find((k) => k.id === f.filter);
       const name = known?.name || f.filter;
       // In the words people see: the list's order is the filters' (1 first), no engine label.
-      const on = f.target === 'base' ? 'the picture' : spoken(creation.layers.find((l) => l.id === f.target));
+      const on = f.target === 'base' ? 'the picture' : f.target === 'canvas' ? 'everything'
+        : spoken(creation.layers.find((l) => `layer ${l.label}` === f.target));
       const title = document.createElement('span');
       title.textContent = `${name} on ${on}`;
       item.append(title);
@@ -175,12 +199,23 @@ export class Panels {
     for (const param of known.params) {
       const current = f.params?.[param.id] ?? param.default;
       let label;
-      const onChange = () => {
+      const setting = () => {
         const input = label.querySelector('[data-param]');
-        const value = input.type === 'checkbox' ? input.checked : input.value;
-        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${name}: ${param.name.toLowerCase()} ${value}`);
+        return input.type === 'checkbox' ? input.checked : input.value;
       };
-      label = control({ ...param, default: String(current) }, onChange);
+      const onChange = () => {
+        clearTimeout(this.pending);  // a preview still to come would cover what was stored
+        const value = setting();
+        const said = label.querySelector('[data-param]').type === 'color' ? colourName(value) : value;
+        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${name}: ${param.name.toLowerCase()} ${said}`);
+      };
+      // Dragged: the picture as the setting would leave it at each pause, stored when let go.
+      const onInput = () => {
+        clearTimeout(this.pending);
+        this.pending = setTimeout(() => this.editor.showPictureURL(api.settingsPreviewURL(this.editor.name, f.position,
+          { width: this.editor.previewWidth(), settings: [`${param.id}=${setting()}`], version: this.editor.creation.events })), 150);
+      };
+      label = control({ ...param, default: String(current) }, onChange, onInput);
       box.append(label);
     }
     return box;
@@ -193,7 +228,8 @@ export class Panels {
     for (const thumb of document.querySelectorAll('#filter-strip .filter-thumb')) {
       thumb.setAttribute('aria-pressed', String(thumb.dataset.filter === this.filterChoice.value));
     }
-    this.filterParams.replaceChildren(...(filter?.params || []).map((param) => control(param, () => this.preview())));
+    // A slider previews as it is dragged (each pause of 150 ms), not only once it is let go.
+    this.filterParams.replaceChildren(...(filter?.params || []).map((param) => control(param, () => this.preview(), () => this.preview())));
     this.preview();
   }
 
@@ -258,6 +294,7 @@ export class Panels {
   note(text) {
     const note = document.getElementById('preview-note');
     note.textContent = text || '';
+    note.title = text || '';  // cut to two lines on a phone: the whole on a long press
     note.hidden = !text;
   }
 
@@ -271,7 +308,8 @@ export class Panels {
       this.editor.showPictureURL(api.previewURL(this.editor.name, id,
         { width: this.editor.previewWidth(), settings: this.settings(), layer: target.layer, canvas: target.canvas }));
       const name = this.filters.find((f) => f.id === id)?.name || id;
-      this.note(`Preview of ${name}: not applied (nor in a download) until you press Apply`);
+      forgetFailure();
+      this.note(`${name}: a preview, not applied (nor downloaded) until you press Apply`);
     }, 150);
   }
 
@@ -298,8 +336,9 @@ function button(text, label, handler) {
   return element;
 }
 
-// A control for a filter parameter: a slider for a range, a colour picker, a checkbox, a choice.
-function control(param, onChange) {
+// A control for a filter parameter: a slider for a range, a colour picker, a checkbox, a
+// choice. `onInput`, when given, hears each step of a slider or picker being dragged.
+function control(param, onChange, onInput) {
   const label = document.createElement('label');
   label.textContent = `${param.name} `;
   let input;
@@ -345,6 +384,7 @@ function control(param, onChange) {
   }
   input.dataset.param = param.id;
   input.addEventListener('change', onChange);
+  if (onInput && (input.type === 'range' || input.type === 'color')) input.addEventListener('input', onInput);
   if (!input.parentNode) label.append(input);
   return label;
 }
@@ -353,6 +393,8 @@ function control(param, onChange) {
 function describe(layer) {
   if (layer.kind === 'text') return `text: ${layer.text}`;
   if (layer.kind === 'shape') return layer.shape?.kind === 'rect' ? 'rectangle' : layer.shape?.kind || 'shape';
+  if (layer.kind === 'image' && stickerName(layer)) return `sticker: ${stickerName(layer)}`;
+  if (layer.kind === 'image' && layer.image?.sourceName?.startsWith('emoji ')) return `sticker: ${layer.image.sourceName.slice(6)}`;
   if (layer.kind === 'image') return `picture${layer.image?.sourceName ? `: ${layer.image.sourceName}` : ''}`;
   return layer.kind;
 }

@@ -59,7 +59,8 @@ export class Room {
     if (!Object.keys(margins).length) return;
     this.pending = { margins, label: spoken(layer) };
     const what = { image: 'sticker', text: 'text', shape: 'shape' }[layer.kind] || 'layer';
-    this.offer.textContent = `Grow the canvas to fit the ${what}`;
+    // (In a span: two lines of it at most, where the button is a finger's height.)
+    this.offer.replaceChildren(Object.assign(document.createElement('span'), { textContent: `Grow the canvas to fit the ${what}` }));
     this.offer.title = `${spoken(layer)} reaches past the edge: grow the canvas by as much`;
     this.offer.hidden = false;
   }

@@ -3,7 +3,7 @@
 // picture on a phone, beside it on a desktop. Tapping the open task's button on a phone
 // closes its sheet, for the most room for the picture. What the stage does with a finger
 // follows the task: Draw draws, Crop crops, every other selects.
-import { say } from './status.js';
+import { forgetFailure, say } from './status.js';
 
 const phone = window.matchMedia('(max-width: 760px) and (not ((max-height: 500px) and (orientation: landscape)))');
 
@@ -33,7 +33,7 @@ export class Sheets {
     if (leaving !== name) this.sheet.scrollTop = 0;  // each task opens at its top, not where the last was scrolled
     for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.sheet === name));
     this.sheet.setAttribute('aria-label', this.buttons.find((b) => b.dataset.sheet === name)?.textContent.trim() || name);
-    if (leaving !== name) this.left(leaving);
+    if (leaving !== name) { this.left(leaving); forgetFailure(); }
     if (name === 'draw' && !['brush', 'eraser'].includes(this.editor.tool)) this.editor.tools.use('brush');
     if (name !== 'draw' && name !== 'crop') this.editor.tools.use('select');
     if (name === 'history' && this.editor.history.stale && this.editor.name) this.editor.history.refresh(this.editor.name);
@@ -55,6 +55,7 @@ export class Sheets {
     // The past the time slider showed belongs to the History sheet too.
     if (name === 'history' && this.editor.showingPast) {
       this.editor.showingPast = false;
+      this.editor.showChosenActions();
       this.editor.history.stale = true;
       this.editor.showPicture();
       this.editor.stage.showSelection();

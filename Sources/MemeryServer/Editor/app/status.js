@@ -8,7 +8,15 @@ export function say(text) { show(text, ''); }
 
 export function fail(error) {
   show(error.message || String(error), 'error');
-  console.warn(error);
+  // A refusal (the API's 4xx: nothing to undo, a broken picture) is said to the person; only
+  // what is not one is a fault worth the console.
+  if (!(error.status >= 400 && error.status < 500)) console.warn(error);
+}
+
+// A failure said earlier, let go once the person has moved on (a preview shown, a sheet
+// opened): a message still in red would be read as being about what they do now.
+export function forgetFailure() {
+  if (line().className === 'error') show('', '');
 }
 
 // A message cut to two lines says so (dotted underline, a title): nothing else would tell

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
 import { fail } from './status.js';
+import { knowStickers } from './layername.js';
 import { linkForm } from './link.js';
 
 // The emoji a meme reaches for most; any other can be typed.
@@ -11,11 +12,13 @@ const EMOJI = ['😂', '🤣', '😭', '😍', '😎', '🤔', '😱', '🙄', '
   '💯', '👍', '👎', '👏', '🙏', '💪', '❤️', '💔', '🎉', '✨', '🚀', '⚡', '💩', '🐸', '🍿', '🧠'];
 
 // What an undo or a redo says: where the creation is now, in the History list's words
-// ("undone: now at v12, added “HI”"), so that three undos in a row each say what they reached.
-const moved = (word) => (result, editor) => {
+// ("undone: back to #12, the edit that added “HI”"), so that three undos in a row each say
+// what they reached, and an edit reached is not read as the one taken back.
+const moved = (word, way) => (result, editor) => {
   const head = result.results.find((r) => r.head)?.head;
-  return head ? `${word}: now at v${head.version}, ${editor.panels.named(head.summary)}` : word;
+  return head ? `${word}: ${way} #${head.version}, the edit that ${editor.panels.named(head.summary)}` : word;
 };
+const undone = moved('undone', 'back to'), redone = moved('redone', 'forward to');
 
 export class Tools {
   constructor(editor) {
@@ -24,8 +27,8 @@ export class Tools {
     this.buttons = [...document.querySelectorAll('[data-tool]')];
     for (const button of this.buttons) button.addEventListener('click', () => this.use(button.dataset.tool));
     const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
-    on('undo', () => editor.commit({ op: 'undo' }, moved('undone')));
-    on('redo', () => editor.commit({ op: 'redo' }, moved('redone')));
+    on('undo', () => editor.commit({ op: 'undo' }, undone));
+    on('redo', () => editor.commit({ op: 'redo' }, redone));
     // Each new layer a step down and to the right of the last one, not on top of it.
     const cascade = () => ((editor.creation.layers.length % 6) - 2.5) * 0.04;
     on('add-text', () => {
@@ -43,13 +46,19 @@ export class Tools {
     };
     on('add-rect', shape('rect'));
     on('add-ellipse', shape('ellipse'));
-    // Stickers land in turn on nine spots spread over the picture (the middle first), so a
-    // new one does not hide the last ones under it.
+    // A sticker lands on the one of nine spots spread over the picture (the middle first)
+    // farthest from every layer already there, so that it hides none of them: counting the
+    // stickers would land it on one left after another was removed.
     const SPOTS = [[0.5, 0.5], [0.27, 0.3], [0.73, 0.3], [0.27, 0.7], [0.73, 0.7], [0.5, 0.27], [0.5, 0.73], [0.27, 0.5], [0.73, 0.5]];
     const stickerAt = () => {
       const { width, height, layers } = editor.creation;
-      const [x, y] = SPOTS[layers.filter((l) => l.kind === 'image').length % SPOTS.length];
-      return [Math.round(width * x), Math.round(height * y)];
+      const centres = layers.filter((l) => l.kind !== 'drawing').map((l) => [l.transform.x, l.transform.y]);
+      let best = SPOTS[0], farthest = -1;
+      for (const [sx, sy] of SPOTS) {
+        const nearest = Math.min(Infinity, ...centres.map(([x, y]) => Math.hypot(x - width * sx, y - height * sy)));
+        if (nearest > farthest + 1) { best = [sx, sy]; farthest = nearest; }
+      }
+      return [Math.round(width * best[0]), Math.round(height * best[1])];
     };
     // A picture of the person's (any size, a photo of 4000 pixels as well as an icon of 64)
     // scaled to fit two fifths of the canvas and centred where the next sticker goes.
@@ -80,6 +89,7 @@ export class Tools {
     }
     // The stickers that ship with Memery, as pictures to tap.
     api.stickers().then(({ stickers }) => {
+      knowStickers(stickers.map(({ name }) => name));
       const shelf = document.getElementById('bundled-stickers');
       for (const { name } of stickers) {
         const button = document.createElement('button');
@@ -151,7 +161,7 @@ export class Tools {
     if (typing) return;
     if (!(event.ctrlKey || event.metaKey)) { this.editor.stage.key(event); return; }
     const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, moved('undone')); }
-    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, moved('redone')); }
+    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, undone); }
+    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, redone); }
   }
 }
