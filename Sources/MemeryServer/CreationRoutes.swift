@@ -203,6 +203,9 @@ struct CreationRoutes {
         let settings = query.getAll("set").map { String($0) }
         let layer = query["layer"].map(String.init)
         let canvas = Self.flag(query["canvas"])
+        if position != nil, layer != nil || query["canvas"] != nil {
+            throw APIError(.badRequest, "an applied filter keeps the layer it was applied to: give ?position=N without &layer or &canvas")
+        }
         let width = try Self.integer(query["width"], "width", in: 1...65_536)
         let format = query["format"] == "auto" ? nil : try Self.format(query["format"], default: nil)
         let picture = try await workspace.reading(cancelledBy: context.renderCancellation()) {

@@ -189,6 +189,7 @@ import Testing
                                            ("position=1&set=strength=1", .badRequest, "strength"),
                                            ("position=1&filter=org.memery.sepia", .badRequest, "one of them"),
                                            ("set=amount=1", .badRequest, "one of them"),
+                                           ("position=1&canvas=true", .badRequest, "without &layer or &canvas"),
                                            ("position=0", .badRequest, "position must be")] {
                 let refused = try await client.execute(uri: "/api/creations/toned/preview?\(query)", method: .get, headers: Self.fromThePage())
                 #expect(refused.status == status, "\(query): \(String(buffer: refused.body))")

@@ -54,8 +54,11 @@ export class Gallery {
   }
 
   async refresh() {
+    // Answers may come back out of order (a search typed fast): only the latest question's is shown.
+    const asked = this.asked = (this.asked || 0) + 1;
     try {
       const { creations } = await api.gallery({ search: this.search.value, favorites: this.favorites.checked, trash: this.trash.checked });
+      if (asked !== this.asked) return;
       this.entries = creations;
       this.list.replaceChildren(...creations.map((c, index) => this.thumbnail(c, index)));
       this.showEmptiness(creations.length === 0);

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { spoken } from './layername.js';
 import { say } from './status.js';
+import { steps } from './summary.js';
 import { tapOrClick, touching } from './pointer.js';
 
 export class History {
@@ -84,7 +85,11 @@ export class History {
       back.onclick = () => this.editor.commit({ op: 'checkout', event: newest.version }, `back to the newest, edit #${newest.version}`);
     }
     // The newest rows only: a long history draws in a blink, and older rows come on request.
-    const gone = layersNamedByHistory(tree, this.editor.panels.filters);
+    const gone = namedByHistory(tree, this.editor.panels.filters);
+    // The edits on the way to the creation as it is now: their labels are the ones it has.
+    const current = new Set();
+    const byVersion = new Map(tree.nodes.map((n) => [n.version, n]));
+    for (let node = byVersion.get(tree.head); node; node = byVersion.get(node.parent)) current.add(node.version);
     this.more.hidden = graph.rows.length <= this.shown;
     this.more.textContent = `Show older edits (${graph.rows.length - this.shown} more)`;
     this.list.replaceChildren(...graph.rows.slice(0, this.shown).map((node, index) => {
@@ -98,7 +103,7 @@ export class History {
       // What is shown now comes first: a long summary is what a narrow screen cuts short.
       const words = document.createElement('span');
       const shown = node.version === tree.head;
-      item.dataset.summary = this.editor.panels.named(node.summary, gone);
+      item.dataset.summary = this.editor.panels.named(node.summary, gone(node.version), current.has(node.version));
       words.textContent = rowWords(node.version, shown ? ' · shown now ·' : '', item.dataset.summary);
       button.append(words);
       button.title = `${new Date(node.time).toLocaleString()}: ${words.textContent}`;
@@ -219,33 +224,45 @@ function drawRow(graph, index, width, height) {
   return svg;
 }
 
-// A row's words: its version, what it is to the picture shown (the head's "shown now"), and
-// what the edit did.
 // Each layer and filter as the history's own words named it when it was added ("added rect
 // L4 (…)", "filtered base with org.memery.sepia (F2)"): the names of those the creation no
-// longer has, after going back past them.
-function layersNamedByHistory(tree, filters) {
-  const names = new Map();
+// longer has, after going back past them. Labels are counted along each branch, so two
+// branches may each have an L4: a row's label is the one added on the row's own way back
+// to the first edit. Returns, for a row's version, its label → name lookup.
+function namedByHistory(tree, filters) {
+  const added = new Map();  // label → [{ version, name }]
+  const note = (label, version, name) => { if (!added.has(label)) added.set(label, []); added.get(label).push({ version, name }); };
   for (const node of tree.nodes) {
-    for (const step of node.summary.split('; ')) {
+    for (const step of steps(node.summary)) {
       const filtered = /^filtered .* with (\S+) \((F\d+)\)$/.exec(step);
-      if (filtered) { names.set(filtered[2], filters.find((f) => f.id === filtered[1])?.name || filtered[1]); continue; }
+      if (filtered) { note(filtered[2], node.version, filters.find((f) => f.id === filtered[1])?.name || filtered[1]); continue; }
       const drawing = /^drew on a new drawing layer (L\d+)$/.exec(step);
-      if (drawing) { names.set(drawing[1], 'the drawing'); continue; }
-      const added = /^added (top |bottom |free )?(text|image|rect|ellipse|line|shape) (L\d+)(?: (.*))?$/.exec(step);
-      if (!added) continue;
-      const [, role, kind, label, rest = ''] = added;
+      if (drawing) { note(drawing[1], node.version, 'the drawing'); continue; }
+      const layer = /^added (top |bottom |free )?(text|image|rect|ellipse|line|shape) (L\d+)(?: (.*))?$/.exec(step);
+      if (!layer) continue;
+      const [, role, kind, label, rest = ''] = layer;
       if (kind === 'text') {
-        const words = /^"(.*)"$/.exec(rest)?.[1] ?? '';
-        names.set(label, role === 'top ' || role === 'bottom ' ? `the ${role.trim()} caption` : spoken({ kind: 'text', text: words }));
+        const words = /^"(.*)"$/.exec(rest)?.[1]?.replace(/\\(.)/g, '$1') ?? '';
+        note(label, node.version, role === 'top ' || role === 'bottom ' ? `the ${role.trim()} caption` : spoken({ kind: 'text', text: words }));
       } else if (kind === 'image') {
-        const source = rest.replace(/ \(\d+x\d+\)$/, '');
-        names.set(label, source.startsWith('emoji ') ? `the ${source.slice(6)}` : 'the picture');
-      } else names.set(label, spoken({ kind: 'shape', shape: { kind } }));
+        note(label, node.version, spoken({ kind: 'image', image: { sourceName: rest.replace(/ \(\d+x\d+\)$/, '') } }));
+      } else note(label, node.version, spoken({ kind: 'shape', shape: { kind } }));
     }
   }
-  return names;
+  const byVersion = new Map(tree.nodes.map((n) => [n.version, n]));
+  return (version) => (label) => {
+    const found = added.get(label);
+    if (!found) return undefined;
+    if (found.length === 1) return found[0].name;
+    // Added on several branches: the one on this row's way back (the row itself first).
+    const at = new Map(found.map((f) => [f.version, f.name]));
+    for (let node = byVersion.get(version); node; node = byVersion.get(node.parent)) if (at.has(node.version)) return at.get(node.version);
+    return undefined;
+  };
 }
+
+// A row's words: its version, what it is to the picture shown (the head's "shown now"), and
+// what the edit did.
 
 function rowWords(version, mark, summary) {
   return `#${version}${mark} ${summary}`;

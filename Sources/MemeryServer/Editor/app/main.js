@@ -37,6 +37,7 @@ class Editor {
       // Escape takes the words typed back: the field and the picture show what is stored,
       // and nothing is sent.
       input.addEventListener('keydown', (event) => {
+        if (event.isComposing || event.keyCode === 229) return;  // an input method's own Enter and Escape
         // On a phone Enter is the keyboard's Done: the words are stored and the field left,
         // so that the keyboard goes and the tools come back.
         if (event.key === 'Enter' && touching()) { input.blur(); return; }
@@ -68,10 +69,11 @@ class Editor {
     window.addEventListener('pagehide', () => this.keepDrafts());
     // Back from the browser's cache, the page is as it was: the words are in their fields.
     window.addEventListener('pageshow', (event) => { if (event.persisted) sessionStorage.removeItem('memery-drafts'); });
-    // Words the engine refuses all the same (the preview answers 400): the stored picture,
-    // not a broken one.
+    // A preview the engine refuses all the same (words it would not take, a setting out of
+    // range, a filter removed meanwhile: a 400): the stored picture, not a broken one.
     this.stage.picture.addEventListener('error', () => {
-      if (this.wordsPreview && this.stage.picture.getAttribute('src') === this.wordsPreview) this.showPicture();
+      const shown = this.stage.picture.getAttribute('src') || '';
+      if (this.creation && !new URL(shown, location.href).pathname.endsWith('/render')) this.showPicture();
     });
     document.getElementById('remove-chosen').addEventListener('click', () => {
       const layer = this.selectedLayer();
@@ -176,8 +178,7 @@ class Editor {
       // Left meanwhile, the same words as stored, or a box emptied to be typed again (which
       // the engine would refuse): the stored picture.
       if (document.activeElement !== input || input.value === kept() || (place.layer && !input.value.trim())) { this.showPicture(); return; }
-      this.wordsPreview = api.textPreviewURL(this.name, { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events });
-      this.showPictureURL(this.wordsPreview);
+      this.showPictureURL(api.textPreviewURL(this.name, { ...place, text: input.value, width: this.previewWidth(), version: this.creation.events }));
     }, 120);
   }
 

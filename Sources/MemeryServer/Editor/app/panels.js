@@ -5,6 +5,7 @@ import { fillSelect } from './gallery.js';
 import { fail, forgetFailure } from './status.js';
 import { colourName } from './colourname.js';
 import { spoken, stickerName } from './layername.js';
+import { outsideQuotes, steps } from './summary.js';
 import { tapOrClick } from './pointer.js';
 
 // The style panel's controls as a message names them ("fill of “HELLO”: red").
@@ -110,19 +111,21 @@ export class Panels {
   // The engine's summaries ("filtered base with org.memery.sepia (F2)", "changed L4:
   // placement", "added top text L1 …") in the page's words: filters by the names the filter
   // panel gives them, layers by their words or kind (spoken), no labels, which only the CLI needs.
-  // `gone`: how the history's own words name layers the creation no longer has (a layer
-  // added after the point gone back to), by label.
-  named(text, gone = new Map()) {
+  // `gone(label)`: how the history's own words name a layer or filter the creation no longer
+  // has (one added after the point gone back to), or undefined. `current`: the words are of
+  // an edit on the way to the creation as it is now; labels are counted along each branch,
+  // so another branch's L1 is not the L1 the creation has now.
+  named(text, gone = () => undefined, current = true) {
     // A filter by its name: the one applied now under that label, or as the history added it.
     const filterNamed = (label) => {
-      const applied = this.editor.creation?.filters.find((f) => f.label === label);
+      const applied = current ? this.editor.creation?.filters.find((f) => f.label === label) : null;
       const known = applied && this.filters.find((k) => k.id === applied.filter);
-      return known?.name || applied?.filter || gone.get(label) || 'a filter';
+      return known?.name || applied?.filter || gone(label) || 'a filter';
     };
     const longestFirst = [...this.filters].sort((a, b) => b.id.length - a.id.length);  // frei0r.blur2 before frei0r.blur
-    const layers = this.editor.creation?.layers || [];
+    const layers = (current && this.editor.creation?.layers) || [];
     // Each event's words on their own: one edit may hold several ("created …; blank …").
-    return longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text).split('; ').map((step) => step
+    return steps(longestFirst.reduce((words, f) => words.split(f.id).join(f.name), text)).map((step) => outsideQuotes(step
       .replace(/ \(F\d+\)/g, '')
       .replace(/^filtered base with /, 'filtered the picture with ')
       .replace(/^changed (F\d+)'s parameters/, (_, label) => `changed the settings of ${filterNamed(label)}`)
@@ -131,6 +134,7 @@ export class Panels {
       .replace(/^added (top|bottom) text\b/, 'added the $1 caption')
       .replace(/^added (?:free )?text\b/, 'added a text box')
       .replace(/^added image emoji /, 'added a sticker ')
+      .replace(/^added image (\S+) \(\d+x\d+\)$/, (whole, source) => (stickerName({ image: { sourceName: source } }) ? `added the ${stickerName({ image: { sourceName: source } })} sticker` : whole))
       .replace(/^added image\b/, 'added a picture')
       .replace(/^added rect\b/, 'added a rectangle')
       .replace(/^added (ellipse|line|shape)\b/, (_, kind) => `added ${kind === 'ellipse' ? 'an' : 'a'} ${kind}`)
@@ -139,16 +143,20 @@ export class Panels {
       // which changed (the event keeps only the new transform).
       .replace(/^changed (L\d+): placement$/, 'moved or resized $1')
       .replace(/: placement\b/, ': place or size')
-      .replace(/#[0-9a-f]{6}\b/gi, (hex) => colourName(hex))
-      // A caption by its place: its words now are not the words of an older edit of it.
-      .replace(/\bL\d+\b/g, (label) => {
-        const layer = layers.find((l) => l.label === label);
-        if (!layer && gone.has(label)) return gone.get(label);
-        return layer?.role === 'top' || layer?.role === 'bottom' ? `the ${layer.role} caption` : spoken(layer);
-      })).join('; ');
+      // Outside people's own quoted words (a caption "#facade" or "L4" is theirs):
+      , (part) => part
+        .replace(/#[0-9a-f]{6}(?:[0-9a-f]{2})?\b/gi, (hex) => colourName(hex))
+        // A caption by its place: its words now are not the words of an older edit of it.
+        .replace(/\bL\d+\b/g, (label) => {
+          const layer = layers.find((l) => l.label === label);
+          if (!layer && gone(label)) return gone(label);
+          return layer?.role === 'top' || layer?.role === 'bottom' ? `the ${layer.role} caption` : spoken(layer);
+        }))).join('; ');
   }
 
   showLayers(creation, selected) {
+    // Drawn anew (after an edit, a removal): a settings preview still to come is of what was.
+    if (!this.previewing()) clearTimeout(this.pending);
     // The list is drawn anew: the keyboard's place in it is kept (the same button of the same layer).
     const focused = document.activeElement?.closest?.('#layers li') ? document.activeElement : null;
     const place = focused && { layer: focused.closest('li').dataset.layer, index: [...focused.closest('li').children].indexOf(focused) };
@@ -203,17 +211,23 @@ export class Panels {
         const input = label.querySelector('[data-param]');
         return input.type === 'checkbox' ? input.checked : input.value;
       };
-      const onChange = () => {
+      const onChange = async () => {
         clearTimeout(this.pending);  // a preview still to come would cover what was stored
         const value = setting();
         const said = label.querySelector('[data-param]').type === 'color' ? colourName(value) : value;
-        this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${name}: ${param.name.toLowerCase()} ${said}`);
+        await this.editor.commit({ op: 'filter set', position: f.position, params: [`${param.id}=${value}`] }, `${name}: ${param.name.toLowerCase()} ${said}`);
+        // A filter chosen and not applied is previewed again, on the picture as it now is.
+        if (this.previewing()) this.preview(); else this.note(null);
       };
       // Dragged: the picture as the setting would leave it at each pause, stored when let go.
       const onInput = () => {
         clearTimeout(this.pending);
-        this.pending = setTimeout(() => this.editor.showPictureURL(api.settingsPreviewURL(this.editor.name, f.position,
-          { width: this.editor.previewWidth(), settings: [`${param.id}=${setting()}`], version: this.editor.creation.events })), 150);
+        this.pending = setTimeout(() => {
+          forgetFailure();
+          this.note(`${name}: a preview of this setting, stored when you let go`);
+          this.editor.showPictureURL(api.settingsPreviewURL(this.editor.name, f.position,
+            { width: this.editor.previewWidth(), settings: [`${param.id}=${setting()}`], version: this.editor.creation.events }));
+        }, 150);
       };
       label = control({ ...param, default: String(current) }, onChange, onInput);
       box.append(label);

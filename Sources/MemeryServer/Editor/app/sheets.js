@@ -61,6 +61,7 @@ export class Sheets {
       this.editor.stage.showSelection();
       say('back to now');
     }
+    if (name === 'filters') clearTimeout(this.editor.panels.pending);  // a preview still to come, of a slider left
     if (name === 'filters' && this.editor.panels.previewing()) {
       const dropped = this.editor.panels.dropPreview();
       say(`the ${dropped} preview was not applied: the picture is as before`);

@@ -16,7 +16,7 @@ export function fail(error) {
 // A failure said earlier, let go once the person has moved on (a preview shown, a sheet
 // opened): a message still in red would be read as being about what they do now.
 export function forgetFailure() {
-  if (line().className === 'error') show('', '');
+  if (line().classList.contains('error')) show('', '');
 }
 
 // A message cut to two lines says so (dotted underline, a title): nothing else would tell

@@ -90,6 +90,7 @@ export class Tools {
     // The stickers that ship with Memery, as pictures to tap.
     api.stickers().then(({ stickers }) => {
       knowStickers(stickers.map(({ name }) => name));
+      if (editor.creation) editor.panels.showLayers(editor.creation, editor.selected);  // drawn before the names came
       const shelf = document.getElementById('bundled-stickers');
       for (const { name } of stickers) {
         const button = document.createElement('button');
