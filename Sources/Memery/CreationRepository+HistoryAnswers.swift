@@ -25,6 +25,13 @@ extension CreationRepository {
         return HistoryTreeAnswer(try history(entry))
     }
 
+    /// Whether an undo and a redo would move the head: from the index (a few records) when
+    /// the tree is not already in memory.
+    func headMoves(_ entry: Gallery.Entry) throws -> HeadMoves {
+        if histories.tree(entry.id) == nil, let read = try fromHistoryIndex(entry, { try $0.headMoves() }) { return read }
+        return try history(entry).headMoves()
+    }
+
     /// The whole tree as `memery history` prints it, from the same places in the same order;
     /// from the index, its records copied into an outline (no answer object per edit), the
     /// read transaction ended before anything is written.

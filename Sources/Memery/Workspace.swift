@@ -91,6 +91,9 @@ public final class Workspace: Sendable {
     /// The head of a creation the gallery already named (listing many need not look each up).
     public func head(of entry: Gallery.Entry) throws -> CreationHead { try creations.head(entry) }
 
+    /// Whether an undo and a redo would move the creation's head now.
+    public func headMoves(of entry: Gallery.Entry) throws -> HeadMoves { try creations.headMoves(entry) }
+
     /// The creation's whole history: the tree of edits, the head, and the state there.
     public func history(of name: String) throws -> CreationHistory { try creations.history(try entry(named: name)) }
     /// The tree as `memery history --json` gives it: in a new process, read from the

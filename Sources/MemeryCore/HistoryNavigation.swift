@@ -72,6 +72,13 @@ extension HistoryNavigation {
         return try state(at: node).canvas != nil
     }
 
+    /// Whether an undo and a redo would move the head now: what the editor's buttons offer,
+    /// by the same rules `decideUndo` and `decideRedo` follow.
+    public func headMoves() throws -> HeadMoves {
+        guard let head else { return HeadMoves(undo: false, redo: false) }
+        return HeadMoves(undo: try head != genesis && parent(of: head) != nil, redo: try childCount(of: head) > 0)
+    }
+
     /// Moves the head `steps` edits towards the first (as far as it goes, but at least one).
     public func decideUndo(steps: Int = 1) throws -> [CreationEvent] {
         guard steps >= 1 else { throw DomainError.outOfRange(field: "steps", value: Double(steps), range: 1...1_000_000) }
@@ -101,4 +108,12 @@ extension HistoryNavigation {
         guard node != head else { return [] }
         return [.headMoved(.init(to: try editID(of: node), cause: .checkout))]
     }
+}
+
+/// Whether the head can go back (undo) and forward (redo) from where it is.
+public struct HeadMoves: Sendable, Equatable {
+    public var undo: Bool
+    public var redo: Bool
+
+    public init(undo: Bool, redo: Bool) { (self.undo, self.redo) = (undo, redo) }
 }

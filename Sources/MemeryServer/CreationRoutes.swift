@@ -94,6 +94,7 @@ struct CreationRoutes {
             let entry = try workspace.entry(named: name)
             let head = try workspace.head(of: entry)
             return CreationDetail(head, frames: try workspace.frameCount(of: head.state)).marked(entry)
+                .moving(try workspace.headMoves(of: entry))
         }
         return JSONAnswer.response(body)
     }

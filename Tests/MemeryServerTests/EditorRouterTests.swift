@@ -107,6 +107,44 @@ import Testing
         }
     }
 
+    /// The creation's answer says whether Undo and Redo would move the head (the page greys
+    /// them): the same in a new process, which reads the history index, as in the one that edited.
+    @Test func theCreationSaysWhetherUndoAndRedoWouldMoveItsHead() async throws {
+        let dir = try TemporaryDirectory(); defer { dir.cleanup() }
+        try await editor(dir).test(.router) { client in
+            let created = try await client.execute(uri: "/api/creations", method: .post, headers: Self.fromThePage([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: ##"{"name": "card", "canvas": "60x40"}"##))
+            #expect([Self.json(created.body)["canUndo"] as? Bool, Self.json(created.body)["canRedo"] as? Bool] == [false, false])
+            try await Self.edit(client, #"{"op": "text", "top": "ONE"}"#)
+            #expect(try await Self.moves(client) == [true, false])
+            try await Self.edit(client, #"{"op": "text", "top": "TWO"}"#)
+            try await Self.edit(client, #"{"op": "undo"}"#)
+            #expect(try await Self.moves(client) == [true, true])
+            try await Self.edit(client, #"{"op": "undo"}"#)
+            #expect(try await Self.moves(client) == [false, true])
+        }
+        // A new process: the answer from the index, the same.
+        try await editor(dir).test(.router) { client in
+            #expect(try await Self.moves(client) == [false, true])
+            try await Self.edit(client, #"{"op": "redo"}"#)
+            #expect(try await Self.moves(client) == [true, true])
+            // An edit after an undo starts a branch: nothing ahead of it to redo.
+            try await Self.edit(client, #"{"op": "text", "top": "OTHER WAY"}"#)
+            #expect(try await Self.moves(client) == [true, false])
+        }
+    }
+
+    private static func moves(_ client: some TestClientProtocol) async throws -> [Bool?] {
+        let answer = try await client.execute(uri: "/api/creations/card", method: .get, headers: Self.fromThePage())
+        let detail = Self.json(answer.body)
+        return [detail["canUndo"] as? Bool, detail["canRedo"] as? Bool]
+    }
+    private static func edit(_ client: some TestClientProtocol, _ body: String) async throws {
+        let answer = try await client.execute(uri: "/api/creations/card/edits", method: .post,
+                                              headers: Self.fromThePage([.contentType: "application/json"]), body: ByteBuffer(string: body))
+        #expect(answer.status == .ok, "\(body): \(String(buffer: answer.body))")
+    }
+
     /// A picture a cache holds is not drawn again: its tag, alone, weak or in a list, or `*`,
     /// answers 304; another tag draws it.
     @Test func aRenderTheCacheHoldsIsNotModifiedByItsTagInAnyForm() async throws {

@@ -110,6 +110,7 @@ import Testing
             var detail = CreationDetail(head, frames: Int(random.next() % 3) + 1)
             detail.favorite = maybe(bool())
             detail.trashed = maybe(bool())
+            (detail.canUndo, detail.canRedo) = (maybe(bool()), maybe(bool()))
             let expected = try SortedJSONEncoder().encode(detail)
             #expect(detail.plainJSON() == expected, "round \(round): \(String(decoding: expected, as: UTF8.self))")
             #expect(try AnswerJSON.data(detail) == expected)

@@ -1113,6 +1113,33 @@ def test_history_undo_and_layers_speak_in_words_not_labels(device, server):
     assert server.memery("redo", name).returncode == 0
 
 
+def test_undo_and_redo_are_greyed_where_they_would_do_nothing(device, server):
+    kind, driver = device
+    name = f"moves-{kind}"
+    assert server.memery("new", name, "--image", str(EXAMPLE)).returncode == 0
+    events = open_creation(driver, server, name)
+    greyed = lambda d: [d.find_element(By.ID, b).get_attribute("aria-disabled") == "true" for b in ("undo", "redo")]
+    assert greyed(driver) == [True, True]
+    opacity = driver.execute_script("return getComputedStyle(document.getElementById('undo')).opacity")
+    assert float(opacity) < 0.6, opacity
+    # A press says why, and asks the engine nothing.
+    driver.find_element(By.ID, "undo").click()
+    wait(driver, lambda d: d.find_element(By.ID, "status").text.startswith("nothing to undo"), what="why nothing was undone")
+    assert show(server, name)["events"] == events
+    # An edit from elsewhere: Undo comes back with it.
+    assert server.memery("text", name, "--top", "HELLO").returncode == 0
+    wait(driver, lambda d: greyed(d) == [False, True], what="Undo offered after an edit")
+    settle(driver, server, name, events + 1)
+    driver.find_element(By.ID, "undo").click()
+    settle(driver, server, name, events + 2)
+    wait(driver, lambda d: greyed(d) == [True, False], what="Redo offered after the undo, Undo greyed at the first edit")
+    driver.save_screenshot(str(SHOTS / f"undo-greyed-{kind}.png"))
+    driver.find_element(By.ID, "redo").click()
+    settle(driver, server, name, events + 3)
+    wait(driver, lambda d: greyed(d) == [False, True], what="Redo greyed once redone")
+    assert show(server, name)["layers"][0]["text"] == "HELLO"
+
+
 def test_a_caption_shows_on_the_picture_while_it_is_typed(device, server):
     kind, driver = device
     name = f"typing-{kind}"

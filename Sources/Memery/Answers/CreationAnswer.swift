@@ -37,6 +37,9 @@ public struct CreationDetail: Encodable, Sendable, GalleryMarked {
     public var baseImage: PictureAnswer?
     public var background: String?
     public var filters: [AppliedFilterAnswer]
+    /// Whether an undo and a redo would move the head (the editor greys its buttons); where asked.
+    public var canUndo: Bool?
+    public var canRedo: Bool?
 
     /// `frames`: how many its base picture has.
     public init(_ head: CreationHead, frames: Int) {
@@ -47,6 +50,13 @@ public struct CreationDetail: Encodable, Sendable, GalleryMarked {
         background = creation.canvas?.background.hex
         layers = creation.layers.enumerated().map { LayerAnswer($1, position: $0 + 1) }
         filters = creation.filters.enumerated().map { AppliedFilterAnswer($1, position: $0 + 1) }
+    }
+
+    /// With what undo and redo would do.
+    public func moving(_ moves: HeadMoves) -> Self {
+        var moving = self
+        (moving.canUndo, moving.canRedo) = (moves.undo, moves.redo)
+        return moving
     }
 }
 

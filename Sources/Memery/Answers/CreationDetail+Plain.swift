@@ -17,6 +17,8 @@ extension CreationDetail: PlainlyWrittenAnswer {
             try w.object { w throws(PlainPayloadWriter.NotSpelled) in
                 if let background { w.key("background"); w.string(background) }
                 if let baseImage { w.key("baseImage"); try w.encoded(baseImage) }
+                if let canRedo { w.key("canRedo"); w.bool(canRedo) }
+                if let canUndo { w.key("canUndo"); w.bool(canUndo) }
                 w.key("events"); w.integer(events)
                 if let favorite { w.key("favorite"); w.bool(favorite) }
                 w.key("filters"); try w.encoded(filters)

@@ -222,6 +222,7 @@ class Editor {
       this.stage.previewOpenWords();  // and a text box's words being typed, the same way
       if (!this.selectedLayer()) this.selected = null;
       this.showChosenActions();
+      this.tools.showMoves(this.creation);
       this.panels.showLayers(this.creation, this.selected);
       this.panels.showStyle(this.selectedLayer());
       const favorite = document.getElementById('favorite');

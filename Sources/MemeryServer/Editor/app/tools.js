@@ -3,7 +3,7 @@
 // Other keys go to the stage, which moves, turns and scales the selected layer with them.
 import { api } from './api.js';
 import { fillSelect } from './gallery.js';
-import { fail } from './status.js';
+import { fail, say } from './status.js';
 import { knowStickers } from './layername.js';
 import { linkForm } from './link.js';
 
@@ -27,8 +27,8 @@ export class Tools {
     this.buttons = [...document.querySelectorAll('[data-tool]')];
     for (const button of this.buttons) button.addEventListener('click', () => this.use(button.dataset.tool));
     const on = (id, handler) => document.getElementById(id).addEventListener('click', handler);
-    on('undo', () => editor.commit({ op: 'undo' }, undone));
-    on('redo', () => editor.commit({ op: 'redo' }, redone));
+    on('undo', () => this.move('undo'));
+    on('redo', () => this.move('redo'));
     // Each new layer a step down and to the right of the last one, not on top of it.
     const cascade = () => ((editor.creation.layers.length % 6) - 2.5) * 0.04;
     on('add-text', () => {
@@ -156,13 +156,32 @@ export class Tools {
     } catch (error) { fail(error); }
   }
 
+  // Undo and Redo greyed where they would do nothing (still reached by Tab, and a press
+  // says why), as the creation's answer says.
+  showMoves(creation) {
+    for (const [op, can] of [['undo', creation.canUndo], ['redo', creation.canRedo]]) {
+      const button = document.getElementById(op);
+      if (can === false) button.setAttribute('aria-disabled', 'true'); else button.removeAttribute('aria-disabled');
+    }
+  }
+
+  // With an edit still on its way, the greying may be of the state before it: the engine decides.
+  move(op) {
+    if (!this.editor.inFlight && document.getElementById(op).getAttribute('aria-disabled') === 'true') {
+      say(op === 'undo' ? 'nothing to undo: this is the creation as it was first made'
+        : 'nothing to redo: no edit was undone from here (History shows every branch)');
+      return;
+    }
+    this.editor.commit({ op }, op === 'undo' ? undone : redone);
+  }
+
   key(event) {
     if (document.getElementById('editor-view').hidden) return;
     const typing = event.target.closest('input, textarea, select, [contenteditable]');
     if (typing) return;
     if (!(event.ctrlKey || event.metaKey)) { this.editor.stage.key(event); return; }
     const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.editor.commit({ op: 'undo' }, undone); }
-    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.editor.commit({ op: 'redo' }, redone); }
+    if (key === 'z' && !event.shiftKey) { event.preventDefault(); this.move('undo'); }
+    if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); this.move('redo'); }
   }
 }
