@@ -259,6 +259,47 @@ def test_a_filter_preview_is_labelled_and_never_downloaded_as_applied(device, se
     driver.find_element(By.CSS_SELECTOR, '.tool-bar [data-sheet="text"]').click()
 
 
+def test_a_wide_slider_gives_its_travel_to_the_small_values_people_use(device, server):
+    # A blur's radius runs 0 to 500 from 5: spread evenly, 5 sat at the track's first
+    # hundredth and the smallest slide on a phone moved it by two (a walk-through).
+    kind, driver = device
+    name = f"blurred-{kind}"
+    assert server.memery("new", name, "--canvas", "80x60", "--background", "#3366cc").returncode == 0
+    events = open_creation(driver, server, name)
+    open_sheet(driver, "filters")
+    choice = driver.find_element(By.ID, "filter-choice")
+    driver.execute_script("arguments[0].value = 'org.memery.gaussian-blur'; arguments[0].dispatchEvent(new Event('change'))", choice)
+    radius = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#filter-params [data-param="radius"]'), what="the radius")
+    shown = lambda: radius.find_element(By.XPATH, "following-sibling::output").text
+    assert radius.get_attribute("aria-valuetext") == "5" and shown() == "5", "the default is said and shown as it is"
+    track = int(radius.get_attribute("max"))
+    assert int(radius.get_attribute("value")) >= track / 4, "the default sits past the track's first quarter, not at its first hundredth"
+    # One arrow step from the default moves it a little, and what it stands for is previewed.
+    radius.send_keys(Keys.ARROW_RIGHT)
+    stepped = float(radius.get_attribute("aria-valuetext"))
+    assert 5 < stepped <= 5.5 and shown() == radius.get_attribute("aria-valuetext"), stepped
+    wait(driver, lambda d: f"set=radius%3D{shown()}" in d.find_element(By.ID, "picture").get_attribute("src"), what="the stepped radius previewed")
+    # The middle of the track is a radius people use, not 250; the end is still the range's end.
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", radius, track // 2)
+    assert 10 <= float(shown()) <= 40, shown()
+    middle = shown()
+    wait(driver, lambda d: f"set=radius%3D{middle}" in d.find_element(By.ID, "picture").get_attribute("src"), what="the middle previewed")
+    driver.save_screenshot(str(SHOTS / f"blur-slider-{kind}.png"))
+    slide = "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))"
+    driver.execute_script(slide, radius, track)
+    assert shown() == "500"
+    driver.execute_script(slide, radius, track // 2)
+    driver.find_element(By.ID, "filter-apply").click()
+    settle(driver, server, name, events + 1)
+    assert show(server, name)["filters"][-1]["params"]["radius"] == middle, "the value shown is the value stored"
+    # A radius no step rounds to, set from the command line, is shown and kept exact.
+    assert server.memery("filter", "set", name, "1", "radius=137").returncode == 0
+    settle(driver, server, name, events + 2)
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#applied-filters [aria-label^="Change the settings of "]'), what="the applied blur").click()
+    kept = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '.filter-settings [data-param="radius"]'), what="its radius")
+    assert kept.get_attribute("aria-valuetext") == "137" and kept.find_element(By.XPATH, "following-sibling::output").text == "137"
+
+
 def test_a_seed_shows_the_value_it_applies_and_recommend_stays_hidden_without_a_hub(device, server):
     kind, driver = device
     if kind != "desktop":

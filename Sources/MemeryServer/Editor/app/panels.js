@@ -7,6 +7,7 @@ import { colourName } from './colourname.js';
 import { spoken, stickerName } from './layername.js';
 import { outsideQuotes, steps } from './summary.js';
 import { tapOrClick } from './pointer.js';
+import { moved, settingOf, spread, spreadsBy } from './spread.js';
 
 // The style panel's controls as a message names them ("fill of “HELLO”: red").
 const STYLE_WORDS = { font: 'font', size: 'size', color: 'fill', outline: 'outline', 'outline-width': 'outline width',
@@ -207,10 +208,7 @@ export class Panels {
     for (const param of known.params) {
       const current = f.params?.[param.id] ?? param.default;
       let label;
-      const setting = () => {
-        const input = label.querySelector('[data-param]');
-        return input.type === 'checkbox' ? input.checked : input.value;
-      };
+      const setting = () => settingOf(label.querySelector('[data-param]'));
       const onChange = async () => {
         clearTimeout(this.pending);  // a preview still to come would cover what was stored
         const value = setting();
@@ -229,7 +227,7 @@ export class Panels {
             { width: this.editor.previewWidth(), settings: [`${param.id}=${setting()}`], version: this.editor.creation.events }));
         }, 150);
       };
-      label = control({ ...param, default: String(current) }, onChange, onInput);
+      label = control(param, onChange, onInput, String(current));
       box.append(label);
     }
     return box;
@@ -248,8 +246,7 @@ export class Panels {
   }
 
   settings() {
-    return [...this.filterParams.querySelectorAll('[data-param]')].map((input) =>
-      `${input.dataset.param}=${input.type === 'checkbox' ? input.checked : input.value}`);
+    return [...this.filterParams.querySelectorAll('[data-param]')].map((input) => `${input.dataset.param}=${settingOf(input)}`);
   }
 
   target() {
@@ -351,23 +348,24 @@ function button(text, label, handler) {
 }
 
 // A control for a filter parameter: a slider for a range, a colour picker, a checkbox, a
-// choice. `onInput`, when given, hears each step of a slider or picker being dragged.
-function control(param, onChange, onInput) {
+// choice, showing `value` (the filter's default unless given). `onInput`, when given, hears
+// each step of a slider or picker being dragged.
+function control(param, onChange, onInput, value = param.default) {
   const label = document.createElement('label');
   label.textContent = `${param.name} `;
   let input;
   if (param.type === 'choice') {
     input = document.createElement('select');
     input.append(...param.choices.map((choice) => new Option(choice, choice)));
-    input.value = param.default;
+    input.value = value;
   } else if (param.type === 'bool' || param.type === 'boolean') {
     input = document.createElement('input');
     input.type = 'checkbox';
-    input.checked = param.default === 'true';
+    input.checked = value === 'true';
   } else if (param.type === 'color' || param.type === 'colour') {
     input = document.createElement('input');
     input.type = 'color';
-    input.value = param.default.slice(0, 7);
+    input.value = value.slice(0, 7);
   } else if (param.type === 'integer' && Number(param.max) - Number(param.min) > 1000) {
     // A seed, a count in the millions: a slider could not land on each value, a field can.
     input = document.createElement('input');
@@ -375,26 +373,30 @@ function control(param, onChange, onInput) {
     input.min = param.min;
     input.max = param.max;
     input.step = 1;
-    input.value = param.default;
+    input.value = value;
   } else if (param.type === 'number' || param.type === 'integer') {
     input = document.createElement('input');
     input.type = 'range';
-    input.min = param.min;
-    input.max = param.max;
-    // An integer steps by 1; a number by round steps a person can hit (0.01 on 0 to 1), and
-    // never by more than its default can be reached with (the value shown is the value sent).
-    const span = Number(param.max) - Number(param.min);
-    const step = span > 0 ? 10 ** (Math.floor(Math.log10(span)) - 2) : 0.01;
-    input.step = param.type === 'integer' ? 1 : step;
-    input.value = param.default;
-    if (input.value !== String(param.default)) input.step = 'any';
+    if (spreadsBy(param)) {
+      spread(input, param, value);  // a blur's 0-500: small values get the travel
+    } else {
+      input.min = param.min;
+      input.max = param.max;
+      // An integer steps by 1; a number by round steps a person can hit (0.01 on 0 to 1), and
+      // never by more than its default can be reached with (the value shown is the value sent).
+      const span = Number(param.max) - Number(param.min);
+      const step = span > 0 ? 10 ** (Math.floor(Math.log10(span)) - 2) : 0.01;
+      input.step = param.type === 'integer' ? 1 : step;
+      input.value = value;
+      if (input.value !== String(value)) input.step = 'any';
+    }
     const shown = document.createElement('output');
-    shown.textContent = param.default;
-    input.addEventListener('input', () => { shown.textContent = input.value; });
+    shown.textContent = value;
+    input.addEventListener('input', () => { shown.textContent = moved(input); });
     label.append(input, shown);
   } else {
     input = document.createElement('input');
-    input.value = param.default;
+    input.value = value;
   }
   input.dataset.param = param.id;
   input.addEventListener('change', onChange);
