@@ -958,6 +958,36 @@ def test_quality_shows_only_for_the_formats_it_changes(device, server):
         assert label.is_displayed() == shown, format
 
 
+def test_a_quality_out_of_range_is_said_and_never_downloaded_as_an_error(device, server):
+    # A typed quality of 150 made Download fetch the engine's 400 as the picture, and Share
+    # offer it as a file; hidden by choosing PNG, it made every PNG download refused too.
+    kind, driver = device
+    open_creation(driver, server, "layout")
+    open_sheet(driver, "export")
+    choose = "const s = document.getElementById('export-format'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))"
+    driver.execute_script(choose, "jpeg")
+    quality, link = driver.find_element(By.ID, "export-quality"), driver.find_element(By.ID, "export-link")
+    quality.clear()
+    quality.send_keys("150")
+    assert link.get_attribute("aria-disabled") == "true" and quality.get_attribute("aria-invalid") == "true"
+    for press in ["export-link", "share"]:
+        driver.execute_script("document.getElementById('status').textContent = ''")
+        driver.execute_script("arguments[0].click()", driver.find_element(By.ID, press))
+        wait(driver, lambda d: "quality is a whole number from 1 to 100" in d.find_element(By.ID, "status").text and "150" in d.find_element(By.ID, "status").text,
+             what=f"{press} saying why")
+        assert "downloaded" not in driver.find_element(By.ID, "status").text
+    # PNG has no quality: what was typed for JPEG is not sent with it.
+    driver.execute_script(choose, "png")
+    assert link.get_attribute("aria-disabled") == "false"
+    status, headers, body = server.request("GET", link.get_attribute("href").removeprefix(server.base))
+    assert status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n", (status, body[:80])
+    driver.execute_script(choose, "jpeg")
+    quality.clear()
+    quality.send_keys("80")
+    assert link.get_attribute("aria-disabled") == "false" and quality.get_attribute("aria-invalid") == "false"
+    assert "quality=80" in link.get_attribute("href")
+
+
 def test_each_sheet_opens_at_its_top(device, server):
     kind, driver = device
     if kind != "phone":

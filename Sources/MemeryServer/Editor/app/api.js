@@ -91,6 +91,8 @@ export const api = {
     return `/api/creations/${enc(name)}/text-preview?${spelled(query)}`;
   },
   exportURL: (name, format, quality) => `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`,
+  // The export's bytes, or the engine's words for why it was refused (never its error as a file).
+  exported: (name, format, quality) => call('GET', `/api/creations/${enc(name)}/export?format=${format}&quality=${quality}`),
   filters: () => call('GET', '/api/filters'),
   fonts: () => call('GET', '/api/fonts'),
   garage: () => call('GET', '/api/garage'),

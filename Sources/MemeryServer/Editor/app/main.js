@@ -363,28 +363,37 @@ class Editor {
     const format = document.getElementById('export-format');
     const quality = document.getElementById('export-quality');
     for (const input of [format, quality]) input.addEventListener('input', () => this.updateExportLink());
+    // A quality out of 1-100 is said at a press of Download or Share, which then do nothing.
+    document.getElementById('export-link').addEventListener('click', (event) => {
+      const { problem } = exportChoice();
+      if (problem) { event.preventDefault(); fail(new Error(problem)); }
+    });
     document.getElementById('copy').addEventListener('click', async () => {
       try {
-        const blob = await (await fetch(api.exportURL(this.name, 'png', 90))).blob();
+        const blob = await api.exported(this.name, 'png', 90);
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })]);
         say('copied the picture');
       } catch (error) { fail(new Error(`could not copy: ${error.message}`)); }
     });
     document.getElementById('recommend').addEventListener('click', () => this.hub.recommend(this.name));
     document.getElementById('share').addEventListener('click', async () => {
+      const choice = exportChoice();
+      if (choice.problem) { fail(new Error(choice.problem)); return; }
       if (this.hub.connected) {
-        try { await this.hub.share(this.name, format.value, quality.value); } catch (error) { fail(error); }
+        try { await this.hub.share(this.name, choice.format, choice.quality); } catch (error) { fail(error); }
         return;
       }
-      const blob = await (await fetch(api.exportURL(this.name, format.value, quality.value))).blob();
-      const file = new File([blob], `${this.name}.${format.value === 'jpeg' ? 'jpg' : format.value}`, { type: blob.type });
-      if (navigator.canShare?.({ files: [file] })) {
-        try { await navigator.share({ files: [file], title: this.name }); } catch (error) { if (error.name !== 'AbortError') fail(error); }
-      } else {
-        // No share sheet here: a download instead, and the person is told which happened.
-        document.getElementById('export-link').click();
-        say(`this browser has no share sheet: the picture was downloaded as ${file.name}`);
-      }
+      try {
+        const blob = await api.exported(this.name, choice.format, choice.quality);
+        const file = new File([blob], `${this.name}.${choice.format === 'jpeg' ? 'jpg' : choice.format}`, { type: blob.type });
+        if (navigator.canShare?.({ files: [file] })) {
+          try { await navigator.share({ files: [file], title: this.name }); } catch (error) { if (error.name !== 'AbortError') fail(error); }
+        } else {
+          // No share sheet here: a download instead, and the person is told which happened.
+          document.getElementById('export-link').click();
+          say(`this browser has no share sheet: the picture was downloaded as ${file.name}`);
+        }
+      } catch (error) { fail(new Error(`could not share: ${error.message}`)); }
     });
     const gallery = (edit, what) => async () => {
       try { await api.edit(this.name, edit); say(what); await this.reload(); } catch (error) { fail(error); }
@@ -417,13 +426,28 @@ class Editor {
   }
 
   updateExportLink() {
-    const format = document.getElementById('export-format').value;
+    const { format, quality, problem } = exportChoice();
     const link = document.getElementById('export-link');
-    link.href = api.exportURL(this.name, format, document.getElementById('export-quality').value);
+    link.href = api.exportURL(this.name, format, quality);
     // Quality means something to JPEG and WebP only.
     document.getElementById('export-quality-label').hidden = !['jpeg', 'webp'].includes(format);
+    document.getElementById('export-quality').setAttribute('aria-invalid', String(Boolean(problem)));
+    link.setAttribute('aria-disabled', String(Boolean(problem)));
     link.download = `${this.name}.${format === 'jpeg' ? 'jpg' : format}`;
   }
+}
+
+// The Export sheet's format and quality as an export asks for them. A quality is sent only
+// where it means something (JPEG, WebP): one typed out of range and then hidden by choosing
+// PNG made every PNG download an error. `problem`: why this cannot be exported as it stands.
+function exportChoice() {
+  const format = document.getElementById('export-format').value;
+  if (!['jpeg', 'webp'].includes(format)) return { format, quality: 90 };
+  const typed = document.getElementById('export-quality').value.trim();
+  const quality = Number(typed);
+  const problem = /^\d+$/.test(typed) && quality >= 1 && quality <= 100 ? undefined
+    : `quality is a whole number from 1 to 100 (more keeps more detail in a bigger file), not “${typed}”`;
+  return { format, quality, problem };
 }
 
 window.memery = new Editor();
